@@ -1,0 +1,6 @@
+#include "common.h"
+
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,112 @@
+#include "common.h"
+
+int verbosity;
+
+struct warn_site {
+	const char *fmt;       /* key: the call site's format string */
+	unsigned long count;
+};
+
+/* A handful of distinct warning kinds exist; a small table is enough. */
+static struct warn_site sites[64];
+static size_t nr_sites;
+static unsigned long total_warnings;
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "jitsym: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static struct warn_site *site_for(const char *fmt)
+{
+	size_t i;
+
+	for (i = 0; i < nr_sites; i++)
+		if (sites[i].fmt == fmt)
+			return &sites[i];
+	if (nr_sites == ARRAY_SIZE(sites))
+		return NULL;
+	sites[nr_sites].fmt = fmt;
+	sites[nr_sites].count = 0;
+	return &sites[nr_sites++];
+}
+
+void warning(const char *fmt, ...)
+{
+	struct warn_site *site = site_for(fmt);
+	va_list ap;
+
+	total_warnings++;
+	if (site && ++site->count > MSG_WARN_LIMIT)
+		return;
+	if (verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity <= 0)
+		return;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("fatal: ", fmt, ap);
+	va_end(ap);
+	exit(EXIT_INPUT);
+}
+
+void bug_fl(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "jitsym: BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+unsigned long msg_warning_count(void)
+{
+	return total_warnings;
+}
+
+void msg_summary(void)
+{
+	size_t i;
+
+	if (verbosity < 0)
+		return;
+	for (i = 0; i < nr_sites; i++) {
+		if (sites[i].count <= MSG_WARN_LIMIT)
+			continue;
+		fprintf(stderr, "jitsym: warning: %lu more like '%s'\n",
+			sites[i].count - MSG_WARN_LIMIT, sites[i].fmt);
+	}
+}

@@ -1,0 +1,45 @@
+/*
+ * Messages to the user: the only way anything in src/ reaches stderr.
+ *
+ * Messages are lowercase, have no full stop, quote their subject and say
+ * what failed first: error("cannot open '%s': %s", path, strerror(errno)).
+ * error() returns -1 so that callers can write "return error(...)"; only
+ * main() turns failures into exit codes. die() is for setup failures and
+ * out-of-memory, BUG() for broken invariants.
+ *
+ * warning() is rate-limited per call site (its format string): the first
+ * MSG_WARN_LIMIT of each kind are printed, the rest only counted, and
+ * msg_summary() prints the counts, so a corrupt file cannot flood the
+ * terminal.
+ */
+#ifndef JITSYM_MSG_H
+#define JITSYM_MSG_H
+
+#include <stdarg.h>
+
+enum jitsym_exit {
+	EXIT_OK = 0,
+	EXIT_USAGE = 1,   /* bad command line */
+	EXIT_INPUT = 2,   /* unreadable or invalid input */
+};
+
+#define MSG_WARN_LIMIT 5
+
+/* 0: errors and warnings; -1 (-q): errors only; >0: more detail (-v). */
+extern int verbosity;
+
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Printed only when verbosity > 0. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+#define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+void bug_fl(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
+/* Number of warnings issued so far, printed or not. */
+unsigned long msg_warning_count(void);
+/* Print "N more warnings like ..." lines for the suppressed ones. */
+void msg_summary(void);
+
+#endif
