@@ -5,6 +5,7 @@ int verbosity;
 struct warn_site {
 	const char *fmt;       /* key: the call site's format string */
 	unsigned long count;
+	char *first;           /* the first message of this kind, for the summary */
 };
 
 /* A handful of distinct warning kinds exist; a small table is enough. */
@@ -12,12 +13,26 @@ static struct warn_site sites[64];
 static size_t nr_sites;
 static unsigned long total_warnings;
 
+static void (*sink)(const char *line);
+
+void msg_set_sink(void (*fn)(const char *line))
+{
+	sink = fn;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
+	char line[4096];
+	int n = snprintf(line, sizeof(line), "jitsym: %s", prefix);
+
+	if (n >= 0 && (size_t)n < sizeof(line))
+		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	if (sink) {
+		sink(line);
+		return;
+	}
 	fflush(stdout);
-	fprintf(stderr, "jitsym: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", line);
 }
 
 int error(const char *fmt, ...)
@@ -50,7 +65,15 @@ void warning(const char *fmt, ...)
 	va_list ap;
 
 	total_warnings++;
-	if (site && ++site->count > MSG_WARN_LIMIT)
+	if (site && ++site->count == 1) {
+		char buf[512];
+
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		site->first = xstrdup(buf);
+	}
+	if (site && site->count > MSG_WARN_LIMIT)
 		return;
 	if (verbosity < 0)
 		return;
@@ -106,7 +129,7 @@ void msg_summary(void)
 	for (i = 0; i < nr_sites; i++) {
 		if (sites[i].count <= MSG_WARN_LIMIT)
 			continue;
-		fprintf(stderr, "jitsym: warning: %lu more like '%s'\n",
-			sites[i].count - MSG_WARN_LIMIT, sites[i].fmt);
+		fprintf(stderr, "jitsym: warning: %lu more warnings like: %s\n",
+			sites[i].count - MSG_WARN_LIMIT, sites[i].first);
 	}
 }

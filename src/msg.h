@@ -37,6 +37,9 @@ void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void bug_fl(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
+/* Send each message line (no newline) to fn instead of stderr; NULL restores stderr. For tests. */
+void msg_set_sink(void (*fn)(const char *line));
+
 /* Number of warnings issued so far, printed or not. */
 unsigned long msg_warning_count(void);
 /* Print "N more warnings like ..." lines for the suppressed ones. */

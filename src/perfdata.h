@@ -1,0 +1,139 @@
+/*
+ * perfdata: read perf.data, in file or pipe mode, compressed or not, in
+ * either byte order, and hand out its records decoded into native order.
+ *
+ * The reader never trusts a size or count from the file: every record's
+ * size is checked against the bytes that remain before it is looked into,
+ * and every sample field against the record's size. A record that cannot
+ * be walked past (size 0, or cut short by the end of the file) ends the
+ * stream with an error naming the file and offset; everything before it
+ * has been returned. A sample whose fields do not fit its record is
+ * skipped with a (rate-limited) warning.
+ *
+ * Layouts come from libperf's <perf/event.h> and <linux/perf_event.h>:
+ * fields are read at offsetof() those structs, at their natural size, and
+ * byte-swapped when the file was written on a machine of the other byte
+ * order.
+ *
+ * Records are returned in file order by pd_reader__next(); time ordering
+ * is the caller's business (see order.h).
+ */
+#ifndef JITSYM_PERFDATA_H
+#define JITSYM_PERFDATA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct pd_reader;
+
+/* One event (attr) of the recording. */
+struct pd_attr {
+	struct perf_event_attr attr;  /* native order, zero past attr_size */
+	const char *name;             /* "cpu-clock", from EVENT_DESC or derived */
+	uint64_t *ids;
+	size_t nr_ids;
+	unsigned int index;           /* position in the file's attr list */
+	/* Size of the sample_id trailer on non-sample records, in bytes. */
+	unsigned int id_trailer_size;
+};
+
+/* A build id from the HEADER_BUILD_ID feature or a pipe-mode record. */
+struct pd_build_id {
+	int32_t pid;                  /* -1 for the kernel and host-wide files */
+	uint16_t cpumode;             /* PERF_RECORD_MISC_{KERNEL,USER,...} */
+	uint8_t size;
+	uint8_t id[20];
+	const char *filename;
+};
+
+/* What the header and its feature sections (or pipe-mode records) say. */
+struct pd_info {
+	bool pipe_mode;
+	bool swapped;
+	const char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	const char *cmdline;          /* argv joined by spaces */
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint64_t total_mem_kb;
+	uint64_t clockid;             /* HEADER_CLOCKID feature; 0 if absent */
+	bool has_clockid;
+	bool compressed;              /* HEADER_COMPRESSED feature present */
+	uint32_t comp_type, comp_level;
+	struct pd_build_id *build_ids;
+	size_t nr_build_ids;
+	const uint8_t *tracing_data;  /* HEADER_TRACING_DATA payload */
+	uint64_t tracing_data_size;
+	uint64_t data_offset, data_size;
+};
+
+/* A sample, or the sample_id trailer of a sideband record. */
+struct pd_sample {
+	const struct pd_attr *attr;
+	uint64_t ip, addr, id, stream_id, period, time, weight, data_src;
+	uint64_t transaction, phys_addr, cgroup;
+	uint32_t pid, tid, cpu;
+	uint64_t nr_callchain;
+	const uint64_t *callchain;    /* native order; valid until the next call */
+	uint32_t raw_size;
+	const void *raw_data;         /* as in the file (tracepoint payload) */
+	uint64_t nr_branches;
+	bool has_time;
+};
+
+struct pd_event {
+	uint32_t type;                /* PERF_RECORD_* */
+	uint16_t misc;
+	uint16_t size;
+	uint64_t offset;              /* in the file; in the decompressed stream
+	                                 for records inside COMPRESSED ones */
+	bool in_compressed;
+	struct pd_sample sample;      /* for samples, and sample_id_all trailers */
+	union {
+		struct { uint32_t pid, tid; const char *comm; bool exec; } comm;
+		struct { uint32_t pid, ppid, tid, ptid; uint64_t time; } fork; /* FORK, EXIT */
+		struct {
+			uint32_t pid, tid;
+			uint64_t start, len, pgoff;
+			uint32_t prot, flags;   /* MMAP2 only; MMAP: prot from misc */
+			uint8_t build_id_size;  /* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
+			uint8_t build_id[20];
+			const char *filename;
+		} mmap;                         /* MMAP and MMAP2 */
+		struct { uint64_t id, lost; } lost;
+		struct { uint64_t addr; uint32_t len; uint16_t ksym_type, flags; const char *name; } ksymbol;
+	} u;
+};
+
+/*
+ * Open a perf.data file ("-" is stdin) read-only, read its header, attrs
+ * and features. Returns NULL after printing an error when the file cannot
+ * be read or is not perf.data.
+ */
+struct pd_reader *pd_reader__open(const char *path);
+void pd_reader__delete(struct pd_reader *r);   /* accepts NULL */
+
+const struct pd_info *pd_reader__info(const struct pd_reader *r);
+/* The attrs known so far (in pipe mode they arrive as records). */
+size_t pd_reader__nr_attrs(const struct pd_reader *r);
+const struct pd_attr *pd_reader__attr(const struct pd_reader *r, size_t i);
+const char *pd_reader__path(const struct pd_reader *r);
+
+/*
+ * The next record: 1 and *ev filled (pointers in it are valid until the
+ * next call), 0 at the end of the data, -1 when the data is damaged and
+ * cannot be walked further (an error naming the offset has been printed).
+ * Header records (attrs, features, build ids, tracing data in pipe mode),
+ * COMPRESSED containers and auxtrace payloads are consumed here and not
+ * returned; FINISHED_ROUND is.
+ */
+int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
+
+/* True once pd_reader__next() has hit damage (truncation, corruption). */
+bool pd_reader__damaged(const struct pd_reader *r);
+/* Number of samples skipped because their fields did not fit. */
+uint64_t pd_reader__nr_bad_samples(const struct pd_reader *r);
+
+/* The name perf gives an event of this type/config when no name is stored. */
+const char *pd_attr_default_name(const struct perf_event_attr *attr);
+
+#endif
