@@ -1,0 +1,91 @@
+/*
+ * libperfmap: read perf map files, /tmp/perf-PID.map, written by JIT
+ * runtimes (V8 --perf-basic-prof, .NET, CPython -X perf, JVM agents).
+ *
+ * Format, one entry per line: "START SIZE NAME".
+ *  - START and SIZE are hex, with or without a 0x/0X prefix, any case,
+ *    at most 64 bits; leading blanks are allowed, fields are separated by
+ *    one or more spaces or tabs.
+ *  - NAME is the rest of the line, kept byte for byte (spaces, non-UTF-8),
+ *    except that one trailing '\r' is dropped (CRLF files). A name longer
+ *    than PERFMAP_MAX_NAME bytes is cut to that length, with a warning.
+ *  - Bad lines are counted, reported and skipped: blank lines, bad or
+ *    missing fields, an empty name, a NUL byte (names are C strings), and
+ *    START + SIZE past 2^64. A range may end exactly at 2^64.
+ *  - SIZE 0 is well formed but covers no address.
+ *  - Lines may overlap. A later line wins for every address it covers; the
+ *    parts of earlier entries it does not cover still resolve to them.
+ *
+ * Lookup is O(log n); parsing is O(n log n) time and O(file size) memory.
+ *
+ * Errors: functions returning int return 0 or a negative errno; functions
+ * returning a pointer return NULL and set errno. The library never prints:
+ * diagnostics go to the callback set with perfmap__set_print() (none by
+ * default). All functions are thread-safe on distinct maps except
+ * perfmap__set_print(), which sets process-wide state.
+ */
+#ifndef PERFMAP_PERFMAP_H
+#define PERFMAP_PERFMAP_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PERFMAP_MAX_NAME (64u << 10)
+/* Bad lines reported one by one at PERFMAP_WARN; the rest at PERFMAP_DEBUG. */
+#define PERFMAP_MAX_WARNINGS 10
+
+struct perfmap;
+
+/* One line of the file. Owned by the map; valid until perfmap__delete(). */
+struct perfmap_entry {
+	uint64_t start;
+	uint64_t size;
+	const char *name;
+};
+
+enum perfmap_print_level {
+	PERFMAP_WARN,
+	PERFMAP_INFO,
+	PERFMAP_DEBUG,
+};
+
+/*
+ * Messages have no trailing newline and name their line, e.g.
+ * "'/tmp/perf-42.map':7: bad size" or "line 7: bad size" for buffers.
+ */
+typedef int (*perfmap_print_fn_t)(enum perfmap_print_level level,
+				  const char *fmt, va_list ap);
+
+/* Set the diagnostic callback (NULL: silent); returns the previous one. */
+perfmap_print_fn_t perfmap__set_print(perfmap_print_fn_t fn);
+
+/*
+ * Read and index a perf map file. NULL and errno on failure: open or read
+ * errors as the system reports them, ENOMEM. A file with no valid line is
+ * not an error: it gives an empty map.
+ */
+struct perfmap *perfmap__read(const char *path);
+/* The same from a buffer (need not be NUL-terminated; copied). */
+struct perfmap *perfmap__parse(const char *buf, size_t len);
+void perfmap__delete(struct perfmap *pm);   /* accepts NULL */
+
+/* The entry that covers addr, or NULL. O(log n). */
+const struct perfmap_entry *perfmap__lookup(const struct perfmap *pm, uint64_t addr);
+
+/* Well-formed lines kept, in file order, including size 0 and shadowed ones. */
+size_t perfmap__nr_entries(const struct perfmap *pm);
+/* Entry idx in file order, or NULL when idx >= perfmap__nr_entries(). */
+const struct perfmap_entry *perfmap__entry(const struct perfmap *pm, size_t idx);
+/* Lines skipped as bad, blank lines included. */
+size_t perfmap__nr_bad_lines(const struct perfmap *pm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
