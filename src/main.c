@@ -1,6 +1,62 @@
+/*
+ * jitsym: symbolized profiles of JIT-compiled code from perf.data.
+ *
+ * main() dispatches to a subcommand (see cmds.h) and turns its result
+ * into the exit status: 0 ok, 1 usage error, 2 unreadable or invalid input.
+ */
 #include "common.h"
+#include "cmds.h"
 
-int main(void)
+#include <getopt.h>
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cmd commands[] = {
+	{ "fold", cmd_fold, "folded stacks for flamegraph.pl, inferno, speedscope" },
+	{ "script", cmd_script, "samples as perf script prints them" },
+};
+
+static void main_usage(FILE *fp)
 {
-	return 0;
+	size_t i;
+
+	fprintf(fp, "usage: jitsym [--version] [--help] COMMAND [options] [perf.data]\n\n"
+		"Commands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(fp, "\n'jitsym COMMAND --help' describes a command's options.\n"
+		"Exit status: 0 ok, 1 usage error, 2 unreadable or invalid input.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+	int ret;
+
+	if (argc < 2) {
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		main_usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("jitsym %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		optind = 1;
+		ret = commands[i].fn(argc - 1, argv + 1);
+		msg_summary();
+		return ret;
+	}
+	error("'%s' is not a jitsym command; see 'jitsym --help'", argv[1]);
+	return EXIT_USAGE;
 }

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Set everything up, build with warnings as errors and run every test;
+# then build again with AddressSanitizer and UndefinedBehaviorSanitizer
+# and run every test again. Exit status 0 only when all passed.
+#
+#   scripts/check.sh [--no-sanitize] [--distcheck]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+sanitize=true distcheck=false
+for a in "$@"; do
+	case $a in
+	--no-sanitize) sanitize=false ;;
+	--distcheck) distcheck=true ;;
+	*) echo "usage: scripts/check.sh [--no-sanitize] [--distcheck]" >&2; exit 1 ;;
+	esac
+done
+jobs=$(nproc 2>/dev/null || echo 2)
+
+scripts/setup.sh
+[ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] || autoreconf -fi
+
+build() { # dir, configure args...
+	dir=$1; shift
+	mkdir -p "$dir"
+	(cd "$dir" && { [ -f Makefile ] && [ config.status -nt "$top/configure" ] || "$top/configure" -q "$@"; } &&
+		make -s -j"$jobs" && make -s -j"$jobs" check) || {
+		for f in $(find "$dir" -name '*.log' ! -name config.log); do
+			grep -qE '^(FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "==== $f"; tail -50 "$f"; }
+		done
+		return 1
+	}
+	cat "$dir/test-suite.log" | sed -n '1,12p'
+}
+
+echo "== build with -Werror and test"
+build build --enable-werror
+if $sanitize; then
+	echo "== build with ASan and UBSan and test"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		build build-san --enable-werror --enable-asan --enable-ubsan
+fi
+if $distcheck; then
+	echo "== make distcheck"
+	(cd build && make -s distcheck)
+fi
+echo "check: all passed"

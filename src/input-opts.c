@@ -1,0 +1,79 @@
+#include "common.h"
+#include "input-opts.h"
+
+const char *const input_opts_usage[] = {
+	"  -i, --input FILE      perf.data to read (default: perf.data; '-' for stdin)",
+	"      --symfs DIR       look for every binary under DIR",
+	"      --kallsyms FILE   kernel symbols (default: /proc/kallsyms when the",
+	"                        recording was made on the running kernel)",
+	"      --buildid-dir DIR perf build-id cache (default: ~/.debug)",
+	"      --no-demangle     keep C++ and Rust names mangled",
+	"      --pid PID,...     only samples of these processes",
+	"      --tid TID,...     only samples of these threads",
+	"      --comm NAME,...   only samples of threads with these names",
+	"      --event NAME      only samples of this event",
+	"  -q, --quiet           no warnings",
+	"  -v, --verbose         more detail on stderr",
+	"  -h, --help            this help",
+	NULL,
+};
+
+void input_opts__init(struct input_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->path = "perf.data";
+	o->session.resolve.demangle = true;
+}
+
+void input_opts__release(struct input_opts *o)
+{
+	struct sample_filter *f = &o->session.filter;
+
+	free(f->pids);
+	free(f->tids);
+	if (f->nr_comms)
+		free((void *)f->comms[0]);
+	free(f->comms);
+}
+
+int input_opts__parse(struct input_opts *o, int c, const char *arg)
+{
+	struct sample_filter *f = &o->session.filter;
+
+	switch (c) {
+	case 'i':             o->path = arg; return 1;
+	case OPT_SYMFS:       o->session.resolve.symfs = arg; return 1;
+	case OPT_KALLSYMS:    o->session.resolve.kallsyms = arg; return 1;
+	case OPT_BUILDID_DIR: o->session.resolve.buildid_dir = arg; return 1;
+	case OPT_NO_DEMANGLE: o->session.resolve.demangle = false; return 1;
+	case OPT_PID:         return parse_id_list(arg, &f->pids, &f->nr_pids) ? -1 : 1;
+	case OPT_TID:         return parse_id_list(arg, &f->tids, &f->nr_tids) ? -1 : 1;
+	case OPT_COMM:
+		if (f->nr_comms)
+			return error("--comm given twice; list the names with commas") , -1;
+		parse_str_list(arg, &f->comms, &f->nr_comms);
+		return 1;
+	case OPT_EVENT:       f->event = arg; return 1;
+	case 'q':             verbosity = -1; return 1;
+	case 'v':             verbosity++; return 1;
+	default:              return 0;
+	}
+}
+
+int input_opts__positional(struct input_opts *o, int argc, char **argv, int optind_)
+{
+	if (optind_ < argc)
+		o->path = argv[optind_++];
+	if (optind_ < argc)
+		return error("unexpected argument '%s'", argv[optind_]);
+	return 0;
+}
+
+void print_usage(FILE *fp, const char *const *usage)
+{
+	for (; *usage; usage++)
+		fprintf(fp, "%s\n", *usage);
+	fprintf(fp, "\nOptions for reading the recording:\n");
+	for (usage = input_opts_usage; *usage; usage++)
+		fprintf(fp, "%s\n", *usage);
+}

@@ -1,0 +1,56 @@
+/*
+ * input-opts: the options every command that reads a recording takes
+ * (which file, where symbols come from, which samples to keep), parsed
+ * into a struct session_opts.
+ */
+#ifndef JITSYM_INPUT_OPTS_H
+#define JITSYM_INPUT_OPTS_H
+
+#include <getopt.h>
+
+#include "session.h"
+
+/* getopt_long values for the shared long options. */
+enum {
+	OPT_SYMFS = 1000, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_BUILDID_DIR,
+	OPT_PID, OPT_TID, OPT_COMM, OPT_EVENT, OPT_INPUT_LAST,
+};
+
+#define INPUT_LONG_OPTIONS \
+	{ "input", required_argument, NULL, 'i' }, \
+	{ "symfs", required_argument, NULL, OPT_SYMFS }, \
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS }, \
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR }, \
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE }, \
+	{ "pid", required_argument, NULL, OPT_PID }, \
+	{ "tid", required_argument, NULL, OPT_TID }, \
+	{ "comm", required_argument, NULL, OPT_COMM }, \
+	{ "event", required_argument, NULL, OPT_EVENT }, \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "verbose", no_argument, NULL, 'v' }, \
+	{ "help", no_argument, NULL, 'h' }
+
+#define INPUT_SHORT_OPTIONS "i:qvh"
+
+/* The usage lines for the shared options. */
+extern const char *const input_opts_usage[];
+
+struct input_opts {
+	const char *path;            /* default "perf.data" */
+	struct session_opts session;
+};
+
+void input_opts__init(struct input_opts *o);
+void input_opts__release(struct input_opts *o);
+/*
+ * Handle one getopt_long result if it is a shared option: 1 handled,
+ * 0 not a shared option, -1 bad argument (error printed).
+ */
+int input_opts__parse(struct input_opts *o, int c, const char *arg);
+/* Take the one optional positional argument (the input file). -1 on extra arguments. */
+int input_opts__positional(struct input_opts *o, int argc, char **argv, int optind_);
+
+/* Print usage (the command's own lines, then the shared ones). */
+void print_usage(FILE *fp, const char *const *usage);
+
+#endif

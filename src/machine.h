@@ -1,0 +1,63 @@
+/*
+ * machine: processes, threads and their address spaces, built from the
+ * sideband records (COMM, FORK, EXIT, MMAP, MMAP2) in time order.
+ *
+ * Threads share their process's (thread group's) address space. Each
+ * address space is a sorted array of non-overlapping mappings: a new
+ * mapping replaces whatever part of older ones it covers, as the kernel's
+ * mmap does. The caller feeds records in time order (see order.h), so a
+ * lookup answers "what was mapped at this address when the current
+ * record happened".
+ *
+ * Anonymous and memfd mappings are kept like any other; it is the JIT
+ * layer's business that they never erase JIT symbols.
+ */
+#ifndef JITSYM_MACHINE_H
+#define JITSYM_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct strpool;
+
+struct map {
+	uint64_t start, end;          /* [start, end) */
+	uint64_t pgoff;
+	const char *filename;         /* interned, as in the MMAP record */
+	uint32_t prot;
+	uint8_t build_id_size;        /* from MMAP2, 0 if none */
+	uint8_t build_id[20];
+	void *dso;                    /* resolver's cache, filled lazily */
+};
+
+struct proc;
+
+struct thread {
+	uint32_t tid;
+	const char *comm;             /* interned */
+	struct proc *proc;
+};
+
+struct machine;
+
+struct machine *machine__new(struct strpool *pool);
+void machine__delete(struct machine *m);     /* accepts NULL */
+
+/* The thread tid of process pid, created (comm "<pid>"-style ":tid") if unseen. */
+struct thread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t tid);
+
+/* COMM: a thread (re)named; exec says it came from an execve. */
+void machine__comm(struct machine *m, uint32_t pid, uint32_t tid, const char *comm, bool exec);
+/* FORK: tid of pid was created by ptid of ppid. A new process copies its parent's maps. */
+void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
+void machine__exit(struct machine *m, uint32_t pid, uint32_t tid);
+/* MMAP/MMAP2 into process pid (pid -1: the kernel's address space). */
+void machine__mmap(struct machine *m, uint32_t pid, const struct map *map);
+
+/* The mapping covering addr in proc, or NULL. */
+struct map *proc__find_map(struct proc *p, uint64_t addr);
+uint32_t proc__pid(const struct proc *p);
+/* The kernel's own address space (kernel and module MMAPs). */
+struct proc *machine__kernel(struct machine *m);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * out-fold: aggregate samples into distinct stacks and write them in the
+ * folded format of stackcollapse-perf.pl, one line per stack:
+ *
+ *	comm[-pid[/tid]];outermost;...;leaf COUNT
+ *
+ * sorted bytewise, as flamegraph.pl, inferno and speedscope read it.
+ * Unresolved frames are "[unknown]"; with annotate, kernel frames get the
+ * suffix "_[k]" and JIT frames "_[j]". Memory grows with the number of
+ * distinct stacks, not with the number of samples.
+ */
+#ifndef JITSYM_OUT_FOLD_H
+#define JITSYM_OUT_FOLD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "session.h"
+
+struct fold_opts {
+	bool include_pid, include_tid;
+	bool annotate;
+	bool no_kernel;
+	bool weight_period;   /* sum periods rather than count samples */
+};
+
+struct folder;
+
+struct folder *folder__new(const struct fold_opts *opts);
+void folder__delete(struct folder *f);      /* accepts NULL */
+void folder__add(struct folder *f, const struct resolved_sample *rs);
+/* Write all stacks; 0, or -1 after error() on a write failure. */
+int folder__write(struct folder *f, FILE *out);
+
+#endif

@@ -1,0 +1,212 @@
+#include "common.h"
+#include "resolve.h"
+#include "dso.h"
+#include "kernel.h"
+#include "machine.h"
+#include "perfdata.h"
+#include "strpool.h"
+
+#include <perf/event.h>
+#include <uthash.h>
+
+/* Direct-mapped cache of resolved frames; a power of two. */
+#define FRAME_CACHE_BITS 16
+#define FRAME_CACHE_SIZE (1u << FRAME_CACHE_BITS)
+
+struct frame_slot {
+	const void *space;      /* proc (or kernel) the address belongs to */
+	uint64_t key;           /* ip << 1 | caller */
+	uint64_t gen;
+	struct frame frame;
+};
+
+struct bid_entry {
+	const char *filename;   /* interned: key by pointer */
+	const struct pd_build_id *bid;
+	UT_hash_handle hh;
+};
+
+struct resolver {
+	struct machine *machine;
+	struct strpool *pool;
+	struct dso_cache *dsos;
+	struct kernel_syms *ksyms;
+	struct bid_entry *bids;
+	struct frame_slot *cache;
+	uint64_t gen;
+	const char *s_unknown, *s_kernel;
+};
+
+static void index_build_ids(struct resolver *r, const struct pd_info *info)
+{
+	size_t i;
+
+	for (i = 0; i < info->nr_build_ids; i++) {
+		const struct pd_build_id *b = &info->build_ids[i];
+		const char *fn = strpool__intern(r->pool, b->filename);
+		struct bid_entry *e;
+
+		HASH_FIND_PTR(r->bids, &fn, e);
+		if (e)
+			continue;
+		e = xmalloc(sizeof(*e));
+		e->filename = fn;
+		e->bid = b;
+		HASH_ADD_PTR(r->bids, filename, e);
+	}
+}
+
+static const struct pd_build_id *kernel_build_id(const struct pd_info *info)
+{
+	size_t i;
+
+	for (i = 0; i < info->nr_build_ids; i++)
+		if (info->build_ids[i].cpumode == PERF_RECORD_MISC_KERNEL &&
+		    !strcmp(info->build_ids[i].filename, KSYM_DSO_KERNEL))
+			return &info->build_ids[i];
+	return NULL;
+}
+
+static void load_kernel(struct resolver *r, const struct resolve_opts *opts,
+			const struct pd_info *info)
+{
+	const struct pd_build_id *kb = kernel_build_id(info);
+	char *path = kernel__kallsyms_path(opts->kallsyms, info->osrelease,
+					   kb ? kb->id : NULL, kb ? kb->size : 0);
+
+	if (!path)
+		return;
+	r->ksyms = kernel_syms__load(path, r->pool);
+	free(path);
+}
+
+struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *m,
+			       struct strpool *pool, const struct pd_info *info)
+{
+	struct resolver *r = xcalloc(1, sizeof(*r));
+	struct dso_opts dopts = {
+		.symfs = opts->symfs,
+		.buildid_dir = opts->buildid_dir,
+		.demangle = opts->demangle,
+	};
+
+	r->machine = m;
+	r->pool = pool;
+	r->dsos = dso_cache__new(&dopts, pool);
+	r->cache = xcalloc(FRAME_CACHE_SIZE, sizeof(*r->cache));
+	r->gen = 1;
+	r->s_unknown = strpool__intern(pool, KSYM_UNKNOWN);
+	r->s_kernel = strpool__intern(pool, KSYM_DSO_KERNEL);
+	index_build_ids(r, info);
+	load_kernel(r, opts, info);
+	return r;
+}
+
+void resolver__delete(struct resolver *r)
+{
+	struct bid_entry *e, *tmp;
+
+	if (!r)
+		return;
+	HASH_ITER(hh, r->bids, e, tmp) {
+		HASH_DEL(r->bids, e);
+		free(e);
+	}
+	dso_cache__delete(r->dsos);
+	kernel_syms__delete(r->ksyms);
+	free(r->cache);
+	free(r);
+}
+
+void resolver__invalidate(struct resolver *r)
+{
+	r->gen++;
+}
+
+static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
+{
+	const struct ksym *s = r->ksyms ? kernel_syms__find(r->ksyms, caller ? ip - 1 : ip) : NULL;
+
+	f->kind = FRAME_KERNEL;
+	f->print_addr = ip;
+	/* like perf: a miss among loaded kernel symbols has no DSO */
+	f->dso = r->ksyms ? r->s_unknown : r->s_kernel;
+	if (!s)
+		return;
+	f->sym = s->name;
+	f->symoff = ip - s->start;
+	f->dso = strpool__intern(r->pool, ksym__dso_name(s));
+}
+
+static struct dso *map_dso(struct resolver *r, struct map *map)
+{
+	const uint8_t *bid = NULL;
+	size_t bid_size = 0;
+
+	if (map->dso)
+		return map->dso;
+	if (map->build_id_size) {
+		bid = map->build_id;
+		bid_size = map->build_id_size;
+	} else {
+		struct bid_entry *e;
+
+		HASH_FIND_PTR(r->bids, &map->filename, e);
+		if (e) {
+			bid = e->bid->id;
+			bid_size = e->bid->size;
+		}
+	}
+	map->dso = dso_cache__findnew(r->dsos, map->filename, bid, bid_size);
+	return map->dso;
+}
+
+static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool caller,
+			 struct frame *f)
+{
+	struct map *map = proc__find_map(t->proc, ip);
+	const struct symbol *s;
+	struct dso *d;
+	uint64_t addr;
+
+	f->print_addr = ip;
+	f->dso = r->s_unknown;
+	if (!map)
+		return;
+	f->dso = map->filename;
+	f->print_addr = ip - map->start + map->pgoff;
+	d = map_dso(r, map);
+	addr = dso__map_ip(d, map->start, map->pgoff, ip);
+	s = dso__find_symbol(d, caller ? addr - 1 : addr);
+	if (!s)
+		return;
+	f->kind = FRAME_NATIVE;
+	f->sym = s->name;
+	f->symoff = addr - s->start;
+}
+
+void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
+		     uint64_t ip, bool caller, struct frame *out)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
+		      cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	const void *space = kernel ? (const void *)r : (const void *)t->proc;
+	uint64_t key = ip << 1 | caller;
+	struct frame_slot *slot;
+	uint64_t h = (key ^ (uintptr_t)space) * 0x9E3779B97F4A7C15ULL;
+
+	slot = &r->cache[h >> (64 - FRAME_CACHE_BITS)];
+	if (slot->gen == r->gen && slot->space == space && slot->key == key) {
+		*out = slot->frame;
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	if (kernel)
+		resolve_kernel(r, ip, caller, out);
+	else
+		resolve_user(r, t, ip, caller, out);
+	slot->space = space;
+	slot->key = key;
+	slot->gen = r->gen;
+	slot->frame = *out;
+}

@@ -1,0 +1,62 @@
+/*
+ * resolve: turn (thread, cpumode, address) into a frame: symbol, offset
+ * and the DSO name perf script would print.
+ *
+ * Kernel addresses resolve through kallsyms, user addresses through the
+ * thread's process address space and the ELF symbols of the mapped file.
+ * Caller frames (return addresses) are looked up at ip - 1, since a return
+ * address points past the call and may already be in the next function.
+ * Results are cached per (process, address), so a hot loop costs one hash
+ * lookup; the cache is dropped whenever an address space changes.
+ */
+#ifndef JITSYM_RESOLVE_H
+#define JITSYM_RESOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct machine;
+struct thread;
+struct strpool;
+struct pd_info;
+
+enum frame_kind {
+	FRAME_UNKNOWN,      /* no mapping, or a mapping without symbols */
+	FRAME_KERNEL,
+	FRAME_NATIVE,       /* ELF */
+	FRAME_JIT,
+};
+
+struct frame {
+	const char *sym;      /* interned; NULL when unresolved */
+	const char *dso;      /* interned; "[unknown]" when no mapping */
+	uint64_t symoff;      /* offset into sym, when sym */
+	uint64_t print_addr;  /* the address perf script prints */
+	enum frame_kind kind;
+};
+
+struct resolve_opts {
+	const char *symfs;
+	const char *kallsyms;       /* --kallsyms FILE, or NULL */
+	const char *buildid_dir;    /* NULL: $HOME/.debug */
+	bool demangle;
+};
+
+struct resolver;
+
+/* pool must outlive the resolver; info is the recording's header (build ids, os release). */
+struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *m,
+			       struct strpool *pool, const struct pd_info *info);
+void resolver__delete(struct resolver *r);   /* accepts NULL */
+
+/* The address spaces changed (an mmap, fork or exec): drop cached frames. */
+void resolver__invalidate(struct resolver *r);
+
+/*
+ * Resolve ip as seen by thread t in cpumode (PERF_RECORD_MISC_KERNEL,
+ * _USER, ...). caller: ip is a return address.
+ */
+void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
+		     uint64_t ip, bool caller, struct frame *out);
+
+#endif

@@ -1,0 +1,267 @@
+#include "common.h"
+#include "session.h"
+#include "machine.h"
+#include "order.h"
+#include "strpool.h"
+
+#include <perf/event.h>
+
+#define MAX_FRAMES 65536
+
+struct session {
+	const struct session_opts *opts;
+	struct pd_reader *reader;
+	struct strpool *pool;
+	struct machine *machine;
+	struct resolver *resolver;
+	const struct pd_attr *event;  /* the event kept, or NULL for all */
+	session_sample_fn fn;
+	void *ctx;
+	struct frame *frames;
+	size_t alloc_frames;
+};
+
+static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (list[i] == id)
+			return true;
+	return false;
+}
+
+static bool keep_sample(struct session *s, const struct pd_sample *smp, const struct thread *t)
+{
+	const struct sample_filter *f = &s->opts->filter;
+	size_t i;
+
+	if (s->event && smp->attr != s->event)
+		return false;
+	if (f->nr_pids && !id_in(f->pids, f->nr_pids, smp->pid))
+		return false;
+	if (f->nr_tids && !id_in(f->tids, f->nr_tids, smp->tid))
+		return false;
+	if (!f->nr_comms)
+		return true;
+	for (i = 0; i < f->nr_comms; i++)
+		if (!strcmp(f->comms[i], t->comm))
+			return true;
+	return false;
+}
+
+static void push_frame(struct session *s, size_t *nr, struct thread *t, uint16_t cpumode,
+		       uint64_t ip, bool caller)
+{
+	ALLOC_GROW(s->frames, *nr + 1, s->alloc_frames);
+	resolver__frame(s->resolver, t, cpumode, ip, caller, &s->frames[(*nr)++]);
+}
+
+/* Walk the call chain: context markers switch cpumode; the first real entry is the leaf. */
+static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct thread *t)
+{
+	const struct pd_sample *smp = &ev->sample;
+	uint16_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	size_t nr = 0;
+	uint64_t i;
+
+	if (!smp->callchain) {
+		push_frame(s, &nr, t, cpumode, smp->ip, false);
+		return nr;
+	}
+	for (i = 0; i < smp->nr_callchain && nr < MAX_FRAMES; i++) {
+		uint64_t ip = smp->callchain[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_KERNEL:       cpumode = PERF_RECORD_MISC_KERNEL; break;
+			case PERF_CONTEXT_USER:         cpumode = PERF_RECORD_MISC_USER; break;
+			case PERF_CONTEXT_HV:           cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
+			case PERF_CONTEXT_GUEST_KERNEL: cpumode = PERF_RECORD_MISC_GUEST_KERNEL; break;
+			case PERF_CONTEXT_GUEST_USER:   cpumode = PERF_RECORD_MISC_GUEST_USER; break;
+			default: break;
+			}
+			continue;
+		}
+		push_frame(s, &nr, t, cpumode, ip, nr > 0);
+	}
+	return nr;
+}
+
+static void on_sample(struct session *s, const struct pd_event *ev)
+{
+	struct thread *t = machine__findnew_thread(s->machine, ev->sample.pid, ev->sample.tid);
+	struct resolved_sample rs;
+
+	if (!keep_sample(s, &ev->sample, t))
+		return;
+	rs.ev = ev;
+	rs.sample = &ev->sample;
+	rs.thread = t;
+	rs.nr_frames = resolve_chain(s, ev, t);
+	rs.frames = s->frames;
+	s->fn(s->ctx, &rs);
+}
+
+static void on_mmap(struct session *s, const struct pd_event *ev)
+{
+	struct map map = {
+		.start = ev->u.mmap.start,
+		.end = ev->u.mmap.start + ev->u.mmap.len,
+		.pgoff = ev->u.mmap.pgoff,
+		.filename = ev->u.mmap.filename,
+		.prot = ev->u.mmap.prot,
+		.build_id_size = ev->u.mmap.build_id_size,
+	};
+
+	if (map.end < map.start)
+		return;
+	memcpy(map.build_id, ev->u.mmap.build_id, sizeof(map.build_id));
+	machine__mmap(s->machine, ev->u.mmap.pid, &map);
+	resolver__invalidate(s->resolver);
+}
+
+static void deliver(void *ctx, const struct pd_event *ev)
+{
+	struct session *s = ctx;
+
+	switch (ev->type) {
+	case PERF_RECORD_SAMPLE:
+		on_sample(s, ev);
+		break;
+	case PERF_RECORD_COMM:
+		machine__comm(s->machine, ev->u.comm.pid, ev->u.comm.tid, ev->u.comm.comm,
+			      ev->u.comm.exec);
+		if (ev->u.comm.exec)
+			resolver__invalidate(s->resolver);
+		break;
+	case PERF_RECORD_FORK:
+		machine__fork(s->machine, ev->u.fork.pid, ev->u.fork.ppid, ev->u.fork.tid,
+			      ev->u.fork.ptid);
+		resolver__invalidate(s->resolver);
+		break;
+	case PERF_RECORD_EXIT:
+		machine__exit(s->machine, ev->u.fork.pid, ev->u.fork.tid);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		on_mmap(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The attr samples are kept for, per the filter; -1 if --event names none. */
+static int choose_event(struct session *s)
+{
+	const struct sample_filter *f = &s->opts->filter;
+	size_t i, n = pd_reader__nr_attrs(s->reader);
+
+	if (f->event) {
+		for (i = 0; i < n; i++)
+			if (!strcmp(pd_reader__attr(s->reader, i)->name, f->event)) {
+				s->event = pd_reader__attr(s->reader, i);
+				return 0;
+			}
+		return error("'%s': no event named '%s' in the recording",
+			     pd_reader__path(s->reader), f->event);
+	}
+	if (f->first_event_only && n)
+		s->event = pd_reader__attr(s->reader, 0);
+	return 0;
+}
+
+/*
+ * Set up what needs the header: the event to keep and the resolver (build
+ * ids, os release). In pipe mode the header arrives as records, all of
+ * them before the first kernel record, so this waits for that record.
+ */
+static int session_start(struct session *s)
+{
+	if (choose_event(s))
+		return -1;
+	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->pool,
+				    pd_reader__info(s->reader));
+	return 0;
+}
+
+static int run_records(struct session *s)
+{
+	struct order_queue *q = order_queue__new(deliver, s);
+	struct pd_event ev;
+	int ret;
+
+	while ((ret = pd_reader__next(s->reader, &ev)) > 0) {
+		if (!s->resolver && ev.type < PERF_RECORD_USER_TYPE_START &&
+		    session_start(s)) {
+			ret = -1;
+			break;
+		}
+		if (s->resolver)
+			order_queue__push(q, &ev);
+	}
+	order_queue__flush(q);
+	order_queue__delete(q);
+	if (!s->resolver && ret == 0)
+		ret = session_start(s);
+	return ret < 0 ? -1 : 0;
+}
+
+int session__run(const char *path, const struct session_opts *opts,
+		 session_sample_fn fn, void *ctx)
+{
+	struct session s = { .opts = opts, .fn = fn, .ctx = ctx };
+	int ret;
+
+	s.reader = pd_reader__open(path);
+	if (!s.reader)
+		return -1;
+	s.pool = strpool__new();
+	s.machine = machine__new(s.pool);
+	ret = run_records(&s);
+	resolver__delete(s.resolver);
+	machine__delete(s.machine);
+	strpool__delete(s.pool);
+	pd_reader__delete(s.reader);
+	free(s.frames);
+	return ret;
+}
+
+int parse_id_list(const char *arg, uint32_t **list, size_t *nr)
+{
+	const char *p = arg;
+	size_t alloc = 0;
+
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > UINT32_MAX || (*end && *end != ','))
+			return error("invalid id list '%s'", arg);
+		ALLOC_GROW(*list, *nr + 1, alloc);
+		(*list)[(*nr)++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+void parse_str_list(const char *arg, const char ***list, size_t *nr)
+{
+	char *copy = xstrdup(arg), *p = copy;
+	size_t alloc = 0;
+
+	for (;;) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		ALLOC_GROW(*list, *nr + 1, alloc);
+		(*list)[(*nr)++] = p;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+}

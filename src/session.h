@@ -1,0 +1,56 @@
+/*
+ * session: the pipeline every command shares. It reads a recording,
+ * orders its records by time, keeps the machine state (threads, address
+ * spaces) current, filters samples and hands each kept sample to the
+ * command with its call chain resolved into frames, leaf first.
+ */
+#ifndef JITSYM_SESSION_H
+#define JITSYM_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "perfdata.h"
+#include "resolve.h"
+
+struct thread;
+
+/* Sample filters; empty lists keep everything. */
+struct sample_filter {
+	uint32_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	const char **comms;
+	size_t nr_comms;
+	const char *event;          /* event name, or NULL for all */
+	bool first_event_only;      /* no --event: only the first event (fold) */
+};
+
+struct session_opts {
+	struct resolve_opts resolve;
+	struct sample_filter filter;
+};
+
+struct resolved_sample {
+	const struct pd_event *ev;
+	const struct pd_sample *sample;
+	struct thread *thread;
+	const struct frame *frames;   /* leaf first */
+	size_t nr_frames;
+};
+
+typedef void (*session_sample_fn)(void *ctx, const struct resolved_sample *rs);
+
+/*
+ * Run the whole recording through fn. Returns 0, or -1 when the input
+ * could not be opened or was damaged (an error has been printed; the
+ * samples before the damage have been delivered).
+ */
+int session__run(const char *path, const struct session_opts *opts,
+		 session_sample_fn fn, void *ctx);
+
+/* Parse "1,2,3" into a list of numbers; -1 after error() on bad input. */
+int parse_id_list(const char *arg, uint32_t **list, size_t *nr);
+/* Split "a,b" into strings; all point into one heap copy of arg at (*list)[0]. */
+void parse_str_list(const char *arg, const char ***list, size_t *nr);
+
+#endif

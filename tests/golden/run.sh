@@ -1,0 +1,68 @@
+#!/bin/sh
+# Golden tests: each directory under tests/golden/ holding a file "cmd" is
+# a case. cmd is a shell fragment run in a scratch copy of the case
+# directory with $JITSYM, $MKPERF and $CASE set; its stdout, stderr and
+# exit status are compared with expected.stdout, expected.stderr (the
+# "jitsym: " lines only; absent means none) and expected.exit (default 0).
+# Cases use relative paths so that messages do not depend on where the
+# scratch copy lives.
+#
+#   run.sh [--update] [CASE...]   --update rewrites the expectations
+#
+# The scratch copy is checked afterwards: a run must not create, change
+# or remove any file next to its inputs.
+set -u
+. "$(dirname "$0")/../setup.sh"
+here=$abs_top_srcdir/tests/golden
+update=false
+[ "${1:-}" = --update ] && { update=true; shift; }
+cases=${*:-$(cd "$here" && find . -mindepth 2 -maxdepth 2 -name cmd | sed 's|^\./||; s|/cmd$||' | sort)}
+pass=0 fail=0
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+snapshot() { (cd "$1" && find . -type f -exec md5sum {} + | sort); }
+
+run_case() {
+	c=$1 dir=$scratch/$1
+	rm -rf "$dir"; mkdir -p "$dir"
+	cp -R "$here/$c/." "$dir/"
+	chmod -R a-w "$dir"
+	before=$(snapshot "$dir")
+	(cd "$dir" && CASE=$c sh ./cmd) >"$scratch/$c.out" 2>"$scratch/$c.err"
+	echo $? >"$scratch/$c.exit"
+	after=$(snapshot "$dir")
+	chmod -R u+w "$dir"
+	if [ "$before" != "$after" ]; then
+		echo "FAIL: $c: the run changed files next to its inputs"; return 1
+	fi
+	grep '^jitsym: ' "$scratch/$c.err" >"$scratch/$c.msgs" || true
+	if $update; then
+		cp "$scratch/$c.out" "$here/$c/expected.stdout"
+		cp "$scratch/$c.exit" "$here/$c/expected.exit"
+		if [ -s "$scratch/$c.msgs" ]; then cp "$scratch/$c.msgs" "$here/$c/expected.stderr"
+		else rm -f "$here/$c/expected.stderr"; fi
+		echo "updated: $c"; return 0
+	fi
+	want_exit=$(cat "$here/$c/expected.exit" 2>/dev/null || echo 0)
+	if [ "$(cat "$scratch/$c.exit")" != "$want_exit" ]; then
+		echo "FAIL: $c: exit $(cat "$scratch/$c.exit"), expected $want_exit"; sed 's/^/  /' "$scratch/$c.err" | head -20; return 1
+	fi
+	if ! cmp -s "$scratch/$c.out" "$here/$c/expected.stdout"; then
+		echo "FAIL: $c: stdout differs"; diff "$here/$c/expected.stdout" "$scratch/$c.out" | head -20; return 1
+	fi
+	want_msgs=$here/$c/expected.stderr
+	[ -f "$want_msgs" ] || want_msgs=/dev/null
+	if ! cmp -s "$want_msgs" "$scratch/$c.msgs"; then
+		echo "FAIL: $c: messages on stderr differ"; diff "$want_msgs" "$scratch/$c.msgs" | head; return 1
+	fi
+	return 0
+}
+
+set -f   # case names are not globs
+for c in $cases; do
+	if run_case "$c"; then pass=$((pass + 1)); $update || echo "ok: $c"
+	else fail=$((fail + 1)); fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,16 @@
+# Sourced by every test (automake's AM_TESTS_ENVIRONMENT): a pinned,
+# host-independent environment and the paths of the programs under test.
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+: "${abs_top_builddir:=$(pwd)}"
+: "${abs_top_srcdir:=$(cd "${srcdir:-.}" && pwd)}"
+JITSYM=${JITSYM:-$abs_top_builddir/jitsym}
+MKPERF=${MKPERF:-$abs_top_builddir/tests/tools/mkperf}
+NATIVE_DEMO=${NATIVE_DEMO:-$abs_top_builddir/examples/native/native-demo}
+export abs_top_builddir abs_top_srcdir JITSYM MKPERF NATIVE_DEMO
+# Valgrind, when configured with --enable-valgrind: wraps jitsym.
+if [ -n "${VALGRIND:-}" ]; then
+	JITSYM_WRAPPER="$VALGRIND -q --error-exitcode=99 --leak-check=full"
+	export JITSYM_WRAPPER
+fi
