@@ -475,11 +475,13 @@ static bool dso__try_debug(struct dso *d, const char *path, struct elf_image *db
 }
 
 /*
- * Candidate k (0, 1, ...) for a separate debug file, in perf's order:
- * .gnu_debuglink next to the binary, in .debug/ and under /usr/lib/debug,
- * then the build-id cache, then /usr/lib/debug by path and by build id.
- * All but the build-id cache are recorded paths, looked up under symfs.
- * Returns false when k is past the end; out empty: skip this one.
+ * Candidate k (0, 1, ...) for the file with the symbols when the binary
+ * has no .symtab, in perf's order: .gnu_debuglink next to the binary, in
+ * .debug/ and under /usr/lib/debug; the build-id cache's copy of the
+ * binary (perf record keeps one, maybe unstripped) and its debug file;
+ * /usr/lib/debug by path and by build id. All but the build-id cache are
+ * recorded paths, looked up under symfs. Returns false past the end; an
+ * empty out means skip this one.
  */
 static bool dso__debug_candidate(struct dso *d, size_t k, const char *link,
 				 const char *path, const char *hex, struct sbuf *out)
@@ -494,17 +496,18 @@ static bool dso__debug_candidate(struct dso *d, size_t k, const char *link,
 			sbuf_addf(&rec, k == 0 ? "%.*s/%s" : k == 1 ? "%.*s/.debug/%s" :
 				  "/usr/lib/debug%.*s/%s", (int)dir_len, path, link);
 		break;
-	case 3:
-		if (hex[0])
-			sbuf_addf(out, "%s/.build-id/%.2s/%s", d->cache->buildid_dir, hex, hex + 2);
-		if (hex[0] && !is_regular_file(out->buf))
-			sbuf_addstr(out, "/debug");
+	case 3: case 4:
+		if (!hex[0])
+			break;
+		sbuf_addf(out, "%s/.build-id/%.2s/%s", d->cache->buildid_dir, hex, hex + 2);
+		if (k == 4 || !is_regular_file(out->buf))
+			sbuf_addstr(out, k == 3 ? "/elf" : "/debug");
 		break;
-	case 4: case 5:
+	case 5: case 6:
 		if (path[0] == '/')
-			sbuf_addf(&rec, "/usr/lib/debug%s%s", path, k == 4 ? ".debug" : "");
+			sbuf_addf(&rec, "/usr/lib/debug%s%s", path, k == 5 ? ".debug" : "");
 		break;
-	case 6:
+	case 7:
 		if (hex[0])
 			sbuf_addf(&rec, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 		break;
@@ -1015,7 +1018,7 @@ static void dso__synthesize_plt(struct dso *d, struct elf_image *rt, struct symt
 static void dso__set_symbols(struct dso *d, struct symtree *t)
 {
 	uint32_t *pos = xcalloc(t->nr, sizeof(*pos)), x;
-	size_t n = 0, i;
+	size_t n = 0;
 
 	for (x = symtree__min(t, t->root); x != NIL; x = symtree__next(t, x))
 		pos[x] = (uint32_t)n++;
@@ -1036,9 +1039,6 @@ static void dso__set_symbols(struct dso *d, struct symtree *t)
 	}
 	d->nr_syms = n;
 	d->root = t->root == NIL ? NIL : pos[t->root];
-	for (i = 0; i < n; i++)
-		if (!d->syms[i].raw)
-			BUG("symbol tree lost a node");
 	free(pos);
 }
 
@@ -1084,10 +1084,9 @@ static void dso__load(struct dso *d)
 		syms = &rt;
 	else if (dso__find_debug(d, &rt, &dbg))
 		syms = &dbg;
-	d->symfile = syms ? syms->path : NULL;
+	d->symfile = syms ? syms->path : rt.path;
 	dso__load_symbols(d, syms, &rt);
-	note("'%s': %zu symbols from '%s'", d->key.path, d->nr_syms,
-	     syms ? syms->path : rt.path);
+	note("'%s': %zu symbols from '%s'", d->key.path, d->nr_syms, d->symfile);
 	image__close(&dbg);
 	image__close(&rt);
 }
@@ -1103,8 +1102,11 @@ struct dso_cache *dso_cache__new(const struct dso_opts *opts, struct strpool *po
 	c->pool = pool;
 	if (opts->symfs && opts->symfs[0])
 		c->symfs = xstrdup(opts->symfs);
+	/* With a symfs, perf leaves the local cache alone too and uses symfs/.debug. */
 	if (opts->buildid_dir && opts->buildid_dir[0])
 		c->buildid_dir = xstrdup(opts->buildid_dir);
+	else if (c->symfs)
+		c->buildid_dir = xasprintf("%s/.debug", c->symfs);
 	else
 		c->buildid_dir = xasprintf("%s/.debug", home && home[0] ? home : "");
 	c->demangle = opts->demangle;

@@ -11,21 +11,25 @@
  * (ip - map_start + map_pgoff); the sym+0xoff offsets are the same in both
  * spaces.
  *
- * Which symbols. Like perf 6.1: .symtab of the binary or of a separate
- * debug file (build-id in /usr/lib/debug, .gnu_debuglink, the perf
- * build-id cache), merged with the binary's .dynsym when the symtab comes
- * from the binary itself, else .dynsym alone; functions, objects and
- * text/data labels; zero-sized symbols extend to the next symbol; of
- * aliases at one address one is kept (non-zero size, then non-weak, then
- * global, then fewer leading underscores, then the longer name, then the
- * first seen); plus "name@plt" for .plt entries.
+ * Which symbols. Like perf 6.1: .symtab of the binary or, when it has
+ * none, of a separate file (.gnu_debuglink, the perf build-id cache's copy
+ * or debug file, /usr/lib/debug by path or build id), merged with the
+ * binary's .dynsym when the symtab is the binary's own, else .dynsym alone;
+ * functions, objects and text/data labels; zero-sized symbols extend to
+ * the next symbol; of aliases at one address one is kept (non-zero size,
+ * then non-weak, then global, then fewer leading underscores, then the
+ * longer name, then the first seen); plus "name@plt" for .plt entries
+ * when some symbol was found. Where symbols overlap, the one perf would
+ * find is returned (see dso.c).
  *
  * Files. Every path from the recording (and /usr/lib/debug) is looked up
- * under opts.symfs when set, with symlinks resolved inside it, so nothing
- * outside symfs is read. A build id, when given, must match the file: a
- * mismatch falls back to the build-id cache (buildid_dir/.build-id/xx/rest
- * and buildid_dir/<path>/<hex>/elf) and, when nothing matches, leaves the
- * DSO without symbols (with one warning) rather than with wrong ones.
+ * under opts.symfs when set, with symlinks resolved inside it; the
+ * build-id cache then defaults to symfs/.debug, as in perf, so nothing
+ * outside symfs is read unless opts.buildid_dir says so. A build id, when
+ * given, must match the file: a mismatch falls back to the build-id cache
+ * (buildid_dir/.build-id/xx/rest and buildid_dir/<path>/<hex>/elf) and,
+ * when nothing matches, leaves the DSO without symbols (with one warning)
+ * rather than with wrong ones.
  *
  * Loading is lazy, on the first dso__map_ip() or dso__find_symbol(); a
  * file that is missing, not ELF or corrupt gives a DSO without symbols and
@@ -48,7 +52,7 @@ struct dso;
 
 struct dso_opts {
 	const char *symfs;         /* NULL or "": none; else the root of every recorded path */
-	const char *buildid_dir;   /* NULL: "$HOME/.debug"; used as is, not under symfs */
+	const char *buildid_dir;   /* NULL: symfs/.debug with a symfs, else $HOME/.debug */
 	bool demangle;             /* false: raw names, as perf --no-demangle */
 	bool demangle_params;      /* "f(int)" rather than "f", as perf -v */
 };
@@ -70,9 +74,10 @@ void dso_cache__delete(struct dso_cache *c);
 /*
  * The DSO for a mapped file as named in an MMAP/MMAP2 record ("/usr/lib/
  * x86_64-linux-gnu/libc.so.6", "[vdso]", "//anon"...), found or created.
- * build_id may be NULL (build_id_size then ignored); a build id longer than
- * DSO_BUILD_ID_MAX is ignored. The same path with different build ids
- * gives different DSOs. Does no I/O; never NULL; owned by the cache.
+ * build_id may be NULL (build_id_size then ignored); one longer than
+ * DSO_BUILD_ID_MAX or all zeros counts as none. The same path with
+ * different build ids gives different DSOs. Does no I/O; never NULL;
+ * owned by the cache.
  */
 struct dso *dso_cache__findnew(struct dso_cache *c, const char *path,
 			       const uint8_t *build_id, size_t build_id_size);
@@ -96,8 +101,9 @@ const char *dso__path(const struct dso *d);
 size_t dso__nr_symbols(struct dso *d);
 /*
  * The files actually read, after loading: the binary (program headers,
- * .dynsym, .plt) and the file the symbols came from (the binary or a debug
- * file, e.g. for DWARF lookups). Interned; NULL when none was usable.
+ * .dynsym, .plt) and the file the symbols came from (a debug file or the
+ * binary; the one to try for DWARF). Interned; NULL when no binary was
+ * usable.
  */
 const char *dso__file(struct dso *d);
 const char *dso__symfile(struct dso *d);
