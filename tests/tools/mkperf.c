@@ -1,0 +1,2517 @@
+/*
+ * mkperf: write a perf.data file described by a small text spec, so that
+ * jitsym's tests need no live perf. The spec language is documented in
+ * tests/tools/README.md.
+ *
+ *   mkperf [--pipe] [--swap] [--compress] SPEC OUT     (OUT "-": stdout)
+ *
+ * Record and attr layouts come from <perf/event.h> and <linux/perf_event.h>.
+ * The perf.data header, the feature numbers and the feature layouts are
+ * declared by no installed header: they follow the kernel's
+ * tools/perf/Documentation/perf.data-file-format.txt and are declared here
+ * under mkperf names.
+ *
+ * The output is built in memory (at most MKPERF_MAX_OUTPUT bytes): records
+ * are encoded as the spec is read, so a record can only use the attrs
+ * declared above it; then they are grouped into PERF_RECORD_COMPRESSED
+ * records (--compress); then wrapped in the file or pipe header. Every
+ * multi-byte field goes through struct buf, which writes it in the other
+ * byte order under --swap.
+ *
+ * It is one file (about 2500 lines) so that it builds with one compiler
+ * command and no build-system change; everything is static, in sections:
+ * limits and formats, messages, buffers, values, spec lines, bitfields,
+ * the spec, attrs, records, samples, global verbs, reading, assembly, main.
+ *
+ * Exit codes: 0 ok, 1 bad command line, 2 bad spec or I/O error.
+ */
+#define _GNU_SOURCE
+#include <byteswap.h>
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <perf/event.h>
+#include <zstd.h>
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "mkperf assumes a little-endian host (see bitword__to_be)"
+#endif
+
+_Static_assert(sizeof(struct perf_event_attr) == PERF_ATTR_SIZE_VER7,
+	       "perf_event_attr changed: update attr_fields[] and ATTR_FLAG_NAMES");
+
+/* ---- Limits and formats ------------------------------------------------ */
+
+enum mkperf_exit {
+	MKPERF_EXIT_OK = 0,
+	MKPERF_EXIT_USAGE = 1,		/* bad command line */
+	MKPERF_EXIT_DATA = 2,		/* bad spec, or cannot write */
+};
+
+enum {
+	MKPERF_MAX_LINE = 1 << 16,	/* bytes in one spec line */
+	MKPERF_MAX_WORDS = 256,		/* words on one spec line */
+	MKPERF_MAX_ITEM = 128,		/* bytes in one item of a list */
+	MKPERF_MAX_ATTRS = 64,
+	MKPERF_MAX_IDS = 256,		/* ids of one attr */
+	MKPERF_MAX_NAME = 256,		/* bytes in an attr name */
+	MKPERF_MAX_READ = 256,		/* values in one read= list */
+	MKPERF_MAX_ATTR_SIZE = 4096,	/* header attr_size= */
+	MKPERF_MAX_RECORD = 65535,	/* perf_event_header.size is a u16 */
+};
+#define MKPERF_MAX_OUTPUT ((size_t)1 << 30)
+
+/* Feature bits of the perf.data header (perf.data-file-format.txt). */
+enum mkperf_feat {
+	MKPERF_FEAT_BUILD_ID = 2,
+	MKPERF_FEAT_HOSTNAME = 3,
+	MKPERF_FEAT_OSRELEASE = 4,
+	MKPERF_FEAT_VERSION = 5,
+	MKPERF_FEAT_ARCH = 6,
+	MKPERF_FEAT_NRCPUS = 7,
+	MKPERF_FEAT_CPUDESC = 8,
+	MKPERF_FEAT_CPUID = 9,
+	MKPERF_FEAT_TOTAL_MEM = 10,
+	MKPERF_FEAT_CMDLINE = 11,
+	MKPERF_FEAT_EVENT_DESC = 12,
+	MKPERF_FEAT_SAMPLE_TIME = 21,
+	MKPERF_FEAT_CLOCKID = 23,
+	MKPERF_FEAT_COMPRESSED = 27,
+	MKPERF_FEAT_CLOCK_DATA = 29,
+	MKPERF_FEAT_BITS = 256,
+};
+
+/*
+ * The file header: magic, size, attr_size, then the attrs, data and
+ * event_types sections ({u64 offset, u64 size} each), then a 256-bit
+ * feature bitmap as four u64 words. The pipe header is magic and size.
+ */
+#define MKPERF_MAGIC2 0x32454c4946524550ULL	/* "PERFILE2", read as a LE u64 */
+#define MKPERF_FILE_HEADER_SIZE 104
+#define MKPERF_PIPE_HEADER_SIZE 16
+#define MKPERF_NAME_ALIGN 64		/* perf pads header strings to this */
+#define MKPERF_COMP_ZSTD 1
+#define MKPERF_MMAP_LEN 528384		/* perf record's default: 129 pages */
+#define MKPERF_GROUP 32768		/* record bytes per compressed record */
+
+#define ALIGN_UP(n, a) (((n) + (a) - 1) / (a) * (a))
+
+/* ---- Messages and memory ----------------------------------------------- */
+
+static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+static int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mkperf: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mkperf: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(MKPERF_EXIT_DATA);
+}
+
+static void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mkperf: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		die("out of memory");
+	return q;
+}
+
+/* ---- Output buffers ---------------------------------------------------- */
+
+/*
+ * A growable byte buffer. p is NULL until the first write; len never
+ * passes MKPERF_MAX_OUTPUT (die() if it would). With swap set, the
+ * buf__uN() writers store values in the opposite byte order; bytes and
+ * strings are never swapped.
+ */
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool swap;
+};
+
+static uint8_t *buf__room(struct buf *b, size_t n)
+{
+	uint8_t *at;
+
+	if (n > MKPERF_MAX_OUTPUT - b->len)
+		die("output larger than %zu bytes", MKPERF_MAX_OUTPUT);
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		b->p = xrealloc(b->p, cap);
+		b->cap = cap;
+	}
+	at = b->p + b->len;
+	b->len += n;
+	return at;
+}
+
+static void buf__put(struct buf *b, const void *src, size_t n)
+{
+	if (n)
+		memcpy(buf__room(b, n), src, n);
+}
+
+static void buf__zero(struct buf *b, size_t n)
+{
+	if (n)
+		memset(buf__room(b, n), 0, n);
+}
+
+static void buf__pad(struct buf *b, size_t align)
+{
+	buf__zero(b, ALIGN_UP(b->len, align) - b->len);
+}
+
+static void buf__u8(struct buf *b, uint8_t v)
+{
+	buf__put(b, &v, 1);
+}
+
+static void buf__u16(struct buf *b, uint16_t v)
+{
+	if (b->swap)
+		v = bswap_16(v);
+	buf__put(b, &v, sizeof(v));
+}
+
+static void buf__u32(struct buf *b, uint32_t v)
+{
+	if (b->swap)
+		v = bswap_32(v);
+	buf__put(b, &v, sizeof(v));
+}
+
+static void buf__u64(struct buf *b, uint64_t v)
+{
+	if (b->swap)
+		v = bswap_64(v);
+	buf__put(b, &v, sizeof(v));
+}
+
+static void buf__set_u16(struct buf *b, size_t at, uint16_t v)
+{
+	if (b->swap)
+		v = bswap_16(v);
+	memcpy(b->p + at, &v, sizeof(v));
+}
+
+static void buf__set_u64(struct buf *b, size_t at, uint64_t v)
+{
+	if (b->swap)
+		v = bswap_64(v);
+	memcpy(b->p + at, &v, sizeof(v));
+}
+
+/* A NUL-terminated string, zero-padded to a multiple of align bytes. */
+static void buf__cstr(struct buf *b, const char *s, size_t align)
+{
+	size_t n = strlen(s) + 1;
+
+	buf__put(b, s, n);
+	buf__zero(b, ALIGN_UP(n, align) - n);
+}
+
+/* A perf header string: u32 len, then len bytes of padded string. */
+static void buf__string(struct buf *b, const char *s)
+{
+	buf__u32(b, (uint32_t)ALIGN_UP(strlen(s) + 1, MKPERF_NAME_ALIGN));
+	buf__cstr(b, s, MKPERF_NAME_ALIGN);
+}
+
+static void buf__release(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- Values: numbers, names, lists, hex -------------------------------- */
+
+struct name_val {
+	const char *name;
+	uint64_t val;
+};
+
+/*
+ * A decimal or 0x number, or a negative one stored in two's complement
+ * within bits; -1 is the all-ones value. Fails on trailing junk or range.
+ */
+static int parse_num(const char *s, unsigned bits, uint64_t *out)
+{
+	uint64_t max = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+	bool neg = *s == '-';
+	const char *digits = neg ? s + 1 : s;
+	char *end;
+	uint64_t v;
+
+	if (!isdigit((unsigned char)*digits))
+		return -1;
+	errno = 0;
+	v = strtoull(digits, &end, 0);
+	if (errno || *end)
+		return -1;
+	if (!neg) {
+		if (v > max)
+			return -1;
+		*out = v;
+		return 0;
+	}
+	if (v > (UINT64_C(1) << (bits - 1)))
+		return -1;
+	*out = (0 - v) & max;
+	return 0;
+}
+
+static int name_val__find(const struct name_val *t, const char *name,
+			  uint64_t *out)
+{
+	for (; t && t->name; t++) {
+		if (!strcasecmp(t->name, name)) {
+			*out = t->val;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Copy the next item of the list at *s, items separated by any of seps,
+ * into item. Returns 1 for an item, 0 at the end, -1 if it is too long.
+ */
+static int list__next(const char **s, const char *seps, char *item,
+		      size_t max)
+{
+	const char *p = *s, *end;
+	size_t n;
+
+	if (!*p)
+		return 0;
+	end = strpbrk(p, seps);
+	n = end ? (size_t)(end - p) : strlen(p);
+	if (n >= max)
+		return -1;
+	memcpy(item, p, n);
+	item[n] = '\0';
+	*s = end ? end + 1 : p + n;
+	return 1;
+}
+
+/* Names from t or numbers, joined by ',' or '|', or'ed together. */
+static int parse_flags(const char *s, const struct name_val *t, uint64_t *out)
+{
+	char item[MKPERF_MAX_ITEM];
+	uint64_t v, acc = 0;
+	int r;
+
+	if (!*s)
+		return -1;
+	while ((r = list__next(&s, ",|", item, sizeof(item))) > 0) {
+		if (name_val__find(t, item, &v) < 0 &&
+		    parse_num(item, 64, &v) < 0)
+			return -1;
+		acc |= v;
+	}
+	if (r < 0)
+		return -1;
+	*out = acc;
+	return 0;
+}
+
+/* Up to max numbers joined by sep ("1:2:3"); returns how many, or -1. */
+static int parse_parts(const char *s, const char *sep, uint64_t *out,
+		       size_t max)
+{
+	char item[MKPERF_MAX_ITEM];
+	size_t n = 0;
+	int r;
+
+	if (!*s)
+		return -1;
+	while ((r = list__next(&s, sep, item, sizeof(item))) > 0) {
+		if (n == max || parse_num(item, 64, &out[n]) < 0)
+			return -1;
+		n++;
+	}
+	return r < 0 ? -1 : (int)n;
+}
+
+/* Append the bytes of an even-length hex string ("00ab12") to out. */
+static int parse_hex(const char *s, struct buf *out)
+{
+	size_t i, n = strlen(s);
+
+	if (n % 2)
+		return -1;
+	for (i = 0; i < n; i += 2) {
+		char pair[3] = { s[i], s[i + 1], '\0' };
+		char *end;
+
+		if (!isxdigit((unsigned char)pair[0]) ||
+		    !isxdigit((unsigned char)pair[1]))
+			return -1;
+		buf__u8(out, (uint8_t)strtoul(pair, &end, 16));
+	}
+	return 0;
+}
+
+static const struct name_val sample_type_names[] = {
+	{ "IP", PERF_SAMPLE_IP }, { "TID", PERF_SAMPLE_TID },
+	{ "TIME", PERF_SAMPLE_TIME }, { "ADDR", PERF_SAMPLE_ADDR },
+	{ "READ", PERF_SAMPLE_READ }, { "CALLCHAIN", PERF_SAMPLE_CALLCHAIN },
+	{ "ID", PERF_SAMPLE_ID }, { "CPU", PERF_SAMPLE_CPU },
+	{ "PERIOD", PERF_SAMPLE_PERIOD }, { "STREAM_ID", PERF_SAMPLE_STREAM_ID },
+	{ "RAW", PERF_SAMPLE_RAW }, { "BRANCH_STACK", PERF_SAMPLE_BRANCH_STACK },
+	{ "REGS_USER", PERF_SAMPLE_REGS_USER },
+	{ "STACK_USER", PERF_SAMPLE_STACK_USER },
+	{ "WEIGHT", PERF_SAMPLE_WEIGHT }, { "DATA_SRC", PERF_SAMPLE_DATA_SRC },
+	{ "IDENTIFIER", PERF_SAMPLE_IDENTIFIER },
+	{ "TRANSACTION", PERF_SAMPLE_TRANSACTION },
+	{ "REGS_INTR", PERF_SAMPLE_REGS_INTR },
+	{ "PHYS_ADDR", PERF_SAMPLE_PHYS_ADDR }, { "AUX", PERF_SAMPLE_AUX },
+	{ "CGROUP", PERF_SAMPLE_CGROUP },
+	{ "DATA_PAGE_SIZE", PERF_SAMPLE_DATA_PAGE_SIZE },
+	{ "CODE_PAGE_SIZE", PERF_SAMPLE_CODE_PAGE_SIZE },
+	{ "WEIGHT_STRUCT", PERF_SAMPLE_WEIGHT_STRUCT },
+	{ NULL, 0 }
+};
+
+static const struct name_val read_format_names[] = {
+	{ "TOTAL_TIME_ENABLED", PERF_FORMAT_TOTAL_TIME_ENABLED },
+	{ "TOTAL_TIME_RUNNING", PERF_FORMAT_TOTAL_TIME_RUNNING },
+	{ "ID", PERF_FORMAT_ID }, { "GROUP", PERF_FORMAT_GROUP },
+	{ "LOST", PERF_FORMAT_LOST },
+	{ NULL, 0 }
+};
+
+static const struct name_val branch_type_names[] = {
+	{ "USER", PERF_SAMPLE_BRANCH_USER },
+	{ "KERNEL", PERF_SAMPLE_BRANCH_KERNEL },
+	{ "HV", PERF_SAMPLE_BRANCH_HV }, { "ANY", PERF_SAMPLE_BRANCH_ANY },
+	{ "ANY_CALL", PERF_SAMPLE_BRANCH_ANY_CALL },
+	{ "ANY_RETURN", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "IND_CALL", PERF_SAMPLE_BRANCH_IND_CALL },
+	{ "ABORT_TX", PERF_SAMPLE_BRANCH_ABORT_TX },
+	{ "IN_TX", PERF_SAMPLE_BRANCH_IN_TX },
+	{ "NO_TX", PERF_SAMPLE_BRANCH_NO_TX },
+	{ "COND", PERF_SAMPLE_BRANCH_COND },
+	{ "CALL_STACK", PERF_SAMPLE_BRANCH_CALL_STACK },
+	{ "IND_JUMP", PERF_SAMPLE_BRANCH_IND_JUMP },
+	{ "CALL", PERF_SAMPLE_BRANCH_CALL },
+	{ "NO_FLAGS", PERF_SAMPLE_BRANCH_NO_FLAGS },
+	{ "NO_CYCLES", PERF_SAMPLE_BRANCH_NO_CYCLES },
+	{ "TYPE_SAVE", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+	{ "HW_INDEX", PERF_SAMPLE_BRANCH_HW_INDEX },
+	{ "PRIV_SAVE", PERF_SAMPLE_BRANCH_PRIV_SAVE },
+	{ NULL, 0 }
+};
+
+static const struct name_val misc_names[] = {
+	{ "kernel", PERF_RECORD_MISC_KERNEL },
+	{ "user", PERF_RECORD_MISC_USER },
+	{ "hv", PERF_RECORD_MISC_HYPERVISOR },
+	{ "guest_kernel", PERF_RECORD_MISC_GUEST_KERNEL },
+	{ "guest_user", PERF_RECORD_MISC_GUEST_USER },
+	{ "proc_map_parse_timeout", PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT },
+	{ "mmap_data", PERF_RECORD_MISC_MMAP_DATA },
+	{ "comm_exec", PERF_RECORD_MISC_COMM_EXEC },
+	{ "fork_exec", PERF_RECORD_MISC_FORK_EXEC },
+	{ "switch_out", PERF_RECORD_MISC_SWITCH_OUT },
+	{ "exact_ip", PERF_RECORD_MISC_EXACT_IP },
+	{ "switch_out_preempt", PERF_RECORD_MISC_SWITCH_OUT_PREEMPT },
+	{ "mmap_build_id", PERF_RECORD_MISC_MMAP_BUILD_ID },
+	{ "ext_reserved", PERF_RECORD_MISC_EXT_RESERVED },
+	{ NULL, 0 }
+};
+
+static const struct name_val callchain_contexts[] = {
+	{ "hv", PERF_CONTEXT_HV }, { "kernel", PERF_CONTEXT_KERNEL },
+	{ "user", PERF_CONTEXT_USER }, { "guest", PERF_CONTEXT_GUEST },
+	{ "guest_kernel", PERF_CONTEXT_GUEST_KERNEL },
+	{ "guest_user", PERF_CONTEXT_GUEST_USER },
+	{ NULL, 0 }
+};
+
+/* ---- Spec lines --------------------------------------------------------- */
+
+struct kv {
+	const char *key, *val;
+	bool used;			/* read by the verb */
+};
+
+/*
+ * One spec line, split in place into words; key=value verbs also get kv[].
+ * Getters mark keys used and, on a bad value, print the error and set err
+ * (sticky), returning the default, so a verb checks err once at the end
+ * with line__finish(), which also rejects keys nobody read.
+ */
+struct line {
+	const char *path;
+	unsigned int no;
+	char *word[MKPERF_MAX_WORDS];
+	size_t nword;
+	struct kv kv[MKPERF_MAX_WORDS];
+	size_t nkv;
+	bool err;
+};
+
+static int line__error(struct line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int line__error(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->err)
+		return -1;	/* report only the first problem of a line */
+	fprintf(stderr, "mkperf: %s:%u: ", l->path, l->no);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	l->err = true;
+	return -1;
+}
+
+/*
+ * Split text into words at blanks. A '"' toggles quoting (and is dropped),
+ * so a quoted part may hold blanks; '#' at the start of a word, outside
+ * quotes, starts a comment.
+ */
+static int line__split(struct line *l, char *text)
+{
+	char *r = text, *w = text;
+
+	l->nword = 0;
+	for (;;) {
+		bool quoted = false;
+		char end;
+
+		while (isspace((unsigned char)*r))
+			r++;
+		if (!*r || *r == '#')
+			return 0;
+		if (l->nword == MKPERF_MAX_WORDS)
+			return line__error(l, "more than %d words",
+					   MKPERF_MAX_WORDS);
+		l->word[l->nword++] = w;
+		for (; *r && (quoted || !isspace((unsigned char)*r)); r++) {
+			if (*r == '"')
+				quoted = !quoted;
+			else
+				*w++ = *r;
+		}
+		if (quoted)
+			return line__error(l, "unterminated '\"'");
+		end = *r;
+		*w++ = '\0';
+		if (end)
+			r++;
+	}
+}
+
+/* Split the words after the verb into key=value pairs. */
+static int line__pairs(struct line *l)
+{
+	size_t i, j;
+
+	l->nkv = 0;
+	for (i = 1; i < l->nword; i++) {
+		char *eq = strchr(l->word[i], '=');
+
+		if (!eq || eq == l->word[i])
+			return line__error(l, "expected KEY=VALUE, got '%s'",
+					   l->word[i]);
+		*eq = '\0';
+		for (j = 0; j < l->nkv; j++)
+			if (!strcmp(l->kv[j].key, l->word[i]))
+				return line__error(l, "key '%s' given twice",
+						   l->word[i]);
+		l->kv[l->nkv].key = l->word[i];
+		l->kv[l->nkv].val = eq + 1;
+		l->kv[l->nkv].used = false;
+		l->nkv++;
+	}
+	return 0;
+}
+
+static const char *line__str(struct line *l, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < l->nkv; i++) {
+		if (!strcmp(l->kv[i].key, key)) {
+			l->kv[i].used = true;
+			return l->kv[i].val;
+		}
+	}
+	return NULL;
+}
+
+static uint64_t line__num(struct line *l, const char *key, unsigned bits,
+			  uint64_t def)
+{
+	const char *v = line__str(l, key);
+	uint64_t n;
+
+	if (!v)
+		return def;
+	if (parse_num(v, bits, &n) < 0) {
+		line__error(l, "bad value '%s' for '%s': expected a %u-bit number",
+			    v, key, bits);
+		return def;
+	}
+	return n;
+}
+
+#define line__u64(l, key, def) line__num((l), (key), 64, (def))
+#define line__u32(l, key, def) ((uint32_t)line__num((l), (key), 32, (def)))
+#define line__u16(l, key, def) ((uint16_t)line__num((l), (key), 16, (def)))
+#define line__bool(l, key) (line__num((l), (key), 1, 0) != 0)
+
+static uint64_t line__flags(struct line *l, const char *key,
+			    const struct name_val *names, unsigned bits,
+			    uint64_t def)
+{
+	const char *v = line__str(l, key);
+	uint64_t n;
+
+	if (!v)
+		return def;
+	if (parse_flags(v, names, &n) < 0 ||
+	    (bits < 64 && n >> bits)) {
+		line__error(l, "bad value '%s' for '%s': expected names or numbers joined by ',' or '|'",
+			    v, key);
+		return def;
+	}
+	return n;
+}
+
+/* An optional override: set only when the key is on the line. */
+struct opt_u64 {
+	bool set;
+	uint64_t v;
+};
+
+static void line__opt(struct line *l, const char *key, unsigned bits,
+		      struct opt_u64 *o)
+{
+	if (!line__str(l, key))
+		return;
+	o->v = line__num(l, key, bits, 0);
+	o->set = true;
+}
+
+static uint64_t opt_or(struct opt_u64 o, uint64_t def)
+{
+	return o.set ? o.v : def;
+}
+
+/* Reject unread keys; -1 if this line had any error. */
+static int line__finish(struct line *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nkv; i++) {
+		if (!l->kv[i].used)
+			return line__error(l, "key '%s' is not used by '%s' (unknown key, or a field its attr's sample_type / sample_id_all / read_format does not have)",
+					   l->kv[i].key, l->word[0]);
+	}
+	return l->err ? -1 : 0;
+}
+
+/* A hex value for key, appended to out; false if absent or bad. */
+static bool line__hex(struct line *l, const char *key, struct buf *out)
+{
+	const char *v = line__str(l, key);
+
+	if (!v)
+		return false;
+	if (parse_hex(v, out) < 0) {
+		line__error(l, "bad value for '%s': expected an even number of hex digits",
+			    key);
+		return false;
+	}
+	return true;
+}
+
+/* ---- Bitfields ---------------------------------------------------------- */
+
+/*
+ * perf_event_attr's flags and perf_branch_entry's flags are C bitfields in
+ * one u64. Their layout is not hard-coded: each field is probed by setting
+ * it to all ones through the real struct and looking at the word. That
+ * gives the little-endian layout, and from it the big-endian one used by
+ * --swap (see bitword__to_be).
+ */
+union probe_obj {
+	struct perf_event_attr attr;
+	struct perf_branch_entry branch;
+};
+
+struct flag_def {
+	const char *name;
+	void (*probe)(union probe_obj *o, uint64_t v);
+};
+
+struct bitword {
+	const struct flag_def *defs;
+	size_t n;
+	size_t off;			/* of the u64 in union probe_obj */
+};
+
+#define ATTR_FLAG_NAMES(X) X(disabled) X(inherit) X(pinned) X(exclusive) \
+	X(exclude_user) X(exclude_kernel) X(exclude_hv) X(exclude_idle)     \
+	X(mmap) X(comm) X(freq) X(inherit_stat) X(enable_on_exec) X(task)   \
+	X(watermark) X(precise_ip) X(mmap_data) X(sample_id_all)            \
+	X(exclude_host) X(exclude_guest) X(exclude_callchain_kernel)        \
+	X(exclude_callchain_user) X(mmap2) X(comm_exec) X(use_clockid)      \
+	X(context_switch) X(write_backward) X(namespaces) X(ksymbol)        \
+	X(bpf_event) X(aux_output) X(cgroup) X(text_poke) X(build_id)       \
+	X(inherit_thread) X(remove_on_exec) X(sigtrap)
+
+#define BRANCH_FLAG_NAMES(X) X(mispred) X(predicted) X(in_tx) X(abort) \
+	X(cycles) X(type) X(spec) X(new_type) X(priv)
+
+#define ATTR_PROBE(f) \
+	static void attr_probe_##f(union probe_obj *o, uint64_t v) \
+	{ o->attr.f = v; }
+#define BRANCH_PROBE(f) \
+	static void branch_probe_##f(union probe_obj *o, uint64_t v) \
+	{ o->branch.f = v; }
+#define ATTR_FLAG_DEF(f) { #f, attr_probe_##f },
+#define BRANCH_FLAG_DEF(f) { #f, branch_probe_##f },
+
+ATTR_FLAG_NAMES(ATTR_PROBE)
+BRANCH_FLAG_NAMES(BRANCH_PROBE)
+
+static const struct flag_def attr_flag_defs[] = { ATTR_FLAG_NAMES(ATTR_FLAG_DEF) };
+static const struct flag_def branch_flag_defs[] = { BRANCH_FLAG_NAMES(BRANCH_FLAG_DEF) };
+
+/* The attr flags word follows read_format; the branch one follows to. */
+#define ATTR_FLAGS_OFF (offsetof(struct perf_event_attr, read_format) + 8)
+
+static const struct bitword attr_word = {
+	attr_flag_defs, sizeof(attr_flag_defs) / sizeof(attr_flag_defs[0]),
+	ATTR_FLAGS_OFF,
+};
+static const struct bitword branch_word = {
+	branch_flag_defs, sizeof(branch_flag_defs) / sizeof(branch_flag_defs[0]),
+	offsetof(struct perf_branch_entry, to) + 8,
+};
+
+static void bitword__layout(const struct bitword *w, size_t i,
+			    unsigned *shift, unsigned *width)
+{
+	union probe_obj o;
+	uint64_t word;
+
+	memset(&o, 0, sizeof(o));
+	w->defs[i].probe(&o, UINT64_MAX);
+	memcpy(&word, (uint8_t *)&o + w->off, sizeof(word));
+	if (!word)
+		die("bitfield '%s' is not in its flags word", w->defs[i].name);
+	*shift = (unsigned)__builtin_ctzll(word);
+	*width = (unsigned)__builtin_popcountll(word);
+}
+
+static uint64_t width_mask(unsigned width)
+{
+	return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+}
+
+static int bitword__find(const struct bitword *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (!strcmp(w->defs[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Store v in field i of *word; -1 if v does not fit the field. */
+static int bitword__set(const struct bitword *w, size_t i, uint64_t v,
+			uint64_t *word)
+{
+	unsigned shift, width;
+	uint64_t mask;
+
+	bitword__layout(w, i, &shift, &width);
+	mask = width_mask(width);
+	if (v & ~mask)
+		return -1;
+	*word = (*word & ~(mask << shift)) | (v << shift);
+	return 0;
+}
+
+/*
+ * The same word as a big-endian compiler lays it out: fields are
+ * allocated from the most significant bit, so a field at little-endian
+ * bit offset o of width w sits at bit 64 - o - w, its value unchanged.
+ * Bits of no known field move one by one, bit i to bit 63 - i. The result
+ * is then stored as a big-endian u64.
+ */
+static uint64_t bitword__to_be(const struct bitword *w, uint64_t le)
+{
+	uint64_t be = 0, known = 0;
+	unsigned shift, width, i;
+
+	for (i = 0; i < w->n; i++) {
+		uint64_t mask;
+
+		bitword__layout(w, i, &shift, &width);
+		mask = width_mask(width);
+		be |= ((le >> shift) & mask) << (64 - shift - width);
+		known |= mask << shift;
+	}
+	for (i = 0; i < 64; i++)
+		if (!(known >> i & 1) && (le >> i & 1))
+			be |= UINT64_C(1) << (63 - i);
+	return be;
+}
+
+/*
+ * Flags written as "name|name=value|0x10": each item sets a field (a bare
+ * name sets it to 1) or ors in raw bits of the little-endian layout.
+ */
+static int bitword__parse(const struct bitword *w, const char *s,
+			  uint64_t *word)
+{
+	char item[MKPERF_MAX_ITEM];
+	int r;
+
+	while ((r = list__next(&s, "|", item, sizeof(item))) > 0) {
+		char *eq = strchr(item, '=');
+		uint64_t v = 1;
+		int i;
+
+		if (eq)
+			*eq = '\0';
+		i = bitword__find(w, item);
+		if (i < 0) {
+			if (eq || parse_num(item, 64, &v) < 0)
+				return -1;
+			*word |= v;
+			continue;
+		}
+		if ((eq && parse_num(eq + 1, 64, &v) < 0) ||
+		    bitword__set(w, (size_t)i, v, word) < 0)
+			return -1;
+	}
+	return r < 0 ? -1 : 0;
+}
+
+/* ---- The spec ----------------------------------------------------------- */
+
+struct attr_def {
+	struct perf_event_attr attr;	/* native order */
+	char name[MKPERF_MAX_NAME];
+	bool has_name;
+	bool size_given;		/* size= set attr.size itself */
+	uint64_t ids[MKPERF_MAX_IDS];
+	size_t nr_ids;
+	struct opt_u64 nr_ids_claimed;	/* nr_ids=: the count the file states */
+};
+
+struct rec_ref {
+	size_t off, len;
+	bool compressible;
+};
+
+/* What the header line overrides; see README.md. */
+struct header_over {
+	struct opt_u64 attr_size, attr_size_field, nr_attrs, attrs_offset;
+	struct opt_u64 attrs_size, data_offset, data_size, size, event_desc;
+	char magic[8];
+	bool has_magic;
+};
+
+struct spec {
+	const char *path;
+	bool pipe, swap, compress;
+	struct attr_def attrs[MKPERF_MAX_ATTRS];
+	size_t nr_attrs;
+	struct buf feat[MKPERF_FEAT_BITS];	/* contents, by feature bit */
+	bool has_feat[MKPERF_FEAT_BITS];
+	struct buf build_ids;		/* PERF_RECORD_HEADER_BUILD_ID records */
+	struct buf records;		/* encoded records, back to back */
+	struct rec_ref *recs;
+	size_t nr_recs, alloc_recs;
+	struct header_over hdr;
+	struct {
+		uint64_t level, mmap_len, group, version;
+	} comp;
+	struct {
+		bool set, from_end;
+		uint64_t n;
+	} trunc;
+};
+
+static size_t spec__attr_size(const struct spec *s)
+{
+	return opt_or(s->hdr.attr_size, sizeof(struct perf_event_attr));
+}
+
+static void spec__add_rec(struct spec *s, size_t off, bool compressible)
+{
+	if (s->nr_recs == s->alloc_recs) {
+		s->alloc_recs = s->alloc_recs ? s->alloc_recs * 2 : 64;
+		if (s->alloc_recs > MKPERF_MAX_OUTPUT / sizeof(*s->recs))
+			die("too many records");
+		s->recs = xrealloc(s->recs, s->alloc_recs * sizeof(*s->recs));
+	}
+	s->recs[s->nr_recs].off = off;
+	s->recs[s->nr_recs].len = s->records.len - off;
+	s->recs[s->nr_recs].compressible = compressible;
+	s->nr_recs++;
+}
+
+/* ---- attr lines --------------------------------------------------------- */
+
+/* The scalar members of perf_event_attr, for parsing and for --swap. */
+struct attr_field {
+	const char *key;
+	size_t off;
+	unsigned size;				/* bytes */
+	const struct name_val *names;		/* symbolic values, or NULL */
+	bool alias;				/* same bytes as the one before */
+};
+
+#define AF(key, m, names) { key, offsetof(struct perf_event_attr, m), \
+	sizeof(((struct perf_event_attr *)0)->m), names, false }
+
+static const struct attr_field attr_fields[] = {
+	AF("type", type, NULL),
+	AF("size", size, NULL),
+	AF("config", config, NULL),
+	AF("sample_period", sample_period, NULL),
+	{ "sample_freq", offsetof(struct perf_event_attr, sample_freq), 8,
+	  NULL, true },
+	AF("sample_type", sample_type, sample_type_names),
+	AF("read_format", read_format, read_format_names),
+	AF("wakeup_events", wakeup_events, NULL),
+	AF("bp_type", bp_type, NULL),
+	AF("config1", config1, NULL),
+	AF("config2", config2, NULL),
+	AF("branch_sample_type", branch_sample_type, branch_type_names),
+	AF("sample_regs_user", sample_regs_user, NULL),
+	AF("sample_stack_user", sample_stack_user, NULL),
+	AF("clockid", clockid, NULL),
+	AF("sample_regs_intr", sample_regs_intr, NULL),
+	AF("aux_watermark", aux_watermark, NULL),
+	AF("sample_max_stack", sample_max_stack, NULL),
+	AF("reserved_2", __reserved_2, NULL),
+	AF("aux_sample_size", aux_sample_size, NULL),
+	AF("reserved_3", __reserved_3, NULL),
+	AF("sig_data", sig_data, NULL),
+};
+#define NR_ATTR_FIELDS (sizeof(attr_fields) / sizeof(attr_fields[0]))
+
+static void mem_store(uint8_t *dst, uint64_t v, unsigned size)
+{
+	uint16_t v16 = (uint16_t)v;
+	uint32_t v32 = (uint32_t)v;
+
+	if (size == 2)
+		memcpy(dst, &v16, 2);
+	else if (size == 4)
+		memcpy(dst, &v32, 4);
+	else
+		memcpy(dst, &v, 8);
+}
+
+static void mem_reverse(uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		uint8_t t = p[i];
+
+		p[i] = p[n - 1 - i];
+		p[n - 1 - i] = t;
+	}
+}
+
+static void attr__parse_fields(struct attr_def *d, struct line *l)
+{
+	size_t i;
+
+	d->size_given = line__str(l, "size") != NULL;
+	for (i = 0; i < NR_ATTR_FIELDS; i++) {
+		const struct attr_field *f = &attr_fields[i];
+		unsigned bits = f->size * 8;
+		uint64_t v;
+
+		if (!line__str(l, f->key))
+			continue;
+		if (f->names)
+			v = line__flags(l, f->key, f->names, bits, 0);
+		else
+			v = line__num(l, f->key, bits, 0);
+		mem_store((uint8_t *)&d->attr + f->off, v, f->size);
+	}
+}
+
+static void attr__parse_flags(struct attr_def *d, struct line *l)
+{
+	uint8_t *at = (uint8_t *)&d->attr + ATTR_FLAGS_OFF;
+	uint64_t word;
+	size_t i;
+
+	memcpy(&word, at, sizeof(word));
+	word |= line__u64(l, "flags", 0);
+	for (i = 0; i < attr_word.n; i++) {
+		const char *name = attr_word.defs[i].name;
+
+		if (line__str(l, name) &&
+		    bitword__set(&attr_word, i, line__u64(l, name, 0), &word) < 0)
+			line__error(l, "value for '%s' does not fit the bitfield",
+				    name);
+	}
+	memcpy(at, &word, sizeof(word));
+}
+
+static bool attr__has_id(const struct attr_def *d, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_ids; i++)
+		if (d->ids[i] == id)
+			return true;
+	return false;
+}
+
+static const struct attr_def *spec__attr_by_id(const struct spec *s,
+					       uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_attrs; i++)
+		if (attr__has_id(&s->attrs[i], id))
+			return &s->attrs[i];
+	return NULL;
+}
+
+static void attr__parse_ids(struct attr_def *d, struct line *l,
+			    const struct spec *s)
+{
+	const char *v = line__str(l, "ids");
+	char item[MKPERF_MAX_ITEM];
+	uint64_t id;
+	int r;
+
+	while (v && (r = list__next(&v, ",", item, sizeof(item))) > 0) {
+		if (parse_num(item, 64, &id) < 0) {
+			line__error(l, "bad id '%s'", item);
+			return;
+		}
+		if (d->nr_ids == MKPERF_MAX_IDS || spec__attr_by_id(s, id) ||
+		    attr__has_id(d, id)) {
+			line__error(l, "id %s: repeated, or more than %d ids",
+				    item, MKPERF_MAX_IDS);
+			return;
+		}
+		d->ids[d->nr_ids++] = id;
+	}
+	line__opt(l, "nr_ids", 32, &d->nr_ids_claimed);
+}
+
+static int verb_attr(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct attr_def *d = &s->attrs[s->nr_attrs];
+	const char *name;
+
+	(void)arg;
+	if (s->nr_attrs == MKPERF_MAX_ATTRS)
+		return line__error(l, "more than %d attrs", MKPERF_MAX_ATTRS);
+	memset(d, 0, sizeof(*d));
+	name = line__str(l, "name");
+	if (name && strlen(name) >= sizeof(d->name))
+		return line__error(l, "name longer than %d bytes",
+				   MKPERF_MAX_NAME - 1);
+	if (name) {
+		memcpy(d->name, name, strlen(name) + 1);
+		d->has_name = true;
+	}
+	attr__parse_fields(d, l);
+	attr__parse_flags(d, l);
+	attr__parse_ids(d, l, s);
+	if (line__finish(l) < 0)
+		return -1;
+	s->nr_attrs++;
+	return 0;
+}
+
+/* Swap every field of an encoded attr in place, as a BE machine has it. */
+static void attr__swap(uint8_t *p)
+{
+	uint64_t word;
+	size_t i;
+
+	for (i = 0; i < NR_ATTR_FIELDS; i++)
+		if (!attr_fields[i].alias)
+			mem_reverse(p + attr_fields[i].off, attr_fields[i].size);
+	memcpy(&word, p + ATTR_FLAGS_OFF, sizeof(word));
+	word = bswap_64(bitword__to_be(&attr_word, word));
+	memcpy(p + ATTR_FLAGS_OFF, &word, sizeof(word));
+}
+
+/* The attr in attr_size bytes: cut short, or zero-extended. */
+static void attr__encode(struct buf *b, const struct attr_def *d,
+			 size_t attr_size)
+{
+	union {
+		struct perf_event_attr attr;
+		uint8_t bytes[sizeof(struct perf_event_attr)];
+	} u;
+	size_t n = attr_size < sizeof(u) ? attr_size : sizeof(u);
+
+	u.attr = d->attr;
+	if (!d->size_given)
+		u.attr.size = (uint32_t)attr_size;
+	if (b->swap)
+		attr__swap(u.bytes);
+	buf__put(b, u.bytes, n);
+	buf__zero(b, attr_size - n);
+}
+
+static size_t attr__nr_ids_claimed(const struct attr_def *d)
+{
+	return opt_or(d->nr_ids_claimed, d->nr_ids);
+}
+
+/* ---- Records ------------------------------------------------------------ */
+
+/* The sample_id fields of a non-sample record (see struct sample_id). */
+struct sid {
+	uint32_t pid, tid, cpu;
+	uint64_t time, id, stream_id;
+};
+
+/*
+ * The attr a record belongs to: attr=INDEX, or the attr holding id=, or
+ * the first attr. *id gets id=, or that attr's first id, or 0.
+ */
+static const struct attr_def *spec__pick_attr(struct spec *s, struct line *l,
+					      uint64_t *id)
+{
+	bool has_id = line__str(l, "id") != NULL;
+	const struct attr_def *a = NULL;
+
+	*id = line__u64(l, "id", 0);
+	if (line__str(l, "attr")) {
+		uint64_t i = line__u64(l, "attr", 0);
+
+		if (i >= s->nr_attrs) {
+			line__error(l, "attr=%llu: there are %zu attrs",
+				    (unsigned long long)i, s->nr_attrs);
+			return NULL;
+		}
+		a = &s->attrs[i];
+	} else if (has_id) {
+		a = spec__attr_by_id(s, *id);
+		if (!a)
+			line__error(l, "no attr has id %llu (attr=INDEX writes it anyway)",
+				    (unsigned long long)*id);
+		return a;
+	} else if (s->nr_attrs) {
+		a = &s->attrs[0];
+	}
+	if (a && !has_id && a->nr_ids)
+		*id = a->ids[0];
+	return a;
+}
+
+/* The trailing sample_id block, if the attr has sample_id_all. */
+static void sid__put(struct buf *b, struct line *l, const struct attr_def *a,
+		     struct sid *v)
+{
+	uint64_t t;
+
+	if (!a || !a->attr.sample_id_all)
+		return;
+	t = a->attr.sample_type;
+	if (t & PERF_SAMPLE_TID) {
+		v->pid = line__u32(l, "pid", v->pid);
+		v->tid = line__u32(l, "tid", v->tid);
+		buf__u32(b, v->pid);
+		buf__u32(b, v->tid);
+	}
+	if (t & PERF_SAMPLE_TIME)
+		buf__u64(b, line__u64(l, "time", v->time));
+	if (t & PERF_SAMPLE_ID)
+		buf__u64(b, v->id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		buf__u64(b, line__u64(l, "stream_id", v->stream_id));
+	if (t & PERF_SAMPLE_CPU) {
+		buf__u32(b, line__u32(l, "cpu", v->cpu));
+		buf__u32(b, 0);
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		buf__u64(b, v->id);
+}
+
+/* Start a record: its header with size 0 until rec__end(). */
+static size_t rec__begin(struct spec *s, struct line *l, uint32_t type,
+			 uint16_t misc)
+{
+	size_t at = s->records.len;
+
+	buf__u32(&s->records, type);
+	buf__u16(&s->records,
+		 (uint16_t)line__flags(l, "misc", misc_names, 16, misc));
+	buf__u16(&s->records, 0);
+	return at;
+}
+
+/* Finish a record: set its size (or size=) and check the line. */
+static int rec__end(struct spec *s, struct line *l, size_t at,
+		    bool compressible)
+{
+	size_t len = s->records.len - at;
+
+	if (len > MKPERF_MAX_RECORD)
+		return line__error(l, "record is %zu bytes, more than a header's u16 size can say",
+				   len);
+	buf__set_u16(&s->records, at + 6,
+		     line__u16(l, "size", (uint16_t)len));
+	if (line__finish(l) < 0)
+		return -1;
+	spec__add_rec(s, at, compressible);
+	return 0;
+}
+
+static const char *line__cstr(struct line *l, const char *key)
+{
+	const char *v = line__str(l, key);
+
+	return v ? v : "";
+}
+
+static int rec_comm(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	bool exec = line__bool(l, "exec");
+	size_t at;
+
+	(void)arg;
+	at = rec__begin(s, l, PERF_RECORD_COMM,
+			exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+	v.pid = line__u32(l, "pid", 0);
+	v.tid = line__u32(l, "tid", v.pid);
+	buf__u32(b, v.pid);
+	buf__u32(b, v.tid);
+	buf__cstr(b, line__cstr(l, "comm"), 8);
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
+/* fork and exit share struct perf_record_fork. */
+static int rec_task(struct spec *s, struct line *l, uint32_t type)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	size_t at = rec__begin(s, l, type, 0);
+	uint32_t ppid;
+
+	v.pid = line__u32(l, "pid", 0);
+	ppid = line__u32(l, "ppid", 0);
+	v.tid = line__u32(l, "tid", v.pid);
+	v.time = line__u64(l, "time", 0);
+	buf__u32(b, v.pid);
+	buf__u32(b, ppid);
+	buf__u32(b, v.tid);
+	buf__u32(b, line__u32(l, "ptid", ppid));
+	buf__u64(b, v.time);
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
+/* pid, tid, start, len, pgoff: the head of mmap and mmap2. */
+static void mmap__put_head(struct buf *b, struct line *l, struct sid *v)
+{
+	v->pid = line__u32(l, "pid", 0);
+	v->tid = line__u32(l, "tid", v->pid);
+	buf__u32(b, v->pid);
+	buf__u32(b, v->tid);
+	buf__u64(b, line__u64(l, "start", 0));
+	buf__u64(b, line__u64(l, "len", 0));
+	buf__u64(b, line__u64(l, "pgoff", 0));
+}
+
+static int rec_mmap(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	size_t at = rec__begin(s, l, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+
+	(void)arg;
+	mmap__put_head(b, l, &v);
+	buf__cstr(b, line__cstr(l, "filename"), 8);
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
+/* mmap2's union: a build id (buildid=) or maj, min, ino, ino_generation. */
+static void mmap2__put_dev(struct buf *b, struct line *l, const struct buf *id)
+{
+	if (id) {
+		buf__u8(b, (uint8_t)id->len);
+		buf__u8(b, 0);
+		buf__u16(b, 0);
+		buf__put(b, id->p, id->len);
+		buf__zero(b, 20 - id->len);
+		return;
+	}
+	buf__u32(b, line__u32(l, "maj", 0));
+	buf__u32(b, line__u32(l, "min", 0));
+	buf__u64(b, line__u64(l, "ino", 0));
+	buf__u64(b, line__u64(l, "ino_generation", 0));
+}
+
+static int rec_mmap2(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct buf *b = &s->records, id = { 0 };
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	bool has_id = line__hex(l, "buildid", &id);
+	size_t at;
+	int ret;
+
+	(void)arg;
+	if (id.len > 20)
+		line__error(l, "buildid longer than 20 bytes");
+	at = rec__begin(s, l, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER |
+			(has_id ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0));
+	mmap__put_head(b, l, &v);
+	mmap2__put_dev(b, l, has_id && id.len <= 20 ? &id : NULL);
+	buf__u32(b, line__u32(l, "prot", 0));
+	buf__u32(b, line__u32(l, "flags", 0));
+	buf__cstr(b, line__cstr(l, "filename"), 8);
+	sid__put(b, l, a, &v);
+	ret = rec__end(s, l, at, true);
+	buf__release(&id);
+	return ret;
+}
+
+static int rec_lost(struct spec *s, struct line *l, uint32_t type)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	size_t at = rec__begin(s, l, type, 0);
+
+	if (type == PERF_RECORD_LOST)
+		buf__u64(b, v.id);
+	buf__u64(b, line__u64(l, "lost", 0));
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
+static int rec_throttle(struct spec *s, struct line *l, uint32_t type)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	size_t at = rec__begin(s, l, type, 0);
+
+	v.time = line__u64(l, "time", 0);
+	v.stream_id = line__u64(l, "stream_id", 0);
+	buf__u64(b, v.time);
+	buf__u64(b, v.id);
+	buf__u64(b, v.stream_id);
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
+/* switch and switch_cpu_wide; out=1, preempt=1 set the misc bits. */
+static int rec_switch(struct spec *s, struct line *l, uint32_t type)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	uint16_t misc = 0;
+	size_t at;
+
+	if (line__bool(l, "out"))
+		misc |= PERF_RECORD_MISC_SWITCH_OUT;
+	if (line__bool(l, "preempt"))
+		misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
+	at = rec__begin(s, l, type, misc);
+	if (type == PERF_RECORD_SWITCH_CPU_WIDE) {
+		buf__u32(b, line__u32(l, "next_prev_pid", 0));
+		buf__u32(b, line__u32(l, "next_prev_tid", 0));
+	}
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
+static int rec_ksymbol(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	size_t at = rec__begin(s, l, PERF_RECORD_KSYMBOL, 0);
+
+	(void)arg;
+	buf__u64(b, line__u64(l, "addr", 0));
+	buf__u32(b, line__u32(l, "len", 0));
+	buf__u16(b, line__u16(l, "ksym_type", PERF_RECORD_KSYMBOL_TYPE_BPF));
+	buf__u16(b, line__u16(l, "flags", 0));
+	buf__cstr(b, line__cstr(l, "name"), 8);
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
+/* finished_round, finished_init: a bare header, never compressed. */
+static int rec_marker(struct spec *s, struct line *l, uint32_t type)
+{
+	size_t at = rec__begin(s, l, type, 0);
+
+	return rec__end(s, l, at, false);
+}
+
+/* Any type, any bytes, any size: for malformed input. */
+static int rec_raw(struct spec *s, struct line *l, uint32_t arg)
+{
+	size_t at;
+
+	(void)arg;
+	if (!line__str(l, "type"))
+		return line__error(l, "raw needs type=");
+	at = rec__begin(s, l, line__u32(l, "type", 0), 0);
+	line__hex(l, "bytes", &s->records);
+	return rec__end(s, l, at, false);
+}
+
+/* ---- Samples ------------------------------------------------------------ */
+
+struct sample_ctx {
+	struct buf *b;
+	struct line *l;
+	const struct attr_def *a;
+	uint64_t id;
+};
+
+static void put_id(struct sample_ctx *c)
+{
+	buf__u64(c->b, c->id);
+}
+
+static void put_tid(struct sample_ctx *c)
+{
+	uint32_t pid = line__u32(c->l, "pid", 0);
+
+	buf__u32(c->b, pid);
+	buf__u32(c->b, line__u32(c->l, "tid", pid));
+}
+
+static void put_cpu(struct sample_ctx *c)
+{
+	buf__u32(c->b, line__u32(c->l, "cpu", 0));
+	buf__u32(c->b, 0);
+}
+
+/* One read_format value: VALUE[:ID][:LOST], as read_format has them. */
+struct read_val {
+	uint64_t value, id, lost;
+};
+
+static int read__parse(struct sample_ctx *c, const char *s,
+		       struct read_val *v, size_t *n)
+{
+	uint64_t rf = c->a->attr.read_format;
+	bool has_id = rf & PERF_FORMAT_ID, has_lost = rf & PERF_FORMAT_LOST;
+	size_t max = 1 + has_id + has_lost;
+	char item[MKPERF_MAX_ITEM];
+	uint64_t p[3] = { 0 };
+	int r, k;
+
+	for (*n = 0; (r = list__next(&s, ",", item, sizeof(item))) > 0; (*n)++) {
+		k = parse_parts(item, ":", p, max);
+		if (k < 0 || *n == MKPERF_MAX_READ)
+			return line__error(c->l, "bad read value '%s': expected VALUE%s%s, at most %d",
+					   item, has_id ? "[:ID]" : "",
+					   has_lost ? "[:LOST]" : "",
+					   MKPERF_MAX_READ);
+		v[*n].value = p[0];
+		v[*n].id = has_id && k > 1 ? p[1] : 0;
+		v[*n].lost = has_lost && k > 1 + has_id ? p[1 + has_id] : 0;
+		memset(p, 0, sizeof(p));
+	}
+	return r < 0 ? line__error(c->l, "read= item too long") : 0;
+}
+
+static void read__put_one(struct sample_ctx *c, const struct read_val *v)
+{
+	uint64_t rf = c->a->attr.read_format;
+
+	buf__u64(c->b, v->value);
+	if (!(rf & PERF_FORMAT_GROUP)) {
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			buf__u64(c->b, line__u64(c->l, "time_enabled", 0));
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			buf__u64(c->b, line__u64(c->l, "time_running", 0));
+	}
+	if (rf & PERF_FORMAT_ID)
+		buf__u64(c->b, v->id);
+	if (rf & PERF_FORMAT_LOST)
+		buf__u64(c->b, v->lost);
+}
+
+static void put_read(struct sample_ctx *c)
+{
+	uint64_t rf = c->a->attr.read_format;
+	struct read_val v[MKPERF_MAX_READ] = { { 0, 0, 0 } };
+	const char *s = line__str(c->l, "read");
+	size_t i, n = 0;
+
+	if (s && read__parse(c, s, v, &n) < 0)
+		return;
+	if (!s) {
+		/* Like the kernel: at least the event itself, with its id. */
+		v[0].id = c->id;
+		n = 1;
+	}
+	if (!(rf & PERF_FORMAT_GROUP)) {
+		if (n > 1)
+			line__error(c->l, "read= has %zu values but read_format has no GROUP",
+				    n);
+		read__put_one(c, &v[0]);
+		return;
+	}
+	buf__u64(c->b, n);
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		buf__u64(c->b, line__u64(c->l, "time_enabled", 0));
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		buf__u64(c->b, line__u64(c->l, "time_running", 0));
+	for (i = 0; i < n; i++)
+		read__put_one(c, &v[i]);
+}
+
+/* "kernel:0xffff...", "user:", "0x401234": a context marker and/or an ip. */
+static int callchain__item(struct sample_ctx *c, char *item, uint64_t *n)
+{
+	char *colon = strchr(item, ':');
+	uint64_t v;
+
+	if (colon)
+		*colon = '\0';
+	if (!name_val__find(callchain_contexts, item, &v)) {
+		buf__u64(c->b, v);
+		(*n)++;
+		item = colon ? colon + 1 : item + strlen(item);
+		if (!*item)
+			return 0;
+	} else if (colon) {
+		return line__error(c->l, "unknown callchain context '%s'", item);
+	}
+	if (parse_num(item, 64, &v) < 0)
+		return line__error(c->l, "bad callchain address '%s'", item);
+	buf__u64(c->b, v);
+	(*n)++;
+	return 0;
+}
+
+static void put_callchain(struct sample_ctx *c)
+{
+	const char *s = line__str(c->l, "callchain");
+	char item[MKPERF_MAX_ITEM];
+	size_t at = c->b->len;
+	uint64_t n = 0;
+	int r = 0;
+
+	buf__u64(c->b, 0);
+	while (s && (r = list__next(&s, ",", item, sizeof(item))) > 0)
+		if (callchain__item(c, item, &n) < 0)
+			return;
+	if (r < 0)
+		line__error(c->l, "callchain item too long");
+	buf__set_u64(c->b, at, n);
+}
+
+/* u32 size, then the bytes zero-padded so that size + 4 is 8-aligned. */
+static void put_raw(struct sample_ctx *c)
+{
+	struct buf data = { 0 };
+	size_t padded;
+
+	line__hex(c->l, "raw", &data);
+	padded = ALIGN_UP(data.len + 4, 8) - 4;
+	buf__u32(c->b, (uint32_t)padded);
+	buf__put(c->b, data.p, data.len);
+	buf__zero(c->b, padded - data.len);
+	buf__release(&data);
+}
+
+/* "FROM:TO[:FLAGS]", FLAGS as in bitword__parse(). */
+static int branch__item(struct sample_ctx *c, char *item)
+{
+	char *to = strchr(item, ':'), *flags = NULL;
+	uint64_t from_v, to_v, word = 0;
+	char whole[MKPERF_MAX_ITEM];
+
+	memcpy(whole, item, strlen(item) + 1);
+	if (to) {
+		*to++ = '\0';
+		flags = strchr(to, ':');
+		if (flags)
+			*flags++ = '\0';
+	}
+	if (!to || parse_num(item, 64, &from_v) < 0 ||
+	    parse_num(to, 64, &to_v) < 0 ||
+	    (flags && bitword__parse(&branch_word, flags, &word) < 0))
+		return line__error(c->l, "bad branch '%s': expected FROM:TO[:FLAGS]",
+				   whole);
+	buf__u64(c->b, from_v);
+	buf__u64(c->b, to_v);
+	buf__u64(c->b, c->b->swap ? bitword__to_be(&branch_word, word) : word);
+	return 0;
+}
+
+static void put_branch_stack(struct sample_ctx *c)
+{
+	const char *s = line__str(c->l, "branch_stack");
+	char item[MKPERF_MAX_ITEM];
+	size_t at = c->b->len;
+	uint64_t n = 0;
+	int r = 0;
+
+	buf__u64(c->b, 0);
+	if (c->a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+		buf__u64(c->b, line__u64(c->l, "hw_idx", 0));
+	while (s && (r = list__next(&s, ",", item, sizeof(item))) > 0) {
+		if (branch__item(c, item) < 0)
+			return;
+		n++;
+	}
+	if (r < 0)
+		line__error(c->l, "branch_stack item too long");
+	buf__set_u64(c->b, at, n);
+}
+
+/* "ABI[:V1,V2,...]": u64 abi, then one u64 per bit of mask unless abi 0. */
+static void put_regs(struct sample_ctx *c, const char *key, uint64_t mask)
+{
+	const char *s = line__str(c->l, key), *vals = NULL;
+	size_t n = 0, want = (size_t)__builtin_popcountll(mask);
+	char item[MKPERF_MAX_ITEM];
+	uint64_t abi = 0, v;
+	int r = 0;
+
+	if (s && (vals = strchr(s, ':')) != NULL)
+		vals++;
+	if (s && (list__next(&s, ":", item, sizeof(item)) <= 0 ||
+		  parse_num(item, 64, &abi) < 0)) {
+		line__error(c->l, "bad %s ABI: expected ABI[:V1,V2,...]", key);
+		return;
+	}
+	buf__u64(c->b, abi);
+	if (!abi)
+		want = 0;
+	while (vals && (r = list__next(&vals, ",", item, sizeof(item))) > 0) {
+		if (n == want || parse_num(item, 64, &v) < 0) {
+			line__error(c->l, "%s: bad value, or more than the %zu the mask (and ABI) allow",
+				    key, want);
+			return;
+		}
+		buf__u64(c->b, v);
+		n++;
+	}
+	for (; n < want; n++)
+		buf__u64(c->b, 0);
+}
+
+static void put_regs_user(struct sample_ctx *c)
+{
+	put_regs(c, "regs_user", c->a->attr.sample_regs_user);
+}
+
+static void put_regs_intr(struct sample_ctx *c)
+{
+	put_regs(c, "regs_intr", c->a->attr.sample_regs_intr);
+}
+
+/* "SIZE[:DYN_SIZE]": u64 size, size bytes (stack_data=, zero-filled), u64 dyn. */
+static void put_stack_user(struct sample_ctx *c)
+{
+	const char *s = line__str(c->l, "stack_user");
+	uint64_t p[2] = { 0, 0 };
+	struct buf data = { 0 };
+	int k = s ? parse_parts(s, ":", p, 2) : 1;
+
+	if (k < 0 || p[0] % 8 || p[0] > MKPERF_MAX_RECORD) {
+		line__error(c->l, "bad stack_user: expected SIZE[:DYN_SIZE], SIZE a multiple of 8 below 64 KiB");
+		return;
+	}
+	line__hex(c->l, "stack_data", &data);
+	if (data.len > p[0])
+		line__error(c->l, "stack_data is longer than the stack_user size");
+	buf__u64(c->b, p[0]);
+	if (p[0] && data.len <= p[0]) {
+		buf__put(c->b, data.p, data.len);
+		buf__zero(c->b, p[0] - data.len);
+		buf__u64(c->b, k > 1 ? p[1] : p[0]);
+	}
+	buf__release(&data);
+}
+
+/* "FULL" or "VAR1:VAR2:VAR3" (u32, u16, u16, packed low to high). */
+static void put_weight(struct sample_ctx *c)
+{
+	const char *s = line__str(c->l, "weight");
+	uint64_t p[3] = { 0, 0, 0 };
+	int k = s ? parse_parts(s, ":", p, 3) : 1;
+
+	if (k < 0 || (k > 1 && (p[0] >> 32 || p[1] >> 16 || p[2] >> 16))) {
+		line__error(c->l, "bad weight: expected FULL or VAR1:VAR2:VAR3");
+		return;
+	}
+	buf__u64(c->b, k > 1 ? p[0] | p[1] << 32 | p[2] << 48 : p[0]);
+}
+
+/* u64 size, then the bytes zero-padded to 8. */
+static void put_aux(struct sample_ctx *c)
+{
+	struct buf data = { 0 };
+	size_t padded;
+
+	line__hex(c->l, "aux", &data);
+	padded = ALIGN_UP(data.len, 8);
+	buf__u64(c->b, padded);
+	buf__put(c->b, data.p, data.len);
+	buf__zero(c->b, padded - data.len);
+	buf__release(&data);
+}
+
+/* PERF_RECORD_SAMPLE fields in the order the kernel writes them. */
+static const struct sample_field {
+	uint64_t bit;
+	const char *key;			/* a plain u64 read from key */
+	void (*put)(struct sample_ctx *c);	/* or a field of its own shape */
+} sample_layout[] = {
+	{ PERF_SAMPLE_IDENTIFIER, NULL, put_id },
+	{ PERF_SAMPLE_IP, "ip", NULL },
+	{ PERF_SAMPLE_TID, NULL, put_tid },
+	{ PERF_SAMPLE_TIME, "time", NULL },
+	{ PERF_SAMPLE_ADDR, "addr", NULL },
+	{ PERF_SAMPLE_ID, NULL, put_id },
+	{ PERF_SAMPLE_STREAM_ID, "stream_id", NULL },
+	{ PERF_SAMPLE_CPU, NULL, put_cpu },
+	{ PERF_SAMPLE_PERIOD, "period", NULL },
+	{ PERF_SAMPLE_READ, NULL, put_read },
+	{ PERF_SAMPLE_CALLCHAIN, NULL, put_callchain },
+	{ PERF_SAMPLE_RAW, NULL, put_raw },
+	{ PERF_SAMPLE_BRANCH_STACK, NULL, put_branch_stack },
+	{ PERF_SAMPLE_REGS_USER, NULL, put_regs_user },
+	{ PERF_SAMPLE_STACK_USER, NULL, put_stack_user },
+	{ PERF_SAMPLE_WEIGHT_TYPE, NULL, put_weight },
+	{ PERF_SAMPLE_DATA_SRC, "data_src", NULL },
+	{ PERF_SAMPLE_TRANSACTION, "transaction", NULL },
+	{ PERF_SAMPLE_REGS_INTR, NULL, put_regs_intr },
+	{ PERF_SAMPLE_PHYS_ADDR, "phys_addr", NULL },
+	{ PERF_SAMPLE_CGROUP, "cgroup", NULL },
+	{ PERF_SAMPLE_DATA_PAGE_SIZE, "data_page_size", NULL },
+	{ PERF_SAMPLE_CODE_PAGE_SIZE, "code_page_size", NULL },
+	{ PERF_SAMPLE_AUX, NULL, put_aux },
+};
+
+static int rec_sample(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct sample_ctx c = { &s->records, l, NULL, 0 };
+	uint64_t ip = 0;
+	size_t i, at;
+
+	(void)arg;
+	c.a = spec__pick_attr(s, l, &c.id);
+	if (!c.a)
+		return line__error(l, "a sample needs an attr line above it");
+	if (c.a->attr.sample_type & PERF_SAMPLE_IP)
+		ip = line__u64(l, "ip", 0);
+	at = rec__begin(s, l, PERF_RECORD_SAMPLE, ip >> 63 ?
+			PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+	for (i = 0; i < sizeof(sample_layout) / sizeof(sample_layout[0]); i++) {
+		const struct sample_field *f = &sample_layout[i];
+
+		if (!(c.a->attr.sample_type & f->bit))
+			continue;
+		if (f->put)
+			f->put(&c);
+		else
+			buf__u64(c.b, line__u64(l, f->key, 0));
+	}
+	return rec__end(s, l, at, true);
+}
+
+/* ---- Global verbs: header, feature, buildid, compress, truncate --------- */
+
+static int verb_header(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct header_over *h = &s->hdr;
+	const char *magic = line__str(l, "magic");
+
+	(void)arg;
+	line__opt(l, "attr_size", 32, &h->attr_size);
+	line__opt(l, "attr_size_field", 64, &h->attr_size_field);
+	line__opt(l, "nr_attrs", 32, &h->nr_attrs);
+	line__opt(l, "attrs_offset", 64, &h->attrs_offset);
+	line__opt(l, "attrs_size", 64, &h->attrs_size);
+	line__opt(l, "data_offset", 64, &h->data_offset);
+	line__opt(l, "data_size", 64, &h->data_size);
+	line__opt(l, "size", 64, &h->size);
+	line__opt(l, "event_desc", 1, &h->event_desc);
+	if (magic && strlen(magic) != sizeof(h->magic))
+		return line__error(l, "magic must be 8 characters");
+	if (magic) {
+		memcpy(h->magic, magic, sizeof(h->magic));
+		h->has_magic = true;
+	}
+	if (h->attr_size.set && (h->attr_size.v < 8 ||
+				 h->attr_size.v > MKPERF_MAX_ATTR_SIZE))
+		return line__error(l, "attr_size must be 8..%d", MKPERF_MAX_ATTR_SIZE);
+	if (s->pipe && (h->nr_attrs.set || h->attrs_offset.set ||
+			h->attrs_size.set || h->data_offset.set ||
+			h->data_size.set || h->attr_size_field.set))
+		return line__error(l, "that header key has no meaning with --pipe");
+	return line__finish(l);
+}
+
+enum feat_kind { FK_STRING, FK_STRLIST, FK_NUMS, FK_RAW };
+
+/*
+ * nums spells a FK_NUMS layout: '4' a u32 and '8' a u64 from the line,
+ * 'v' a u32 version 1.
+ */
+static const struct feat_def {
+	const char *name;
+	unsigned int id;
+	enum feat_kind kind;
+	const char *nums;
+} feat_defs[] = {
+	{ "hostname", MKPERF_FEAT_HOSTNAME, FK_STRING, NULL },
+	{ "osrelease", MKPERF_FEAT_OSRELEASE, FK_STRING, NULL },
+	{ "version", MKPERF_FEAT_VERSION, FK_STRING, NULL },
+	{ "arch", MKPERF_FEAT_ARCH, FK_STRING, NULL },
+	{ "cpudesc", MKPERF_FEAT_CPUDESC, FK_STRING, NULL },
+	{ "cpuid", MKPERF_FEAT_CPUID, FK_STRING, NULL },
+	{ "nrcpus", MKPERF_FEAT_NRCPUS, FK_NUMS, "44" },
+	{ "total_mem", MKPERF_FEAT_TOTAL_MEM, FK_NUMS, "8" },
+	{ "cmdline", MKPERF_FEAT_CMDLINE, FK_STRLIST, NULL },
+	{ "sample_time", MKPERF_FEAT_SAMPLE_TIME, FK_NUMS, "88" },
+	{ "clockid", MKPERF_FEAT_CLOCKID, FK_NUMS, "8" },
+	{ "clock_data", MKPERF_FEAT_CLOCK_DATA, FK_NUMS, "v488" },
+	{ "raw", 0, FK_RAW, NULL },
+};
+
+static struct buf *spec__claim_feat(struct spec *s, struct line *l,
+				    unsigned int id)
+{
+	if (s->has_feat[id]) {
+		line__error(l, "feature %u given twice", id);
+		return NULL;
+	}
+	s->has_feat[id] = true;
+	s->feat[id].swap = s->swap;
+	return &s->feat[id];
+}
+
+static int feature__nums(struct buf *b, struct line *l, const char *nums)
+{
+	size_t w = 2;
+	uint64_t v;
+
+	for (; *nums; nums++) {
+		unsigned bits = *nums == '8' ? 64 : 32;
+
+		if (*nums == 'v') {
+			buf__u32(b, 1);
+			continue;
+		}
+		if (w >= l->nword || parse_num(l->word[w], bits, &v) < 0)
+			return line__error(l, "feature '%s': missing or bad number",
+					   l->word[1]);
+		if (bits == 64)
+			buf__u64(b, v);
+		else
+			buf__u32(b, (uint32_t)v);
+		w++;
+	}
+	if (w != l->nword)
+		return line__error(l, "feature '%s': too many values", l->word[1]);
+	return 0;
+}
+
+/* The words after the feature name, joined by single blanks. */
+static int feature__string(struct buf *b, struct line *l)
+{
+	struct buf text = { 0 };
+	size_t w;
+
+	if (l->nword < 3)
+		return line__error(l, "feature '%s' needs a value", l->word[1]);
+	for (w = 2; w < l->nword; w++) {
+		if (w > 2)
+			buf__u8(&text, ' ');
+		buf__put(&text, l->word[w], strlen(l->word[w]));
+	}
+	buf__u8(&text, '\0');
+	buf__string(b, (const char *)text.p);
+	buf__release(&text);
+	return 0;
+}
+
+/* feature raw ID [HEX]: any feature bit with any bytes. */
+static int feature__raw(struct spec *s, struct line *l)
+{
+	uint64_t id;
+	struct buf *b;
+
+	if (l->nword < 3 || l->nword > 4 || parse_num(l->word[2], 8, &id) < 0 ||
+	    !id)
+		return line__error(l, "expected: feature raw ID [HEX], ID 1..255");
+	b = spec__claim_feat(s, l, (unsigned int)id);
+	if (!b)
+		return -1;
+	if (l->nword == 4 && parse_hex(l->word[3], b) < 0)
+		return line__error(l, "bad hex bytes");
+	return 0;
+}
+
+static int verb_feature(struct spec *s, struct line *l, uint32_t arg)
+{
+	const struct feat_def *f = NULL;
+	struct buf *b;
+	size_t i, w;
+
+	(void)arg;
+	for (i = 0; l->nword > 1 && i < sizeof(feat_defs) / sizeof(feat_defs[0]); i++)
+		if (!strcmp(feat_defs[i].name, l->word[1]))
+			f = &feat_defs[i];
+	if (!f)
+		return line__error(l, "unknown feature '%s'",
+				   l->nword > 1 ? l->word[1] : "");
+	if (f->kind == FK_RAW)
+		return feature__raw(s, l);
+	b = spec__claim_feat(s, l, f->id);
+	if (!b)
+		return -1;
+	if (f->kind == FK_NUMS)
+		return feature__nums(b, l, f->nums);
+	if (f->kind == FK_STRING)
+		return feature__string(b, l);
+	buf__u32(b, (uint32_t)(l->nword - 2));
+	for (w = 2; w < l->nword; w++)
+		buf__string(b, l->word[w]);
+	return 0;
+}
+
+/*
+ * A build id event, as in HEADER_BUILD_ID and PERF_RECORD_HEADER_BUILD_ID:
+ * header, pid, 20 id bytes, id size, 3 reserved, then the name padded to
+ * NAME_ALIGN. Like perf, the size is not rounded to 8.
+ */
+static int verb_buildid(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct buf *b = &s->build_ids, id = { 0 };
+	const char *name = line__str(l, "name");
+	uint16_t misc = line__flags(l, "misc", misc_names, 16,
+				    PERF_RECORD_MISC_USER);
+	size_t len;
+
+	(void)arg;
+	b->swap = s->swap;
+	if (!name || !line__hex(l, "id", &id) || id.len > 20) {
+		buf__release(&id);
+		return line__error(l, "buildid needs name= and id= (at most 20 hex bytes)");
+	}
+	len = 36 + ALIGN_UP(strlen(name) + 1, MKPERF_NAME_ALIGN);
+	if (len > MKPERF_MAX_RECORD)
+		line__error(l, "name too long for a record");
+	buf__u32(b, PERF_RECORD_HEADER_BUILD_ID);
+	buf__u16(b, misc | PERF_RECORD_MISC_BUILD_ID_SIZE);
+	buf__u16(b, (uint16_t)len);
+	buf__u32(b, line__u32(l, "pid", UINT32_MAX));
+	buf__put(b, id.p, id.len);
+	buf__zero(b, 20 - id.len);
+	buf__u8(b, (uint8_t)id.len);
+	buf__zero(b, 3);
+	buf__cstr(b, name, MKPERF_NAME_ALIGN);
+	buf__release(&id);
+	return line__finish(l);
+}
+
+static int verb_compress(struct spec *s, struct line *l, uint32_t arg)
+{
+	(void)arg;
+	s->comp.level = line__u64(l, "level", s->comp.level);
+	s->comp.mmap_len = line__u32(l, "mmap_len", s->comp.mmap_len);
+	s->comp.group = line__u64(l, "group", s->comp.group);
+	s->comp.version = line__u32(l, "version", s->comp.version);
+	if (s->comp.level < 1 || s->comp.level > (uint64_t)ZSTD_maxCLevel())
+		return line__error(l, "level must be 1..%d", ZSTD_maxCLevel());
+	if (s->comp.group < 8 || s->comp.group > MKPERF_MAX_RECORD)
+		return line__error(l, "group must be 8..%d bytes", MKPERF_MAX_RECORD);
+	return line__finish(l);
+}
+
+static int verb_truncate(struct spec *s, struct line *l, uint32_t arg)
+{
+	const char *n = l->nword == 2 ? l->word[1] : "";
+
+	(void)arg;
+	if (s->trunc.set)
+		return line__error(l, "truncate given twice");
+	s->trunc.from_end = *n == '-';
+	if (parse_num(s->trunc.from_end ? n + 1 : n, 64, &s->trunc.n) < 0)
+		return line__error(l, "expected: truncate OFFSET, or truncate -BYTES");
+	s->trunc.set = true;
+	return 0;
+}
+
+/* ---- Reading the spec --------------------------------------------------- */
+
+static const struct verb {
+	const char *name;
+	int (*fn)(struct spec *s, struct line *l, uint32_t arg);
+	uint32_t arg;
+	bool kv;			/* takes KEY=VALUE words */
+} verbs[] = {
+	{ "header", verb_header, 0, true },
+	{ "attr", verb_attr, 0, true },
+	{ "feature", verb_feature, 0, false },
+	{ "buildid", verb_buildid, 0, true },
+	{ "compress", verb_compress, 0, true },
+	{ "truncate", verb_truncate, 0, false },
+	{ "comm", rec_comm, 0, true },
+	{ "fork", rec_task, PERF_RECORD_FORK, true },
+	{ "exit", rec_task, PERF_RECORD_EXIT, true },
+	{ "mmap", rec_mmap, 0, true },
+	{ "mmap2", rec_mmap2, 0, true },
+	{ "lost", rec_lost, PERF_RECORD_LOST, true },
+	{ "lost_samples", rec_lost, PERF_RECORD_LOST_SAMPLES, true },
+	{ "throttle", rec_throttle, PERF_RECORD_THROTTLE, true },
+	{ "unthrottle", rec_throttle, PERF_RECORD_UNTHROTTLE, true },
+	{ "switch", rec_switch, PERF_RECORD_SWITCH, true },
+	{ "switch_cpu_wide", rec_switch, PERF_RECORD_SWITCH_CPU_WIDE, true },
+	{ "ksymbol", rec_ksymbol, 0, true },
+	{ "sample", rec_sample, 0, true },
+	{ "finished_round", rec_marker, PERF_RECORD_FINISHED_ROUND, true },
+	{ "finished_init", rec_marker, PERF_RECORD_FINISHED_INIT, true },
+	{ "raw", rec_raw, 0, true },
+};
+
+static int spec__line(struct spec *s, struct line *l, char *text)
+{
+	size_t i;
+
+	if (line__split(l, text) < 0)
+		return -1;
+	if (!l->nword)
+		return 0;
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		if (strcmp(verbs[i].name, l->word[0]))
+			continue;
+		if (verbs[i].kv && line__pairs(l) < 0)
+			return -1;
+		return verbs[i].fn(s, l, verbs[i].arg);
+	}
+	return line__error(l, "unknown verb '%s'", l->word[0]);
+}
+
+static int spec__read(struct spec *s, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *text = xrealloc(NULL, MKPERF_MAX_LINE);
+	struct line *l = xrealloc(NULL, sizeof(*l));
+	int ret = 0;
+
+	if (!f)
+		ret = error("cannot open '%s': %s", path, strerror(errno));
+	memset(l, 0, sizeof(*l));
+	l->path = path;
+	while (!ret && fgets(text, MKPERF_MAX_LINE, f)) {
+		size_t n = strlen(text);
+
+		l->no++;
+		l->err = false;
+		if (n == MKPERF_MAX_LINE - 1 && text[n - 1] != '\n')
+			ret = line__error(l, "line longer than %d bytes",
+					  MKPERF_MAX_LINE - 2);
+		else
+			ret = spec__line(s, l, text);
+	}
+	if (!ret && f && ferror(f))
+		ret = error("cannot read '%s': %s", path, strerror(errno));
+	if (f && f != stdin)
+		fclose(f);
+	free(text);
+	free(l);
+	return ret;
+}
+
+/* ---- Assembly ----------------------------------------------------------- */
+
+struct comp {
+	ZSTD_CCtx *cctx;
+	struct buf group;		/* records waiting to be compressed */
+	uint64_t in, out;		/* bytes before and after */
+};
+
+/* Wrap the waiting group in one PERF_RECORD_COMPRESSED (one zstd frame). */
+static int comp__flush(struct comp *c, const struct spec *s, struct buf *out)
+{
+	size_t bound = ZSTD_compressBound(c->group.len), n;
+	uint8_t *frame;
+
+	if (!c->group.len)
+		return 0;
+	frame = xrealloc(NULL, bound);
+	n = ZSTD_compressCCtx(c->cctx, frame, bound, c->group.p, c->group.len,
+			      (int)s->comp.level);
+	if (ZSTD_isError(n)) {
+		free(frame);
+		return error("zstd: %s", ZSTD_getErrorName(n));
+	}
+	if (n + 8 > MKPERF_MAX_RECORD) {
+		free(frame);
+		return error("a compressed group of %zu bytes does not fit one record: lower 'compress group='",
+			     c->group.len);
+	}
+	buf__u32(out, PERF_RECORD_COMPRESSED);
+	buf__u16(out, 0);
+	buf__u16(out, (uint16_t)(n + 8));
+	buf__put(out, frame, n);
+	c->in += c->group.len;
+	c->out += n;
+	c->group.len = 0;
+	free(frame);
+	return 0;
+}
+
+/* The data section: records as they are, or grouped and compressed. */
+static int stream__build(const struct spec *s, struct buf *out,
+			 struct comp *c)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_recs; i++) {
+		const struct rec_ref *r = &s->recs[i];
+		const uint8_t *p = s->records.p + r->off;
+
+		if (!s->compress || !r->compressible) {
+			if (s->compress && comp__flush(c, s, out) < 0)
+				return -1;
+			buf__put(out, p, r->len);
+			continue;
+		}
+		if (c->group.len + r->len > s->comp.group &&
+		    comp__flush(c, s, out) < 0)
+			return -1;
+		buf__put(&c->group, p, r->len);
+	}
+	return s->compress ? comp__flush(c, s, out) : 0;
+}
+
+static void feature__event_desc(const struct spec *s, struct buf *b)
+{
+	size_t i, j, attr_size = spec__attr_size(s);
+
+	buf__u32(b, (uint32_t)s->nr_attrs);
+	buf__u32(b, (uint32_t)attr_size);
+	for (i = 0; i < s->nr_attrs; i++) {
+		const struct attr_def *d = &s->attrs[i];
+
+		attr__encode(b, d, attr_size);
+		buf__u32(b, (uint32_t)attr__nr_ids_claimed(d));
+		buf__string(b, d->name);
+		for (j = 0; j < d->nr_ids; j++)
+			buf__u64(b, d->ids[j]);
+	}
+}
+
+/* Features mkperf writes itself, unless the spec gave them raw. */
+static void spec__derive_features(struct spec *s, const struct comp *c)
+{
+	bool named = false;
+	size_t i;
+
+	for (i = 0; i < s->nr_attrs; i++)
+		named |= s->attrs[i].has_name;
+	if (opt_or(s->hdr.event_desc, named) && s->nr_attrs &&
+	    !s->has_feat[MKPERF_FEAT_EVENT_DESC]) {
+		s->has_feat[MKPERF_FEAT_EVENT_DESC] = true;
+		s->feat[MKPERF_FEAT_EVENT_DESC].swap = s->swap;
+		feature__event_desc(s, &s->feat[MKPERF_FEAT_EVENT_DESC]);
+	}
+	if (s->compress && !s->has_feat[MKPERF_FEAT_COMPRESSED]) {
+		struct buf *b = &s->feat[MKPERF_FEAT_COMPRESSED];
+
+		s->has_feat[MKPERF_FEAT_COMPRESSED] = true;
+		b->swap = s->swap;
+		buf__u32(b, (uint32_t)s->comp.version);
+		buf__u32(b, MKPERF_COMP_ZSTD);
+		buf__u32(b, (uint32_t)s->comp.level);
+		buf__u32(b, (uint32_t)(c->out ? (c->in + c->out / 2) / c->out : 0));
+		buf__u32(b, (uint32_t)s->comp.mmap_len);
+	}
+	if (!s->pipe && s->build_ids.len && !s->has_feat[MKPERF_FEAT_BUILD_ID]) {
+		s->has_feat[MKPERF_FEAT_BUILD_ID] = true;
+		s->feat[MKPERF_FEAT_BUILD_ID].swap = s->swap;
+		buf__put(&s->feat[MKPERF_FEAT_BUILD_ID], s->build_ids.p,
+			 s->build_ids.len);
+	}
+	/*
+	 * perf guesses how a swapped feature bitmap was written by looking
+	 * for the HOSTNAME bit, and drops all features if it is not there.
+	 */
+	for (i = 0; s->swap && !s->pipe && i < MKPERF_FEAT_BITS; i++) {
+		if (s->has_feat[i] && !s->has_feat[MKPERF_FEAT_HOSTNAME]) {
+			warning("--swap without 'feature hostname': perf will ignore every feature");
+			break;
+		}
+	}
+}
+
+static void header__magic(const struct spec *s, struct buf *b)
+{
+	if (s->hdr.has_magic)
+		buf__put(b, s->hdr.magic, sizeof(s->hdr.magic));
+	else
+		buf__u64(b, MKPERF_MAGIC2);
+}
+
+/* Where the file's parts landed, for the header. */
+struct layout {
+	size_t attr_size;
+	size_t attrs_off, attrs_len;
+	size_t data_off, data_len;
+};
+
+static void header__encode(const struct spec *s, const struct layout *lo,
+			   struct buf *h)
+{
+	const struct header_over *o = &s->hdr;
+	uint64_t entry = lo->attr_size + 16, word;
+	size_t w, bit;
+
+	header__magic(s, h);
+	buf__u64(h, opt_or(o->size, MKPERF_FILE_HEADER_SIZE));
+	/* perf writes sizeof(struct perf_file_attr): the attr and its ids section */
+	buf__u64(h, opt_or(o->attr_size_field, entry));
+	buf__u64(h, opt_or(o->attrs_offset, lo->attrs_off));
+	buf__u64(h, opt_or(o->attrs_size, o->nr_attrs.set ?
+			   o->nr_attrs.v * entry : lo->attrs_len));
+	buf__u64(h, opt_or(o->data_offset, lo->data_off));
+	buf__u64(h, opt_or(o->data_size, lo->data_len));
+	buf__u64(h, 0);			/* event_types: unused */
+	buf__u64(h, 0);
+	for (w = 0; w < MKPERF_FEAT_BITS / 64; w++) {
+		for (word = 0, bit = 0; bit < 64; bit++)
+			if (s->has_feat[w * 64 + bit])
+				word |= UINT64_C(1) << bit;
+		buf__u64(h, word);
+	}
+}
+
+/* The section table, then each feature's contents, in bit order. */
+static void features__write_sections(const struct spec *s, struct buf *out)
+{
+	size_t id, k = 0, n = 0, table;
+
+	for (id = 0; id < MKPERF_FEAT_BITS; id++)
+		n += s->has_feat[id];
+	table = out->len;
+	buf__zero(out, n * 16);
+	for (id = 0; id < MKPERF_FEAT_BITS; id++) {
+		if (!s->has_feat[id])
+			continue;
+		buf__set_u64(out, table + k * 16, out->len);
+		buf__set_u64(out, table + k * 16 + 8, s->feat[id].len);
+		buf__put(out, s->feat[id].p, s->feat[id].len);
+		k++;
+	}
+}
+
+static void file__assemble(const struct spec *s, const struct buf *data,
+			   struct buf *out)
+{
+	size_t ids_at[MKPERF_MAX_ATTRS], i, j;
+	struct buf h = { NULL, 0, 0, s->swap };
+	struct layout lo = { spec__attr_size(s), 0, 0, 0, data->len };
+
+	buf__zero(out, MKPERF_FILE_HEADER_SIZE);
+	for (i = 0; i < s->nr_attrs; i++) {
+		ids_at[i] = out->len;
+		for (j = 0; j < s->attrs[i].nr_ids; j++)
+			buf__u64(out, s->attrs[i].ids[j]);
+	}
+	lo.attrs_off = out->len;
+	for (i = 0; i < s->nr_attrs; i++) {
+		attr__encode(out, &s->attrs[i], lo.attr_size);
+		buf__u64(out, ids_at[i]);
+		buf__u64(out, attr__nr_ids_claimed(&s->attrs[i]) * 8);
+	}
+	lo.attrs_len = out->len - lo.attrs_off;
+	buf__pad(out, 8);
+	lo.data_off = out->len;
+	buf__put(out, data->p, data->len);
+	features__write_sections(s, out);
+	header__encode(s, &lo, &h);
+	memcpy(out->p, h.p, h.len);
+	buf__release(&h);
+}
+
+/* Pipe mode: header, attr records, feature records, build ids, data. */
+static int pipe__assemble(const struct spec *s, const struct buf *data,
+			  struct buf *out)
+{
+	size_t attr_size = spec__attr_size(s), i, j, len;
+
+	header__magic(s, out);
+	buf__u64(out, opt_or(s->hdr.size, MKPERF_PIPE_HEADER_SIZE));
+	for (i = 0; i < s->nr_attrs; i++) {
+		const struct attr_def *d = &s->attrs[i];
+
+		len = 8 + attr_size + 8 * attr__nr_ids_claimed(d);
+		if (len > MKPERF_MAX_RECORD)
+			return error("attr %zu does not fit a record", i);
+		buf__u32(out, PERF_RECORD_HEADER_ATTR);
+		buf__u16(out, 0);
+		buf__u16(out, (uint16_t)len);
+		attr__encode(out, d, attr_size);
+		for (j = 0; j < d->nr_ids; j++)
+			buf__u64(out, d->ids[j]);
+	}
+	for (i = 0; i < MKPERF_FEAT_BITS; i++) {
+		if (!s->has_feat[i])
+			continue;
+		len = 16 + s->feat[i].len;
+		if (len > MKPERF_MAX_RECORD)
+			return error("feature %zu does not fit a record", i);
+		buf__u32(out, PERF_RECORD_HEADER_FEATURE);
+		buf__u16(out, 0);
+		buf__u16(out, (uint16_t)len);
+		buf__u64(out, i);
+		buf__put(out, s->feat[i].p, s->feat[i].len);
+	}
+	buf__put(out, s->build_ids.p, s->build_ids.len);
+	buf__put(out, data->p, data->len);
+	return 0;
+}
+
+static int output__truncate(const struct spec *s, struct buf *out)
+{
+	if (!s->trunc.set)
+		return 0;
+	if (s->trunc.n > out->len)
+		return error("truncate %s%llu: the output is only %zu bytes",
+			     s->trunc.from_end ? "-" : "",
+			     (unsigned long long)s->trunc.n, out->len);
+	out->len = s->trunc.from_end ? out->len - s->trunc.n : s->trunc.n;
+	return 0;
+}
+
+static int output__write(const char *path, const struct buf *out)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	int ret = 0;
+
+	if (!f)
+		return error("cannot create '%s': %s", path, strerror(errno));
+	if (out->len && fwrite(out->p, 1, out->len, f) != out->len)
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+	if ((f == stdout ? fflush(f) : fclose(f)) && !ret)
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+	return ret;
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+struct mkperf_opts {
+	bool pipe, swap, compress;
+	const char *spec, *out;
+};
+
+static const char *const usage[] = {
+	"usage: mkperf [--pipe] [--swap] [--compress] SPEC OUT",
+	"",
+	"Write the perf.data described by SPEC to OUT (\"-\" for stdout).",
+	"",
+	"  --pipe      pipe-mode file (attrs and features as records)",
+	"  --swap      opposite byte order (big-endian on x86)",
+	"  --compress  wrap records in zstd PERF_RECORD_COMPRESSED records",
+	"  -h, --help  this text",
+	"",
+	"The spec language is described in tests/tools/README.md.",
+	NULL
+};
+
+static void print_usage(FILE *f)
+{
+	const char *const *u;
+
+	for (u = usage; *u; u++)
+		fprintf(f, "%s\n", *u);
+}
+
+/* 0 to run; -1 to stop with *code (after --help, or a bad command line). */
+static int opts__parse(struct mkperf_opts *o, int argc, char **argv,
+		       int *code)
+{
+	static const struct option longopts[] = {
+		{ "pipe", no_argument, NULL, 'p' },
+		{ "swap", no_argument, NULL, 's' },
+		{ "compress", no_argument, NULL, 'z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'p')
+			o->pipe = true;
+		else if (c == 's')
+			o->swap = true;
+		else if (c == 'z')
+			o->compress = true;
+		else
+			break;
+	}
+	if (c == 'h') {
+		print_usage(stdout);
+		*code = MKPERF_EXIT_OK;
+		return -1;
+	}
+	if (c != -1 || argc - optind != 2) {
+		print_usage(stderr);
+		*code = MKPERF_EXIT_USAGE;
+		return -1;
+	}
+	o->spec = argv[optind];
+	o->out = argv[optind + 1];
+	return 0;
+}
+
+static void spec__delete(struct spec *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < MKPERF_FEAT_BITS; i++)
+		buf__release(&s->feat[i]);
+	buf__release(&s->build_ids);
+	buf__release(&s->records);
+	free(s->recs);
+	free(s);
+}
+
+static struct spec *spec__new(const struct mkperf_opts *o)
+{
+	struct spec *s = xrealloc(NULL, sizeof(*s));
+
+	memset(s, 0, sizeof(*s));
+	s->path = o->spec;
+	s->pipe = o->pipe;
+	s->swap = o->swap;
+	s->compress = o->compress;
+	s->records.swap = o->swap;
+	s->build_ids.swap = o->swap;
+	s->comp.level = 1;
+	s->comp.mmap_len = MKPERF_MMAP_LEN;
+	s->comp.group = MKPERF_GROUP;
+	return s;
+}
+
+static int mkperf__run(const struct mkperf_opts *o)
+{
+	struct spec *s = spec__new(o);
+	struct buf data = { NULL, 0, 0, o->swap }, out = { NULL, 0, 0, o->swap };
+	struct comp c = { NULL, { 0 }, 0, 0 };
+	int ret = spec__read(s, o->spec);
+
+	if (!ret && s->compress) {
+		c.cctx = ZSTD_createCCtx();
+		if (!c.cctx)
+			die("out of memory");
+	}
+	if (!ret)
+		ret = stream__build(s, &data, &c);
+	if (!ret) {
+		spec__derive_features(s, &c);
+		if (s->pipe)
+			ret = pipe__assemble(s, &data, &out);
+		else
+			file__assemble(s, &data, &out);
+	}
+	if (!ret)
+		ret = output__truncate(s, &out);
+	if (!ret)
+		ret = output__write(o->out, &out);
+	ZSTD_freeCCtx(c.cctx);
+	buf__release(&c.group);
+	buf__release(&data);
+	buf__release(&out);
+	spec__delete(s);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct mkperf_opts o;
+	int code;
+
+	if (opts__parse(&o, argc, argv, &code) < 0)
+		return code;
+	return mkperf__run(&o) < 0 ? MKPERF_EXIT_DATA : MKPERF_EXIT_OK;
+}
