@@ -1,0 +1,381 @@
+# tests/live/lib.sh: steps shared by the live tests, which record real
+# programs with "perf record" and check that jitsym reads the recording the
+# way perf does: "jitsym fold" against perf script folded by
+# fold-perf-script.pl, and "jitsym script" against perf script.
+#
+# Sourced by tests/live/t-*.sh after "set -eu"; POSIX sh. A test reads:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   live_init NAME              temp dir, traps, tools
+#   live_require_perf           skip (77) unless perf can record here
+#   live_find_jitsym            the binary under test
+#   live_record DATA CMD...     perf record -k 1 -e cpu-clock -g CMD
+#   live_compare_all DATA       fold (4 variants) and script comparisons
+#   live_finish                 exit 0, or 1 if a comparison failed
+#
+# Environment:
+#   JITSYM              jitsym binary (default $abs_top_builddir/jitsym,
+#                       else jitsym two directories above this file)
+#   NATIVE_DEMO         prebuilt native-demo (if unset or not executable,
+#                       build one with $CC into the temp dir)
+#   JITSYM_WRAPPER      command words to run jitsym under (e.g. valgrind)
+#   CC                  compiler for native-demo (default cc)
+#   PERF, PERL          tools (default perf, perl)
+#   LIVE_SECONDS        how long native-demo runs (default 2)
+#   LIVE_FREQ           sampling frequency in Hz (default 2000)
+#   LIVE_MIN_AGREEMENT  percent of samples in identical stacks that a fold
+#                       comparison needs (default 99)
+#   LIVE_SELF_CHECK=1   let perf stand in for jitsym ("jitsym fold" becomes
+#                       perf script | fold-perf-script.pl): checks these
+#                       scripts, not jitsym; every comparison must pass
+#   LIVE_KEEP=1         keep the temp dir when the test passes too
+#
+# Exit status (automake): 0 pass, 1 fail, 77 skip, 99 hard error (the test
+# could not run: no jitsym binary, perf record failed, ...). On anything but
+# pass and skip the temp dir is kept and named on the last line.
+
+LIVE_RE_SAMPLES='s/.*(\([0-9][0-9]*\) samples).*/\1/p'
+
+live_say() {
+	printf '%s: %s\n' "$live_name" "$*"
+}
+
+live_skip() {
+	printf 'SKIP: %s: %s\n' "$live_name" "$*"
+	exit 77
+}
+
+live_hard_error() {
+	printf 'ERROR: %s: %s\n' "$live_name" "$*" >&2
+	exit 99
+}
+
+# Record a failed comparison and go on, so one run reports all of them.
+live_fail() {
+	printf 'FAIL: %s: %s\n' "$live_name" "$*" >&2
+	live_failed=$((live_failed + 1))
+}
+
+live_on_exit() {
+	case $1 in
+	0|77)
+		if [ "${LIVE_KEEP:-0}" = 1 ]; then
+			live_say "files kept in $live_tmp"
+		else
+			rm -rf "$live_tmp"
+		fi
+		;;
+	*)
+		# An early error leaves nothing worth keeping.
+		rmdir "$live_tmp" 2>/dev/null ||
+			printf '%s: exit %s; files kept in %s\n' "$live_name" \
+				"$1" "$live_tmp" >&2
+		;;
+	esac
+}
+
+# Print the first lines of FILE indented, for diagnostics.
+live_show() {
+	sed -n "1,${2:-10}s/^/    /p" "$1"
+}
+
+live_init() {
+	live_name=$1
+	LC_ALL=C
+	TZ=UTC
+	export LC_ALL TZ
+	live_here=$(cd "$(dirname "$0")" && pwd)
+	live_top=$(cd "$live_here/../.." && pwd)
+	PERF=${PERF:-perf}
+	PERL=${PERL:-perl}
+	live_failed=0
+	live_tmp=$(mktemp -d "${TMPDIR:-/tmp}/jitsym-$live_name.XXXXXX") ||
+		live_hard_error "cannot create a temporary directory"
+	trap 'live_on_exit $?' EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	command -v "$PERL" >/dev/null 2>&1 || live_skip "no '$PERL' to run the folding scripts"
+}
+
+# Skip unless "perf record" works here with the options the tests use.
+live_require_perf() {
+	command -v "$PERF" >/dev/null 2>&1 ||
+		live_skip "no '$PERF' command (Debian package 'linux-perf')"
+	if ! "$PERF" record -q -N -k 1 -e cpu-clock -g \
+		-o "$live_tmp/probe.data" -- true \
+		>"$live_tmp/probe.log" 2>&1; then
+		live_skip "perf record cannot record here" \
+			"(kernel.perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo '?')," \
+			"uid $(id -u)): $(head -n 3 "$live_tmp/probe.log" | tr '\n\t' '  ')"
+	fi
+	rm -f "$live_tmp/probe.data" "$live_tmp/probe.log"
+}
+
+live_find_jitsym() {
+	if [ "${LIVE_SELF_CHECK:-0}" = 1 ]; then
+		live_say "LIVE_SELF_CHECK=1: perf stands in for jitsym (checks the test scripts, not jitsym)"
+		return 0
+	fi
+	if [ -z "${JITSYM:-}" ]; then
+		if [ -n "${abs_top_builddir:-}" ]; then
+			JITSYM=$abs_top_builddir/jitsym
+		else
+			JITSYM=$live_top/jitsym
+		fi
+	fi
+	[ -x "$JITSYM" ] ||
+		live_hard_error "no jitsym binary at '$JITSYM': build it, or set JITSYM"
+	live_say "jitsym under test: $JITSYM"
+}
+
+# What LIVE_SELF_CHECK=1 runs for "jitsym fold [OPTS] DATA" and
+# "jitsym script DATA": options start with '-' and take no argument.
+live_perf_as_jitsym() {
+	live_pj_cmd=$1
+	shift
+	live_pj_opts=
+	live_pj_script_opts=
+	for live_pj_arg in "$@"; do
+		case $live_pj_arg in
+		--include-pid|--include-tid)
+			live_pj_script_opts='-F +pid'
+			live_pj_opts="$live_pj_opts $live_pj_arg"
+			;;
+		-*)	live_pj_opts="$live_pj_opts $live_pj_arg" ;;
+		*)	live_pj_data=$live_pj_arg ;;
+		esac
+	done
+	# The option lists are words without spaces: unquoted on purpose.
+	# shellcheck disable=SC2086
+	case $live_pj_cmd in
+	script)
+		"$PERF" script -i "$live_pj_data" $live_pj_script_opts
+		;;
+	fold)
+		"$PERF" script -i "$live_pj_data" $live_pj_script_opts \
+			>"$live_tmp/self-check.script" &&
+		"$PERL" "$live_here/fold-perf-script.pl" $live_pj_opts \
+			"$live_tmp/self-check.script"
+		;;
+	*)
+		echo "live_perf_as_jitsym: unknown command '$live_pj_cmd'" >&2
+		return 2
+		;;
+	esac
+}
+
+# Run the jitsym under test (or perf, with LIVE_SELF_CHECK=1), inside
+# $JITSYM_WRAPPER (valgrind, from tests/setup.sh) when that is set.
+live_jitsym() {
+	if [ "${LIVE_SELF_CHECK:-0}" = 1 ]; then
+		live_perf_as_jitsym "$@"
+	else
+		# shellcheck disable=SC2086
+		${JITSYM_WRAPPER:-} "$JITSYM" "$@"
+	fi
+}
+
+# Build examples/native into the temp dir unless NATIVE_DEMO names one.
+live_build_demo() {
+	# tests/setup.sh points NATIVE_DEMO into the build tree whether or not
+	# it was built there.
+	if [ -n "${NATIVE_DEMO:-}" ]; then
+		if [ -x "$NATIVE_DEMO" ]; then
+			live_say "native-demo: $NATIVE_DEMO"
+			return 0
+		fi
+		live_say "NATIVE_DEMO='$NATIVE_DEMO' is not executable; building one"
+	fi
+	live_cc=${CC:-cc}
+	command -v "${live_cc%% *}" >/dev/null 2>&1 ||
+		live_skip "no C compiler '$live_cc' to build native-demo (or set NATIVE_DEMO)"
+	live_src=$live_top/examples/native
+	live_out=$live_tmp/demo
+	live_flags='-O2 -g -fno-omit-frame-pointer'
+	mkdir "$live_out"
+	# $live_cc and $live_flags are word lists: unquoted on purpose.
+	# '$ORIGIN' is for the dynamic linker, not the shell.
+	# shellcheck disable=SC2086,SC2016
+	if ! $live_cc $live_flags -fPIC -shared -Wl,-soname,libdemo.so \
+		-o "$live_out/libdemo.so" "$live_src/libdemo.c" \
+		>"$live_tmp/build.log" 2>&1 ||
+	   ! $live_cc $live_flags -pthread -o "$live_out/native-demo" \
+		"$live_src/native-demo.c" -L"$live_out" -ldemo \
+		-Wl,-rpath,'$ORIGIN' >>"$live_tmp/build.log" 2>&1; then
+		live_show "$live_tmp/build.log" 20 >&2
+		live_hard_error "cannot build native-demo from '$live_src'"
+	fi
+	NATIVE_DEMO=$live_out/native-demo
+	live_say "native-demo built: $NATIVE_DEMO"
+}
+
+# live_record DATA CMD [ARG...]: record CMD and its children.
+# -N keeps the temp binaries out of ~/.debug.
+live_record() {
+	live_data=$1
+	shift
+	live_say "recording: $*"
+	if ! "$PERF" record -N -k 1 -e cpu-clock -F "${LIVE_FREQ:-2000}" -g \
+		-o "$live_data" -- "$@" \
+		>"$live_data.stdout" 2>"$live_data.stderr"; then
+		live_show "$live_data.stderr" 20 >&2
+		live_hard_error "perf record of '$*' failed (output in $live_data.stderr)"
+	fi
+	live_samples=$(sed -n "$LIVE_RE_SAMPLES" "$live_data.stderr" | tail -n 1)
+	[ "${live_samples:-0}" -gt 0 ] ||
+		live_hard_error "perf record took no samples of '$*'"
+	live_say "perf record: $live_samples samples in $live_data"
+}
+
+# live_perf_script DATA PID(0|1): set live_ps_out to the file holding perf
+# script's text for DATA, with "-F +pid" when PID is 1; made once.
+live_perf_script() {
+	live_ps_out=$1.perf-script
+	live_ps_opts=
+	if [ "$2" = 1 ]; then
+		live_ps_out=$1.perf-script-pid
+		live_ps_opts='-F +pid'
+	fi
+	[ -s "$live_ps_out" ] && return 0
+	# $live_ps_opts: unquoted on purpose.
+	# shellcheck disable=SC2086
+	if ! "$PERF" script -i "$1" $live_ps_opts >"$live_ps_out" \
+		2>"$live_ps_out.stderr"; then
+		live_show "$live_ps_out.stderr" >&2
+		live_hard_error "perf script -i '$1' $live_ps_opts failed"
+	fi
+}
+
+# live_compare_fold DATA TAG [FOLD-OPTION...]: "jitsym fold OPTIONS DATA"
+# against perf script | fold-perf-script.pl OPTIONS.
+live_compare_fold() {
+	live_cf_data=$1
+	live_cf_base=$1.$2
+	shift 2
+	live_cf_pid=0
+	case " $* " in
+	*" --include-pid "*|*" --include-tid "*) live_cf_pid=1 ;;
+	esac
+	live_say "fold ${*:-(no options)}: perf script | fold-perf-script.pl vs jitsym fold"
+	live_perf_script "$live_cf_data" "$live_cf_pid"
+	live_cf_script=$live_ps_out
+	if ! "$PERL" "$live_here/fold-perf-script.pl" "$@" "$live_cf_script" \
+		>"$live_cf_base.perf.folded" 2>"$live_cf_base.perf.stderr"; then
+		live_show "$live_cf_base.perf.stderr" >&2
+		live_hard_error "fold-perf-script.pl cannot read '$live_cf_script'"
+	fi
+	if ! live_jitsym fold "$@" "$live_cf_data" \
+		>"$live_cf_base.jitsym.folded" 2>"$live_cf_base.jitsym.stderr"; then
+		live_show "$live_cf_base.jitsym.stderr" >&2
+		live_fail "jitsym fold $* failed (stderr: $live_cf_base.jitsym.stderr)"
+		return 0
+	fi
+	if "$PERL" "$live_here/compare-folded.pl" \
+		--min "${LIVE_MIN_AGREEMENT:-99}" \
+		--label-a perf --label-b jitsym \
+		"$live_cf_base.perf.folded" "$live_cf_base.jitsym.folded" \
+		>"$live_cf_base.compare" 2>&1; then
+		live_show "$live_cf_base.compare" 4
+	else
+		live_show "$live_cf_base.compare" 30 >&2
+		live_fail "jitsym fold $* disagrees with perf"
+	fi
+}
+
+# Line number of the first difference between two files, from diff's first
+# command: "12c12", "12,14d11", or "11a12,13" (lines added after 11).
+live_first_diff() {
+	diff "$1" "$2" | awk 'NR == 1 { n = $0 + 0; if ($0 ~ /^[0-9,]*a/) n++; print n; exit }'
+}
+
+# live_compare_script DATA: perf script against jitsym script, line by line
+# on comm/pid/tid/time/event and symbol/DSO names (offsets and addresses
+# are not compared).
+live_compare_script() {
+	live_cs_base=$1.script
+	live_say "script: perf script vs jitsym script (names, no addresses)"
+	live_perf_script "$1" 0
+	live_cs_perf=$live_ps_out
+	if ! live_jitsym script "$1" >"$live_cs_base.jitsym" \
+		2>"$live_cs_base.jitsym.stderr"; then
+		live_show "$live_cs_base.jitsym.stderr" >&2
+		live_fail "jitsym script failed (stderr: $live_cs_base.jitsym.stderr)"
+		return 0
+	fi
+	"$PERL" "$live_here/fold-perf-script.pl" --normalize --caller-start-wild "$live_cs_perf" \
+		>"$live_cs_base.perf.norm" 2>"$live_cs_base.perf.norm.stderr" ||
+		{ live_show "$live_cs_base.perf.norm.stderr" >&2
+		  live_hard_error "fold-perf-script.pl cannot read '$live_cs_perf'"; }
+	if ! "$PERL" "$live_here/fold-perf-script.pl" --normalize \
+		"$live_cs_base.jitsym" >"$live_cs_base.jitsym.norm" \
+		2>"$live_cs_base.jitsym.norm.stderr"; then
+		live_show "$live_cs_base.jitsym.norm.stderr" >&2
+		live_fail "jitsym script printed lines that are not perf script text"
+		return 0
+	fi
+	live_cs_lines=$(wc -l <"$live_cs_base.perf.norm")
+	live_cs_samples=$(grep -c '^H' "$live_cs_base.perf.norm" || true)
+	# Lines match when equal, or when perf's symbol is the "*" of
+	# --caller-start-wild and the DSOs are equal; the matched "*" lines
+	# are counted and reported.
+	if live_cs_wild=$(awk -F'\t' '
+		NR == FNR { a[FNR] = $0; n = FNR; next }
+		{ if (FNR > n) exit 1; split(a[FNR], p, "\t")
+		  if (a[FNR] == $0) next
+		  if (p[1] == "F" && p[2] == "*" && $1 == "F" && p[3] == $3) { w++; next }
+		  exit 1 }
+		END { if (FNR != n) exit 1; print w + 0 }' \
+		"$live_cs_base.perf.norm" "$live_cs_base.jitsym.norm"); then
+		live_say "script: identical ($live_cs_samples samples, $live_cs_lines lines;" \
+			"$live_cs_wild caller frames at a symbol start named by ip - 1)"
+		return 0
+	fi
+	live_cs_at=$(live_first_diff "$live_cs_base.perf.norm" "$live_cs_base.jitsym.norm")
+	live_cs_ndiff=$(diff "$live_cs_base.perf.norm" "$live_cs_base.jitsym.norm" |
+		grep -c '^<' || true)
+	live_cs_from=$((live_cs_at > 4 ? live_cs_at - 4 : 1))
+	live_cs_to=$((live_cs_at + 4))
+	{
+		echo "  $live_cs_ndiff of $live_cs_lines lines differ; samples: perf $live_cs_samples, jitsym $(grep -c '^H' "$live_cs_base.jitsym.norm" || true)"
+		echo "  first mismatch at line $live_cs_at"
+		echo "  perf script, lines $live_cs_from-$live_cs_to of $live_cs_perf:"
+		sed -n "${live_cs_from},${live_cs_to}s/^/    | /p" "$live_cs_perf"
+		echo "  jitsym script, lines $live_cs_from-$live_cs_to of $live_cs_base.jitsym:"
+		sed -n "${live_cs_from},${live_cs_to}s/^/    | /p" "$live_cs_base.jitsym"
+		echo "  normalised diff (perf -, jitsym +):"
+		diff -u "$live_cs_base.perf.norm" "$live_cs_base.jitsym.norm" |
+			sed -n '3,30s/^/    /p'
+	} >&2
+	live_fail "jitsym script differs from perf script"
+}
+
+# Every comparison the live tests make on one recording.
+live_compare_all() {
+	live_compare_fold "$1" fold
+	live_compare_fold "$1" fold-pid --include-pid
+	live_compare_fold "$1" fold-tid --include-tid
+	live_compare_fold "$1" fold-annotate --annotate
+	live_compare_script "$1"
+}
+
+# live_expect_frames FOLDED NAME...: warn about functions missing from a
+# profile; a missing one means the recording, not jitsym, is off.
+live_expect_frames() {
+	live_ef_file=$1
+	shift
+	for live_ef_name in "$@"; do
+		grep -q "[;]${live_ef_name}[; ]" "$live_ef_file" ||
+			live_say "warning: no '$live_ef_name' frame in $live_ef_file"
+	done
+}
+
+live_finish() {
+	if [ "$live_failed" -gt 0 ]; then
+		printf 'FAIL: %s: %d comparison(s) failed\n' "$live_name" \
+			"$live_failed" >&2
+		exit 1
+	fi
+	live_say "PASS"
+	exit 0
+}
