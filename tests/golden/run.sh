@@ -1,7 +1,8 @@
 #!/bin/sh
 # Golden tests: each directory under tests/golden/ holding a file "cmd" is
-# a case. cmd is a shell fragment run in a scratch copy of the case
-# directory with $JITSYM, $MKPERF and $CASE set; its stdout, stderr and
+# a case. cmd is a shell fragment run in a read-only scratch copy of the
+# case directory with $JITSYM, $MKPERF, $CASE and $WORK (an empty
+# writable directory, for files the case generates) set; its stdout, stderr and
 # exit status are compared with expected.stdout, expected.stderr (the
 # "jitsym: " lines only; absent means none) and expected.exit (default 0).
 # Cases use relative paths so that messages do not depend on where the
@@ -25,11 +26,11 @@ snapshot() { (cd "$1" && find . -type f -exec md5sum {} + | sort); }
 
 run_case() {
 	c=$1 dir=$scratch/$1
-	rm -rf "$dir"; mkdir -p "$dir"
+	rm -rf "$dir" "$scratch/work"; mkdir -p "$dir" "$scratch/work"
 	cp -R "$here/$c/." "$dir/"
 	chmod -R a-w "$dir"
 	before=$(snapshot "$dir")
-	(cd "$dir" && CASE=$c sh ./cmd) >"$scratch/$c.out" 2>"$scratch/$c.err"
+	(cd "$dir" && CASE=$c WORK=$scratch/work sh ./cmd) >"$scratch/$c.out" 2>"$scratch/$c.err"
 	echo $? >"$scratch/$c.exit"
 	after=$(snapshot "$dir")
 	chmod -R u+w "$dir"
