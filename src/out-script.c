@@ -24,9 +24,9 @@ static void print_header(FILE *out, const struct resolved_sample *rs, bool chain
 	fprintf(out, "%s: ", s->attr->name);
 }
 
-static void print_frame(FILE *out, const struct frame *f)
+static void print_frame(FILE *out, const struct frame *f, uint64_t addr)
 {
-	fprintf(out, "%16" PRIx64 " ", f->print_addr);
+	fprintf(out, "%16" PRIx64 " ", addr);
 	if (f->sym)
 		fprintf(out, "%s+0x%" PRIx64, f->sym, f->symoff);
 	else
@@ -42,8 +42,9 @@ void script__print_sample(FILE *out, const struct resolved_sample *rs)
 	print_header(out, rs, chain);
 	if (!chain) {
 		fputc(' ', out);
+		/* perf prints the sample's own ip in full, unlike chain entries */
 		if (rs->nr_frames)
-			print_frame(out, &rs->frames[0]);
+			print_frame(out, &rs->frames[0], rs->sample->ip);
 		else
 			fputc('\n', out);
 		return;
@@ -51,7 +52,7 @@ void script__print_sample(FILE *out, const struct resolved_sample *rs)
 	fputc('\n', out);
 	for (i = 0; i < rs->nr_frames; i++) {
 		fputc('\t', out);
-		print_frame(out, &rs->frames[i]);
+		print_frame(out, &rs->frames[i], rs->frames[i].print_addr);
 	}
 	fputc('\n', out);
 }

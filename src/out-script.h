@@ -10,8 +10,9 @@
  *
  * The fields follow each event's sample_type as perf does: [cpu] only with
  * PERF_SAMPLE_CPU, the period only with PERF_SAMPLE_PERIOD. User-space
- * addresses are printed as perf 6.1 prints them in call chains: relative
- * to the mapped file (ip - start + pgoff).
+ * addresses in call chains are printed as perf 6.1 prints them: relative
+ * to the mapped file (ip - start + pgoff); a sample without a call chain
+ * gets its ip in full on the header line, as perf prints it.
  */
 #ifndef JITSYM_OUT_SCRIPT_H
 #define JITSYM_OUT_SCRIPT_H
