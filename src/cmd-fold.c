@@ -77,6 +77,7 @@ static void fold_sample(void *ctx, const struct resolved_sample *rs)
 int cmd_fold(int argc, char **argv)
 {
 	struct fold_cmd cmd = { 0 };
+	struct session_hooks hooks = { .sample = fold_sample };
 	struct folder *folder;
 	FILE *out = stdout;
 	int ret;
@@ -90,7 +91,8 @@ int cmd_fold(int argc, char **argv)
 		return ret == -2 ? EXIT_OK : EXIT_USAGE;
 	}
 	folder = folder__new(&cmd.fold);
-	ret = session__run(cmd.in.path, &cmd.in.session, fold_sample, folder);
+	hooks.ctx = folder;
+	ret = session__run(cmd.in.path, &cmd.in.session, &hooks);
 	if (cmd.output && !(out = fopen(cmd.output, "w"))) {
 		error("cannot open '%s' for writing: %s", cmd.output, strerror(errno));
 		ret = -1;

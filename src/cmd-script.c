@@ -10,18 +10,23 @@ static const char *const script_usage[] = {
 	"a header line, then one line per frame 'ADDR SYMBOL+OFFSET (DSO)'.",
 	"",
 	"  -o, --output FILE     write to FILE (default: stdout)",
+	"      --header          first print what the recording's header says",
 	NULL,
 };
+
+enum { OPT_HEADER = OPT_INPUT_LAST };
 
 static const struct option script_options[] = {
 	INPUT_LONG_OPTIONS,
 	{ "output", required_argument, NULL, 'o' },
+	{ "header", no_argument, NULL, OPT_HEADER },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct script_cmd {
 	struct input_opts in;
 	const char *output;
+	bool header;
 	FILE *out;
 };
 
@@ -39,10 +44,19 @@ static int parse_script(struct script_cmd *cmd, int argc, char **argv)
 		switch (c) {
 		case 'h': return -2;
 		case 'o': cmd->output = optarg; break;
+		case OPT_HEADER: cmd->header = true; break;
 		default: return 1;
 		}
 	}
 	return input_opts__positional(&cmd->in, argc, argv, optind) ? 1 : 0;
+}
+
+static void script_start(void *ctx, const struct pd_reader *r)
+{
+	struct script_cmd *cmd = ctx;
+
+	if (cmd->header)
+		script__print_header(cmd->out, r);
 }
 
 static void script_sample(void *ctx, const struct resolved_sample *rs)
@@ -55,6 +69,7 @@ static void script_sample(void *ctx, const struct resolved_sample *rs)
 int cmd_script(int argc, char **argv)
 {
 	struct script_cmd cmd = { .out = stdout };
+	struct session_hooks hooks = { script_start, script_sample, &cmd };
 	int ret;
 
 	input_opts__init(&cmd.in);
@@ -69,7 +84,7 @@ int cmd_script(int argc, char **argv)
 		error("cannot open '%s' for writing: %s", cmd.output, strerror(errno));
 		return EXIT_USAGE;
 	}
-	ret = session__run(cmd.in.path, &cmd.in.session, script_sample, &cmd);
+	ret = session__run(cmd.in.path, &cmd.in.session, &hooks);
 	if (fflush(cmd.out) || ferror(cmd.out))
 		ret = error("cannot write output: %s", strerror(errno));
 	if (cmd.out != stdout)

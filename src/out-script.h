@@ -22,5 +22,7 @@
 #include "session.h"
 
 void script__print_sample(FILE *out, const struct resolved_sample *rs);
+/* "# key : value" lines for the header and features, as perf script --header. */
+void script__print_header(FILE *out, const struct pd_reader *r);
 
 #endif

@@ -629,8 +629,7 @@ static void parse_feature(struct pd_reader *r, int feat, const uint8_t *p, uint6
 		in->total_mem_kb = cursor_u64(&c);
 		break;
 	case FEAT_CLOCKID:
-		in->clockid = cursor_u64(&c);
-		in->has_clockid = !c.bad;
+		in->clock_res_ns = cursor_u64(&c);
 		break;
 	case FEAT_COMPRESSED:
 		cursor_u32(&c);                 /* version */

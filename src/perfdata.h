@@ -55,8 +55,8 @@ struct pd_info {
 	const char *cmdline;          /* argv joined by spaces */
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	uint64_t total_mem_kb;
-	uint64_t clockid;             /* HEADER_CLOCKID feature; 0 if absent */
-	bool has_clockid;
+	uint64_t clock_res_ns;        /* HEADER_CLOCKID: the clock's resolution, 0 if absent
+	                                 (the clock itself is the attrs' clockid) */
 	bool compressed;              /* HEADER_COMPRESSED feature present */
 	uint32_t comp_type, comp_level;
 	struct pd_build_id *build_ids;

@@ -15,8 +15,7 @@ struct session {
 	struct machine *machine;
 	struct resolver *resolver;
 	const struct pd_attr *event;  /* the event kept, or NULL for all */
-	session_sample_fn fn;
-	void *ctx;
+	const struct session_hooks *hooks;
 	struct frame *frames;
 	size_t alloc_frames;
 };
@@ -100,7 +99,7 @@ static void on_sample(struct session *s, const struct pd_event *ev)
 	rs.thread = t;
 	rs.nr_frames = resolve_chain(s, ev, t);
 	rs.frames = s->frames;
-	s->fn(s->ctx, &rs);
+	s->hooks->sample(s->hooks->ctx, &rs);
 }
 
 static void on_mmap(struct session *s, const struct pd_event *ev)
@@ -183,6 +182,8 @@ static int session_start(struct session *s)
 		return -1;
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->pool,
 				    pd_reader__info(s->reader));
+	if (s->hooks->start)
+		s->hooks->start(s->hooks->ctx, s->reader);
 	return 0;
 }
 
@@ -209,9 +210,9 @@ static int run_records(struct session *s)
 }
 
 int session__run(const char *path, const struct session_opts *opts,
-		 session_sample_fn fn, void *ctx)
+		 const struct session_hooks *hooks)
 {
-	struct session s = { .opts = opts, .fn = fn, .ctx = ctx };
+	struct session s = { .opts = opts, .hooks = hooks };
 	int ret;
 
 	s.reader = pd_reader__open(path);

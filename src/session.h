@@ -38,15 +38,21 @@ struct resolved_sample {
 	size_t nr_frames;
 };
 
-typedef void (*session_sample_fn)(void *ctx, const struct resolved_sample *rs);
+/* What a command does with a recording; start may be NULL. */
+struct session_hooks {
+	/* Once the header is known (in pipe mode: its records read), before any sample. */
+	void (*start)(void *ctx, const struct pd_reader *r);
+	void (*sample)(void *ctx, const struct resolved_sample *rs);
+	void *ctx;
+};
 
 /*
- * Run the whole recording through fn. Returns 0, or -1 when the input
- * could not be opened or was damaged (an error has been printed; the
- * samples before the damage have been delivered).
+ * Run the whole recording through the hooks. Returns 0, or -1 when the
+ * input could not be opened or was damaged (an error has been printed;
+ * the samples before the damage have been delivered).
  */
 int session__run(const char *path, const struct session_opts *opts,
-		 session_sample_fn fn, void *ctx);
+		 const struct session_hooks *hooks);
 
 /* Parse "1,2,3" into a list of numbers; -1 after error() on bad input. */
 int parse_id_list(const char *arg, uint32_t **list, size_t *nr);

@@ -88,7 +88,7 @@ for c in $cases; do
 	printf '%s: ' "$c"; check_against_perf "$c"
 done
 # the pipe-mode recording read through a real pipe
-sed -i 's| perf.data$| - < perf.data|' "$here/pipe-recorded/cmd"
+sed -i 's|"\$JITSYM" \(.*\) perf.data$|cat perf.data \| "$JITSYM" \1 -|' "$here/pipe-recorded/cmd"
 # shellcheck disable=SC2086
 "$here/run.sh" --update $cases
 rm -rf "$fixed"
