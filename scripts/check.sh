@@ -26,7 +26,7 @@ build() { # dir, configure args...
 	(cd "$dir" && { [ -f Makefile ] && [ config.status -nt "$top/configure" ] || "$top/configure" -q "$@"; } &&
 		make -s -j"$jobs" && make -s -j"$jobs" check) || {
 		for f in $(find "$dir" -name '*.log' ! -name config.log); do
-			grep -qE '^(FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "==== $f"; tail -50 "$f"; }
+			grep -qE ':test-result: (FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "==== $f"; tail -50 "$f"; }
 		done
 		return 1
 	}
