@@ -107,6 +107,8 @@ static void deliver_upto(struct order_queue *q, uint64_t limit)
 {
 	size_t n;
 
+	if (!q->nr)
+		return;
 	qsort(q->q, q->nr, sizeof(*q->q), cmp_queued);
 	for (n = 0; n < q->nr && q->q[n].time <= limit; n++)
 		q->fn(q->ctx, &q->q[n].ev);
