@@ -30,8 +30,12 @@ build() { # dir, configure args...
 		done
 		return 1
 	}
-	cat "$dir/test-suite.log" | sed -n '1,12p'
+	passed=$((passed + $(sed -n 's/^# PASS: *//p' "$dir/test-suite.log")))
+	failed=$((failed + $(sed -n 's/^# FAIL: *//p' "$dir/test-suite.log")))
+	skipped=$((skipped + $(sed -n 's/^# SKIP: *//p' "$dir/test-suite.log")))
+	sed -n '/^# TOTAL/,/^# ERROR/p' "$dir/test-suite.log"
 }
+passed=0 failed=0 skipped=0
 
 echo "== build with -Werror and test"
 build build --enable-werror
@@ -44,4 +48,4 @@ if $distcheck; then
 	echo "== make distcheck"
 	(cd build && make -s distcheck)
 fi
-echo "check: all passed"
+echo "check: $passed passed, $failed failed, $skipped skipped"
