@@ -16,6 +16,11 @@ for a in "$@"; do
 	esac
 done
 jobs=$(nproc 2>/dev/null || echo 2)
+# the builds below are out of tree, which an in-tree configure would block
+if [ -f config.status ]; then
+	echo "check: the source tree is configured in place; running make distclean first" >&2
+	make -s distclean >/dev/null
+fi
 
 scripts/setup.sh
 [ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] || autoreconf -fi

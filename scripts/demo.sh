@@ -9,14 +9,17 @@ out=$(pwd)/demo.folded
 cd "$top"
 scripts/setup.sh
 [ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] || autoreconf -fi
-mkdir -p build
-(cd build && { [ -f Makefile ] || ../configure -q; } && make -s -j"$(nproc)" jitsym examples/native/native-demo)
-jitsym=$top/build/jitsym
+# build in build/, or in place when the source tree is configured in place
+b=build
+[ -f config.status ] && b=.
+mkdir -p "$b"
+(cd "$b" && { [ -f Makefile ] || "$top/configure" -q; } && make -s -j"$(nproc)" jitsym examples/native/native-demo)
+jitsym=$top/$b/jitsym
 data=$(mktemp -d)/demo.data
 trap 'rm -rf "$(dirname "$data")"' EXIT
 if perf record -q -k 1 -e cpu-clock -F 4000 -g --no-buildid-cache -o "$data" \
-	-- build/examples/native/native-demo 2 >/dev/null 2>&1; then
-	echo "demo: recorded build/examples/native/native-demo for 2 s" >&2
+	-- "$b/examples/native/native-demo" 2 >/dev/null 2>&1; then
+	echo "demo: recorded examples/native/native-demo for 2 s" >&2
 	"$jitsym" fold "$data" >"$out"
 else
 	echo "demo: perf cannot record here; folding the bundled recording" >&2
