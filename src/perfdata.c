@@ -24,7 +24,15 @@
 
 #define PERF_MAGIC2      0x32454c4946524550ULL   /* "PERFILE2" */
 #define PD_MAX_TRACING   (256u << 20)            /* tracing data cap */
-#define PD_MAX_DECOMP    (256u << 20)            /* pending decompressed bytes */
+/*
+ * What one COMPRESSED record may decompress to: perf compresses one ring
+ * buffer read at a time, so no more than the COMPRESSED feature's mmap_len
+ * (plus the part of a record left over from the previous one). Without the
+ * feature, a generous default. Either way a small hostile record cannot
+ * make the reader allocate more than this.
+ */
+#define PD_DECOMP_DEFAULT (64u << 20)
+#define PD_DECOMP_MAX     (1u << 30)
 #define PD_MAX_ATTRS     4096
 #define PD_MAX_IDS       (1u << 20)
 #define PD_READ_CHUNK    (256u << 10)
@@ -145,6 +153,7 @@ struct pd_input {
 	bool eof;
 	uint64_t pos;           /* file offset of the next unread byte */
 	uint64_t end;           /* file mode: end of the data section */
+	bool borrowed;          /* map is the caller's buffer */
 };
 
 struct pd_reader {
@@ -199,9 +208,21 @@ static int input_open(struct pd_input *in, const char *path)
 	return 0;
 }
 
+/* A buffer the caller owns stands in for a mapped file. */
+static void input_buffer(struct pd_input *in, const void *buf, size_t len)
+{
+	memset(in, 0, sizeof(*in));
+	in->fd = -1;
+	in->map = len ? buf : NULL;
+	in->map_size = len;
+	in->borrowed = true;
+	in->end = UINT64_MAX;
+	in->eof = true;
+}
+
 static void input_close(struct pd_input *in)
 {
-	if (in->map)
+	if (in->map && !in->borrowed)
 		munmap((void *)in->map, in->map_size);
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
@@ -635,6 +656,8 @@ static void parse_feature(struct pd_reader *r, int feat, const uint8_t *p, uint6
 		cursor_u32(&c);                 /* version */
 		in->comp_type = cursor_u32(&c);
 		in->comp_level = cursor_u32(&c);
+		cursor_u32(&c);                 /* ratio */
+		in->comp_mmap_len = cursor_u32(&c);
 		in->compressed = !c.bad;
 		break;
 	default:
@@ -714,17 +737,14 @@ static int read_file_header(struct pd_reader *r)
 	return 0;
 }
 
-struct pd_reader *pd_reader__open(const char *path)
+/* Read the header of the input r->in holds; r is freed on failure. */
+static struct pd_reader *reader_start(struct pd_reader *r)
 {
-	struct pd_reader *r = xcalloc(1, sizeof(*r));
+	const char *path = r->path;
 	const uint8_t *h;
 	uint64_t magic, size;
 	size_t avail;
 
-	r->path = xstrdup(path);
-	r->pool = strpool__new();
-	if (input_open(&r->in, path))
-		goto fail;
 	h = input_peek(&r->in, 16, &avail);
 	if (!h) {
 		error("'%s': not a perf.data file: too short (%zu bytes)", path, avail);
@@ -753,6 +773,29 @@ struct pd_reader *pd_reader__open(const char *path)
 fail:
 	pd_reader__delete(r);
 	return NULL;
+}
+
+struct pd_reader *pd_reader__open(const char *path)
+{
+	struct pd_reader *r = xcalloc(1, sizeof(*r));
+
+	r->path = xstrdup(path);
+	r->pool = strpool__new();
+	if (input_open(&r->in, path)) {
+		pd_reader__delete(r);
+		return NULL;
+	}
+	return reader_start(r);
+}
+
+struct pd_reader *pd_reader__open_buffer(const void *buf, size_t len, const char *name)
+{
+	struct pd_reader *r = xcalloc(1, sizeof(*r));
+
+	r->path = xstrdup(name);
+	r->pool = strpool__new();
+	input_buffer(&r->in, buf, len);
+	return reader_start(r);
 }
 
 void pd_reader__delete(struct pd_reader *r)
@@ -1122,9 +1165,18 @@ static bool pipe_tracing_data(struct pd_reader *r, const uint8_t *rec, size_t si
 
 /* ---- compressed records --------------------------------------------- */
 
+static size_t decompress_limit(const struct pd_reader *r)
+{
+	uint64_t lim = r->info.comp_mmap_len ? (uint64_t)r->info.comp_mmap_len + 65536 :
+		       PD_DECOMP_DEFAULT;
+
+	return lim > PD_DECOMP_MAX ? PD_DECOMP_MAX : (size_t)lim;
+}
+
 static int decompress(struct pd_reader *r, const uint8_t *p, size_t len, uint64_t off)
 {
 	ZSTD_inBuffer zin = { p, len, 0 };
+	size_t limit = decompress_limit(r);
 
 	if (!r->zds) {
 		r->zds = ZSTD_createDStream();
@@ -1141,9 +1193,9 @@ static int decompress(struct pd_reader *r, const uint8_t *p, size_t len, uint64_
 		ZSTD_outBuffer zout;
 		size_t ret;
 
-		if (r->dlen >= PD_MAX_DECOMP)
+		if (r->dlen >= limit)
 			return error("'%s': compressed record at offset %" PRIu64
-				     " decompresses to more than %u bytes", r->path, off, PD_MAX_DECOMP);
+				     " decompresses to more than %zu bytes", r->path, off, limit);
 		ALLOC_GROW(r->dbuf, r->dlen + ZSTD_DStreamOutSize(), r->dalloc);
 		zout.dst = r->dbuf;
 		zout.size = r->dalloc;

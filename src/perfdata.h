@@ -59,6 +59,7 @@ struct pd_info {
 	                                 (the clock itself is the attrs' clockid) */
 	bool compressed;              /* HEADER_COMPRESSED feature present */
 	uint32_t comp_type, comp_level;
+	uint32_t comp_mmap_len;       /* most one COMPRESSED record holds */
 	struct pd_build_id *build_ids;
 	size_t nr_build_ids;
 	const uint8_t *tracing_data;  /* HEADER_TRACING_DATA payload */
@@ -110,6 +111,11 @@ struct pd_event {
  * be read or is not perf.data.
  */
 struct pd_reader *pd_reader__open(const char *path);
+/*
+ * The same over len bytes at buf, which must outlive the reader; name is
+ * used in messages. A pipe-mode recording in a buffer reads like a file.
+ */
+struct pd_reader *pd_reader__open_buffer(const void *buf, size_t len, const char *name);
 void pd_reader__delete(struct pd_reader *r);   /* accepts NULL */
 
 const struct pd_info *pd_reader__info(const struct pd_reader *r);
