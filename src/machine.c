@@ -1,13 +1,13 @@
 #include "common.h"
 #include "machine.h"
+#include "rangeset.h"
 #include "strpool.h"
 
 #include <uthash.h>
 
 struct proc {
 	uint32_t pid;
-	struct map *maps;             /* sorted by start, non-overlapping */
-	size_t nr_maps, alloc_maps;
+	struct rangeset maps;         /* offset: file offset; data: struct map */
 	UT_hash_handle hh;
 };
 
@@ -21,6 +21,8 @@ struct machine {
 	struct proc *procs;
 	struct thread_entry *threads;
 	struct proc kernel;
+	struct map **maps;            /* every MMAP record's map, freed at the end */
+	size_t nr_maps, alloc_maps;
 };
 
 struct machine *machine__new(struct strpool *pool)
@@ -41,14 +43,17 @@ void machine__delete(struct machine *m)
 		return;
 	HASH_ITER(hh, m->procs, p, ptmp) {
 		HASH_DEL(m->procs, p);
-		free(p->maps);
+		rangeset__release(&p->maps);
 		free(p);
 	}
 	HASH_ITER(hh, m->threads, t, ttmp) {
 		HASH_DEL(m->threads, t);
 		free(t);
 	}
-	free(m->kernel.maps);
+	rangeset__release(&m->kernel.maps);
+	while (m->nr_maps)
+		free(m->maps[--m->nr_maps]);
+	free(m->maps);
 	free(m);
 }
 
@@ -137,16 +142,9 @@ void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid,
 	}
 	child = machine__findnew_thread(m, pid, tid);
 	child->comm = comm;
-	if (pid != ppid && child->proc != pp) {
-		struct proc *cp = child->proc;
-
-		/* a new process starts with a copy of its parent's address space */
-		cp->nr_maps = 0;
-		ALLOC_GROW(cp->maps, pp->nr_maps, cp->alloc_maps);
-		if (pp->nr_maps)
-			memcpy(cp->maps, pp->maps, pp->nr_maps * sizeof(*pp->maps));
-		cp->nr_maps = pp->nr_maps;
-	}
+	/* a new process starts with a copy of its parent's address space */
+	if (pid != ppid && child->proc != pp)
+		rangeset__copy(&child->proc->maps, &pp->maps);
 }
 
 void machine__exit(struct machine *m, uint32_t pid, uint32_t tid)
@@ -157,75 +155,31 @@ void machine__exit(struct machine *m, uint32_t pid, uint32_t tid)
 	(void)tid;
 }
 
-/* Index of the first map whose end is above addr. */
-static size_t first_ending_after(const struct proc *p, uint64_t addr)
+bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit)
 {
-	size_t lo = 0, hi = p->nr_maps;
+	const struct range *r = rangeset__find(&p->maps, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	if (!r)
+		return false;
+	hit->start = r->start;
+	hit->end = r->end;
+	hit->pgoff = r->offset;
+	hit->map = r->data;
+	return true;
 }
 
-struct map *proc__find_map(struct proc *p, uint64_t addr)
+void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len,
+		   uint64_t pgoff, const struct map *tmpl)
 {
-	size_t i = first_ending_after(p, addr);
+	struct map *map;
 
-	if (i < p->nr_maps && p->maps[i].start <= addr)
-		return &p->maps[i];
-	return NULL;
-}
-
-/*
- * Insert map, cutting the parts of existing maps it overlaps. At most two
- * pieces survive per overlapped map (the parts before and after), so the
- * array stays sorted and non-overlapping.
- */
-static void proc_insert_map(struct proc *p, const struct map *map)
-{
-	size_t i = first_ending_after(p, map->start), j = i, nr_new;
-	struct map head, tail;
-	bool has_head = false, has_tail = false;
-
-	while (j < p->nr_maps && p->maps[j].start < map->end)
-		j++;
-	/* maps [i, j) overlap the new one */
-	if (i < j && p->maps[i].start < map->start) {
-		head = p->maps[i];
-		head.end = map->start;
-		has_head = true;
-	}
-	if (i < j && p->maps[j - 1].end > map->end) {
-		tail = p->maps[j - 1];
-		tail.pgoff += map->end - tail.start;
-		tail.start = map->end;
-		has_tail = true;
-	}
-	nr_new = 1 + has_head + has_tail;
-	if (nr_new > j - i)
-		ALLOC_GROW(p->maps, p->nr_maps + nr_new - (j - i), p->alloc_maps);
-	memmove(p->maps + i + nr_new, p->maps + j, (p->nr_maps - j) * sizeof(*p->maps));
-	p->nr_maps = p->nr_maps + nr_new - (j - i);
-	if (has_head)
-		p->maps[i++] = head;
-	p->maps[i++] = *map;
-	if (has_tail)
-		p->maps[i] = tail;
-}
-
-void machine__mmap(struct machine *m, uint32_t pid, const struct map *map)
-{
-	struct map copy = *map;
-
-	if (map->end <= map->start)
+	if (!len || start + len < start)
 		return;
-	copy.filename = strpool__intern(m->pool, map->filename);
-	copy.dso = NULL;
-	proc_insert_map(findnew_proc(m, pid), &copy);
+	map = xmalloc(sizeof(*map));
+	*map = *tmpl;
+	map->filename = strpool__intern(m->pool, tmpl->filename);
+	map->dso = NULL;
+	ALLOC_GROW(m->maps, m->nr_maps + 1, m->alloc_maps);
+	m->maps[m->nr_maps++] = map;
+	rangeset__insert(&findnew_proc(m, pid)->maps, start, start + len, pgoff, map);
 }

@@ -3,9 +3,8 @@
  * sideband records (COMM, FORK, EXIT, MMAP, MMAP2) in time order.
  *
  * Threads share their process's (thread group's) address space. Each
- * address space is a sorted array of non-overlapping mappings: a new
- * mapping replaces whatever part of older ones it covers, as the kernel's
- * mmap does. The caller feeds records in time order (see order.h), so a
+ * address space is a rangeset: a new mapping replaces whatever part of
+ * older ones it covers, as the kernel's mmap does. The caller feeds records in time order (see order.h), so a
  * lookup answers "what was mapped at this address when the current
  * record happened".
  *
@@ -20,14 +19,20 @@
 
 struct strpool;
 
+/* What one MMAP/MMAP2 record said; shared by the ranges it still covers. */
 struct map {
-	uint64_t start, end;          /* [start, end) */
-	uint64_t pgoff;
 	const char *filename;         /* interned, as in the MMAP record */
 	uint32_t prot;
 	uint8_t build_id_size;        /* from MMAP2, 0 if none */
 	uint8_t build_id[20];
 	void *dso;                    /* resolver's cache, filled lazily */
+};
+
+/* Where an address falls: the part of a mapping still mapped around it. */
+struct map_hit {
+	uint64_t start, end;          /* [start, end) */
+	uint64_t pgoff;               /* file offset of start */
+	struct map *map;
 };
 
 struct proc;
@@ -51,11 +56,15 @@ void machine__comm(struct machine *m, uint32_t pid, uint32_t tid, const char *co
 /* FORK: tid of pid was created by ptid of ppid. A new process copies its parent's maps. */
 void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
 void machine__exit(struct machine *m, uint32_t pid, uint32_t tid);
-/* MMAP/MMAP2 into process pid (pid -1: the kernel's address space). */
-void machine__mmap(struct machine *m, uint32_t pid, const struct map *map);
+/*
+ * MMAP/MMAP2 of [start, start + len) at file offset pgoff into process pid
+ * (pid -1: the kernel's address space); tmpl's fields are copied.
+ */
+void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len,
+		   uint64_t pgoff, const struct map *tmpl);
 
-/* The mapping covering addr in proc, or NULL. */
-struct map *proc__find_map(struct proc *p, uint64_t addr);
+/* The mapping covering addr in proc: true and *hit filled, or false. */
+bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit);
 uint32_t proc__pid(const struct proc *p);
 /* The kernel's own address space (kernel and module MMAPs). */
 struct proc *machine__kernel(struct machine *m);

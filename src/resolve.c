@@ -164,19 +164,19 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool caller,
 			 struct frame *f)
 {
-	struct map *map = proc__find_map(t->proc, ip);
+	struct map_hit hit;
 	const struct symbol *s;
 	struct dso *d;
 	uint64_t addr;
 
 	f->print_addr = ip;
 	f->dso = r->s_unknown;
-	if (!map)
+	if (!proc__find_map(t->proc, ip, &hit))
 		return;
-	f->dso = map->filename;
-	f->print_addr = ip - map->start + map->pgoff;
-	d = map_dso(r, map);
-	addr = dso__map_ip(d, map->start, map->pgoff, ip);
+	f->dso = hit.map->filename;
+	f->print_addr = ip - hit.start + hit.pgoff;
+	d = map_dso(r, hit.map);
+	addr = dso__map_ip(d, hit.start, hit.pgoff, ip);
 	s = dso__find_symbol(d, caller ? addr - 1 : addr);
 	if (!s)
 		return;

@@ -105,18 +105,14 @@ static void on_sample(struct session *s, const struct pd_event *ev)
 static void on_mmap(struct session *s, const struct pd_event *ev)
 {
 	struct map map = {
-		.start = ev->u.mmap.start,
-		.end = ev->u.mmap.start + ev->u.mmap.len,
-		.pgoff = ev->u.mmap.pgoff,
 		.filename = ev->u.mmap.filename,
 		.prot = ev->u.mmap.prot,
 		.build_id_size = ev->u.mmap.build_id_size,
 	};
 
-	if (map.end < map.start)
-		return;
 	memcpy(map.build_id, ev->u.mmap.build_id, sizeof(map.build_id));
-	machine__mmap(s->machine, ev->u.mmap.pid, &map);
+	machine__mmap(s->machine, ev->u.mmap.pid, ev->u.mmap.start, ev->u.mmap.len,
+		      ev->u.mmap.pgoff, &map);
 	resolver__invalidate(s->resolver);
 }
 
