@@ -51,12 +51,12 @@ static int parse_script(struct script_cmd *cmd, int argc, char **argv)
 	return input_opts__positional(&cmd->in, argc, argv, optind) ? 1 : 0;
 }
 
-static void script_start(void *ctx, const struct pd_reader *r)
+static void script_start(void *ctx, const struct session *s)
 {
 	struct script_cmd *cmd = ctx;
 
 	if (cmd->header)
-		script__print_header(cmd->out, r);
+		script__print_header(cmd->out, session__reader(s));
 }
 
 static void script_sample(void *ctx, const struct resolved_sample *rs)
@@ -69,7 +69,7 @@ static void script_sample(void *ctx, const struct resolved_sample *rs)
 int cmd_script(int argc, char **argv)
 {
 	struct script_cmd cmd = { .out = stdout };
-	struct session_hooks hooks = { script_start, script_sample, &cmd };
+	struct session_hooks hooks = { script_start, script_sample, NULL, &cmd };
 	int ret;
 
 	input_opts__init(&cmd.in);

@@ -12,6 +12,8 @@ const char *const input_opts_usage[] = {
 	"      --tid TID,...     only samples of these threads",
 	"      --comm NAME,...   only samples of threads with these names",
 	"      --event NAME      only samples of this event",
+	"      --jit-dir DIR     look for jit-PID.dump files in DIR too (repeatable)",
+	"      --perfmap-dir DIR look for perf-PID.map files in DIR too (repeatable)",
 	"  -q, --quiet           no warnings",
 	"  -v, --verbose         more detail on stderr",
 	"  -h, --help            this help",
@@ -34,6 +36,14 @@ void input_opts__release(struct input_opts *o)
 	if (f->nr_comms)
 		free((void *)f->comms[0]);
 	free(f->comms);
+	free(o->session.jit_dirs);
+	free(o->session.perfmap_dirs);
+}
+
+static void add_dir(const char ***dirs, size_t *nr, const char *dir)
+{
+	*dirs = xreallocarray(*dirs, st_add(*nr, 1), sizeof(**dirs));
+	(*dirs)[(*nr)++] = dir;
 }
 
 int input_opts__parse(struct input_opts *o, int c, const char *arg)
@@ -54,6 +64,12 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 		parse_str_list(arg, &f->comms, &f->nr_comms);
 		return 1;
 	case OPT_EVENT:       f->event = arg; return 1;
+	case OPT_JIT_DIR:
+		add_dir(&o->session.jit_dirs, &o->session.nr_jit_dirs, arg);
+		return 1;
+	case OPT_PERFMAP_DIR:
+		add_dir(&o->session.perfmap_dirs, &o->session.nr_perfmap_dirs, arg);
+		return 1;
 	case 'q':             verbosity = -1; return 1;
 	case 'v':             verbosity++; return 1;
 	default:              return 0;

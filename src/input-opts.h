@@ -13,7 +13,8 @@
 /* getopt_long values for the shared long options. */
 enum {
 	OPT_SYMFS = 1000, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_BUILDID_DIR,
-	OPT_PID, OPT_TID, OPT_COMM, OPT_EVENT, OPT_INPUT_LAST,
+	OPT_PID, OPT_TID, OPT_COMM, OPT_EVENT, OPT_JIT_DIR, OPT_PERFMAP_DIR,
+	OPT_INPUT_LAST,
 };
 
 #define INPUT_LONG_OPTIONS \
@@ -26,6 +27,8 @@ enum {
 	{ "tid", required_argument, NULL, OPT_TID }, \
 	{ "comm", required_argument, NULL, OPT_COMM }, \
 	{ "event", required_argument, NULL, OPT_EVENT }, \
+	{ "jit-dir", required_argument, NULL, OPT_JIT_DIR }, \
+	{ "perfmap-dir", required_argument, NULL, OPT_PERFMAP_DIR }, \
 	{ "quiet", no_argument, NULL, 'q' }, \
 	{ "verbose", no_argument, NULL, 'v' }, \
 	{ "help", no_argument, NULL, 'h' }

@@ -168,6 +168,22 @@ bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit)
 	return true;
 }
 
+bool map_name_is_anon(const char *fn)
+{
+	static const char *const prefixes[] = {
+		"//anon", "[anon", "/memfd:", "/anon_hugepage", "[heap]", "[stack",
+		"/dev/zero", "/SYSV", "/dev/shm/",
+	};
+	size_t i;
+
+	if (!fn[0])
+		return true;
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(fn, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len,
 		   uint64_t pgoff, const struct map *tmpl)
 {
@@ -178,6 +194,7 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 	map = xmalloc(sizeof(*map));
 	*map = *tmpl;
 	map->filename = strpool__intern(m->pool, tmpl->filename);
+	map->anon = map_name_is_anon(map->filename);
 	map->dso = NULL;
 	ALLOC_GROW(m->maps, m->nr_maps + 1, m->alloc_maps);
 	m->maps[m->nr_maps++] = map;

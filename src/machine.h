@@ -22,6 +22,7 @@ struct strpool;
 /* What one MMAP/MMAP2 record said; shared by the ranges it still covers. */
 struct map {
 	const char *filename;         /* interned, as in the MMAP record */
+	bool anon;                    /* no file behind it: //anon, [anon:...], memfd, heap, ... */
 	uint32_t prot;
 	uint8_t build_id_size;        /* from MMAP2, 0 if none */
 	uint8_t build_id[20];
@@ -62,6 +63,9 @@ void machine__exit(struct machine *m, uint32_t pid, uint32_t tid);
  */
 void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len,
 		   uint64_t pgoff, const struct map *tmpl);
+
+/* Whether a mapped name is anonymous memory rather than a file. */
+bool map_name_is_anon(const char *filename);
 
 /* The mapping covering addr in proc: true and *hit filled, or false. */
 bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit);

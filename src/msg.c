@@ -61,6 +61,15 @@ static struct warn_site *site_for(const char *fmt)
 
 void warning(const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarning(fmt, ap);
+	va_end(ap);
+}
+
+void vwarning(const char *fmt, va_list args)
+{
 	struct warn_site *site = site_for(fmt);
 	va_list ap;
 
@@ -68,7 +77,7 @@ void warning(const char *fmt, ...)
 	if (site && ++site->count == 1) {
 		char buf[512];
 
-		va_start(ap, fmt);
+		va_copy(ap, args);
 		vsnprintf(buf, sizeof(buf), fmt, ap);
 		va_end(ap);
 		site->first = xstrdup(buf);
@@ -77,7 +86,7 @@ void warning(const char *fmt, ...)
 		return;
 	if (verbosity < 0)
 		return;
-	va_start(ap, fmt);
+	va_copy(ap, args);
 	vreport("warning: ", fmt, ap);
 	va_end(ap);
 }

@@ -30,6 +30,7 @@ extern int verbosity;
 
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vwarning(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* Printed only when verbosity > 0. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

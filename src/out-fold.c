@@ -80,7 +80,7 @@ static const char *frame_label(struct folder *f, const struct frame *fr)
 		return e->label;
 	if (f->opts.annotate && fr->kind == FRAME_KERNEL)
 		suffix = "_[k]";
-	else if (f->opts.annotate && fr->kind == FRAME_JIT)
+	else if (f->opts.annotate && (fr->kind == FRAME_JIT || fr->kind == FRAME_PERFMAP))
 		suffix = "_[j]";
 	/* ';' separates frames and a newline ends the line: keep them out of names */
 	for (s = fr->sym ? fr->sym : "[unknown]"; *s; s++)

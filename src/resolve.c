@@ -1,6 +1,7 @@
 #include "common.h"
 #include "resolve.h"
 #include "dso.h"
+#include "jitmap.h"
 #include "kernel.h"
 #include "machine.h"
 #include "perfdata.h"
@@ -28,6 +29,7 @@ struct bid_entry {
 
 struct resolver {
 	struct machine *machine;
+	struct jitmap *jitmap;
 	struct strpool *pool;
 	struct dso_cache *dsos;
 	struct kernel_syms *ksyms;
@@ -81,7 +83,8 @@ static void load_kernel(struct resolver *r, const struct resolve_opts *opts,
 }
 
 struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *m,
-			       struct strpool *pool, const struct pd_info *info)
+			       struct jitmap *jm, struct strpool *pool,
+			       const struct pd_info *info)
 {
 	struct resolver *r = xcalloc(1, sizeof(*r));
 	struct dso_opts dopts = {
@@ -91,6 +94,7 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	};
 
 	r->machine = m;
+	r->jitmap = jm;
 	r->pool = pool;
 	r->dsos = dso_cache__new(&dopts, pool);
 	r->cache = xcalloc(FRAME_CACHE_SIZE, sizeof(*r->cache));
@@ -161,20 +165,52 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 	return map->dso;
 }
 
+/* A JIT function at addr: the jitdump's, else the perf map's. */
+static bool resolve_jit(struct resolver *r, uint32_t pid, uint64_t ip, uint64_t addr,
+			struct frame *f)
+{
+	const struct jit_sym *js;
+
+	if (!r->jitmap)
+		return false;
+	js = jitmap__find_jitdump(r->jitmap, pid, addr);
+	f->kind = FRAME_JIT;
+	if (!js) {
+		js = jitmap__find_perfmap(r->jitmap, pid, addr);
+		f->kind = FRAME_PERFMAP;
+	}
+	if (!js) {
+		f->kind = FRAME_UNKNOWN;
+		return false;
+	}
+	f->jit = js;
+	f->sym = js->name;
+	f->symoff = ip - js->start;
+	f->dso = js->source;
+	return true;
+}
+
 static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool caller,
 			 struct frame *f)
 {
-	struct map_hit hit;
+	uint64_t look = caller ? ip - 1 : ip;
 	const struct symbol *s;
+	struct map_hit hit;
 	struct dso *d;
 	uint64_t addr;
 
 	f->print_addr = ip;
 	f->dso = r->s_unknown;
-	if (!proc__find_map(t->proc, ip, &hit))
+	if (!proc__find_map(t->proc, ip, &hit)) {
+		resolve_jit(r, proc__pid(t->proc), ip, look, f);
 		return;
+	}
 	f->dso = hit.map->filename;
 	f->print_addr = ip - hit.start + hit.pgoff;
+	if (hit.map->anon || jitmap__is_marker(hit.map->filename)) {
+		resolve_jit(r, proc__pid(t->proc), ip, look, f);
+		return;
+	}
 	d = map_dso(r, hit.map);
 	addr = dso__map_ip(d, hit.start, hit.pgoff, ip);
 	s = dso__find_symbol(d, caller ? addr - 1 : addr);

@@ -2,8 +2,10 @@
  * resolve: turn (thread, cpumode, address) into a frame: symbol, offset
  * and the DSO name perf script would print.
  *
- * Kernel addresses resolve through kallsyms, user addresses through the
- * thread's process address space and the ELF symbols of the mapped file.
+ * Kernel addresses resolve through kallsyms. A user address in a mapped
+ * file resolves through the file's ELF symbols; one in anonymous memory
+ * (or in no mapping, or in a file without a symbol there) through the
+ * process's JIT code: its jitdump, then its perf map.
  * Caller frames (return addresses) are looked up at ip - 1, since a return
  * address points past the call and may already be in the next function.
  * Results are cached per (process, address), so a hot loop costs one hash
@@ -16,6 +18,7 @@
 #include <stdint.h>
 
 struct machine;
+struct jitmap;
 struct thread;
 struct strpool;
 struct pd_info;
@@ -24,11 +27,15 @@ enum frame_kind {
 	FRAME_UNKNOWN,      /* no mapping, or a mapping without symbols */
 	FRAME_KERNEL,
 	FRAME_NATIVE,       /* ELF */
-	FRAME_JIT,
+	FRAME_JIT,          /* from a jitdump */
+	FRAME_PERFMAP,      /* from a perf map */
 };
+
+struct jit_sym;
 
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */
+	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
 	const char *dso;      /* interned; "[unknown]" when no mapping */
 	uint64_t symoff;      /* offset into sym, when sym */
 	uint64_t print_addr;  /* the address perf script prints */
@@ -44,9 +51,13 @@ struct resolve_opts {
 
 struct resolver;
 
-/* pool must outlive the resolver; info is the recording's header (build ids, os release). */
+/*
+ * pool must outlive the resolver; info is the recording's header (build
+ * ids, os release); jm gives JIT code (may be NULL).
+ */
 struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *m,
-			       struct strpool *pool, const struct pd_info *info);
+			       struct jitmap *jm, struct strpool *pool,
+			       const struct pd_info *info);
 void resolver__delete(struct resolver *r);   /* accepts NULL */
 
 /* The address spaces changed (an mmap, fork or exec): drop cached frames. */

@@ -1,5 +1,6 @@
 #include "common.h"
 #include "session.h"
+#include "jitmap.h"
 #include "machine.h"
 #include "order.h"
 #include "strpool.h"
@@ -13,6 +14,7 @@ struct session {
 	struct pd_reader *reader;
 	struct strpool *pool;
 	struct machine *machine;
+	struct jitmap *jitmap;
 	struct resolver *resolver;
 	const struct pd_attr *event;  /* the event kept, or NULL for all */
 	const struct session_hooks *hooks;
@@ -94,6 +96,9 @@ static void on_sample(struct session *s, const struct pd_event *ev)
 
 	if (!keep_sample(s, &ev->sample, t))
 		return;
+	/* the process's JIT code as of this sample */
+	if (jitmap__advance(s->jitmap, ev->sample.pid, ev->sample.time))
+		resolver__invalidate(s->resolver);
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
@@ -113,6 +118,8 @@ static void on_mmap(struct session *s, const struct pd_event *ev)
 	memcpy(map.build_id, ev->u.mmap.build_id, sizeof(map.build_id));
 	machine__mmap(s->machine, ev->u.mmap.pid, ev->u.mmap.start, ev->u.mmap.len,
 		      ev->u.mmap.pgoff, &map);
+	if (jitmap__is_marker(ev->u.mmap.filename))
+		jitmap__marker(s->jitmap, ev->u.mmap.pid, ev->u.mmap.filename);
 	resolver__invalidate(s->resolver);
 }
 
@@ -127,12 +134,15 @@ static void deliver(void *ctx, const struct pd_event *ev)
 	case PERF_RECORD_COMM:
 		machine__comm(s->machine, ev->u.comm.pid, ev->u.comm.tid, ev->u.comm.comm,
 			      ev->u.comm.exec);
-		if (ev->u.comm.exec)
+		if (ev->u.comm.exec) {
+			jitmap__exec(s->jitmap, ev->u.comm.pid);
 			resolver__invalidate(s->resolver);
+		}
 		break;
 	case PERF_RECORD_FORK:
 		machine__fork(s->machine, ev->u.fork.pid, ev->u.fork.ppid, ev->u.fork.tid,
 			      ev->u.fork.ptid);
+		jitmap__fork(s->jitmap, ev->u.fork.pid, ev->u.fork.ppid, ev->u.fork.time);
 		resolver__invalidate(s->resolver);
 		break;
 	case PERF_RECORD_EXIT:
@@ -172,15 +182,56 @@ static int choose_event(struct session *s)
  * ids, os release). In pipe mode the header arrives as records, all of
  * them before the first kernel record, so this waits for that record.
  */
+/* jitdump times are CLOCK_MONOTONIC: usable only if the samples' are too (perf record -k 1). */
+static bool monotonic_samples(const struct pd_reader *r)
+{
+	const struct pd_attr *a = pd_reader__nr_attrs(r) ? pd_reader__attr(r, 0) : NULL;
+
+	return a && a->attr.use_clockid && a->attr.clockid == 1 /* CLOCK_MONOTONIC */;
+}
+
+static struct jitmap *new_jitmap(struct session *s, const char *path)
+{
+	struct jitmap_opts jo = {
+		.jit_dirs = s->opts->jit_dirs,
+		.nr_jit_dirs = s->opts->nr_jit_dirs,
+		.perfmap_dirs = s->opts->perfmap_dirs,
+		.nr_perfmap_dirs = s->opts->nr_perfmap_dirs,
+		.timeless = !monotonic_samples(s->reader),
+	};
+	const char *slash = strrchr(path, '/');
+	struct jitmap *jm;
+
+	if (!strcmp(path, "-"))
+		jo.perf_data_dir = ".";
+	else if (!slash)
+		jo.perf_data_dir = ".";
+	else
+		jo.perf_data_dir = strpool__intern_len(s->pool, path, slash == path ? 1 : (size_t)(slash - path));
+	jm = jitmap__new(&jo, s->pool);
+	return jm;
+}
+
 static int session_start(struct session *s)
 {
 	if (choose_event(s))
 		return -1;
-	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->pool,
+	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
+	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
 	if (s->hooks->start)
-		s->hooks->start(s->hooks->ctx, s->reader);
+		s->hooks->start(s->hooks->ctx, s);
 	return 0;
+}
+
+const struct pd_reader *session__reader(const struct session *s)
+{
+	return s->reader;
+}
+
+const struct jitmap *session__jitmap(const struct session *s)
+{
+	return s->jitmap;
 }
 
 static int run_records(struct session *s)
@@ -217,7 +268,10 @@ int session__run(const char *path, const struct session_opts *opts,
 	s.pool = strpool__new();
 	s.machine = machine__new(s.pool);
 	ret = run_records(&s);
+	if (s.resolver && s.hooks->finish)
+		s.hooks->finish(s.hooks->ctx, &s);
 	resolver__delete(s.resolver);
+	jitmap__delete(s.jitmap);
 	machine__delete(s.machine);
 	strpool__delete(s.pool);
 	pd_reader__delete(s.reader);

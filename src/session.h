@@ -28,6 +28,10 @@ struct sample_filter {
 struct session_opts {
 	struct resolve_opts resolve;
 	struct sample_filter filter;
+	const char **jit_dirs;        /* --jit-dir, in order */
+	size_t nr_jit_dirs;
+	const char **perfmap_dirs;    /* --perfmap-dir, in order */
+	size_t nr_perfmap_dirs;
 };
 
 struct resolved_sample {
@@ -38,13 +42,20 @@ struct resolved_sample {
 	size_t nr_frames;
 };
 
-/* What a command does with a recording; start may be NULL. */
+struct session;
+
+/* What a command does with a recording; start and finish may be NULL. */
 struct session_hooks {
 	/* Once the header is known (in pipe mode: its records read), before any sample. */
-	void (*start)(void *ctx, const struct pd_reader *r);
+	void (*start)(void *ctx, const struct session *s);
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
+	/* After the last sample, with the session's state still there. */
+	void (*finish)(void *ctx, const struct session *s);
 	void *ctx;
 };
+
+const struct pd_reader *session__reader(const struct session *s);
+const struct jitmap *session__jitmap(const struct session *s);
 
 /*
  * Run the whole recording through the hooks. Returns 0, or -1 when the
