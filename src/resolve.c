@@ -165,24 +165,12 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 	return map->dso;
 }
 
-/* A JIT function at addr: the jitdump's, else the perf map's. */
-static bool resolve_jit(struct resolver *r, uint32_t pid, uint64_t ip, uint64_t addr,
-			struct frame *f)
+static bool jit_frame(const struct jit_sym *js, enum frame_kind kind, uint64_t ip,
+		      struct frame *f)
 {
-	const struct jit_sym *js;
-
-	if (!r->jitmap)
+	if (!js)
 		return false;
-	js = jitmap__find_jitdump(r->jitmap, pid, addr);
-	f->kind = FRAME_JIT;
-	if (!js) {
-		js = jitmap__find_perfmap(r->jitmap, pid, addr);
-		f->kind = FRAME_PERFMAP;
-	}
-	if (!js) {
-		f->kind = FRAME_UNKNOWN;
-		return false;
-	}
+	f->kind = kind;
 	f->jit = js;
 	f->sym = js->name;
 	f->symoff = ip - js->start;
@@ -190,35 +178,48 @@ static bool resolve_jit(struct resolver *r, uint32_t pid, uint64_t ip, uint64_t 
 	return true;
 }
 
+static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t ip,
+			bool caller, struct frame *f)
+{
+	struct dso *d = map_dso(r, hit->map);
+	uint64_t addr = dso__map_ip(d, hit->start, hit->pgoff, ip);
+	const struct symbol *s = dso__find_symbol(d, caller ? addr - 1 : addr);
+
+	if (!s)
+		return false;
+	f->kind = FRAME_NATIVE;
+	f->sym = s->name;
+	f->symoff = addr - s->start;
+	return true;
+}
+
+/*
+ * A user address: the process's jitdump first (the runtime said what code
+ * is there, even inside a mapped file: V8 describes its embedded builtins
+ * in node's own text), then the mapped file's ELF symbols, then the perf
+ * map (which has no times, so it comes last).
+ */
 static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool caller,
 			 struct frame *f)
 {
 	uint64_t look = caller ? ip - 1 : ip;
-	const struct symbol *s;
+	uint32_t pid = proc__pid(t->proc);
 	struct map_hit hit;
-	struct dso *d;
-	uint64_t addr;
+	bool mapped = proc__find_map(t->proc, ip, &hit);
 
 	f->print_addr = ip;
 	f->dso = r->s_unknown;
-	if (!proc__find_map(t->proc, ip, &hit)) {
-		resolve_jit(r, proc__pid(t->proc), ip, look, f);
-		return;
+	if (mapped) {
+		f->dso = hit.map->filename;
+		f->print_addr = ip - hit.start + hit.pgoff;
 	}
-	f->dso = hit.map->filename;
-	f->print_addr = ip - hit.start + hit.pgoff;
-	if (hit.map->anon || jitmap__is_marker(hit.map->filename)) {
-		resolve_jit(r, proc__pid(t->proc), ip, look, f);
+	if (r->jitmap && jit_frame(jitmap__find_jitdump(r->jitmap, pid, look), FRAME_JIT, ip, f))
 		return;
-	}
-	d = map_dso(r, hit.map);
-	addr = dso__map_ip(d, hit.start, hit.pgoff, ip);
-	s = dso__find_symbol(d, caller ? addr - 1 : addr);
-	if (!s)
+	if (mapped && !hit.map->anon && !jitmap__is_marker(hit.map->filename) &&
+	    resolve_elf(r, &hit, ip, caller, f))
 		return;
-	f->kind = FRAME_NATIVE;
-	f->sym = s->name;
-	f->symoff = addr - s->start;
+	if (r->jitmap)
+		jit_frame(jitmap__find_perfmap(r->jitmap, pid, look), FRAME_PERFMAP, ip, f);
 }
 
 void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
