@@ -15,6 +15,10 @@
 set -u
 . "$(dirname "$0")/../setup.sh"
 here=$abs_top_srcdir/tests/golden
+# a missing program would be recorded as the expected output by --update
+for prog in "$JITSYM" "$MKPERF"; do
+	[ -x "$prog" ] || { echo "run.sh: '$prog' is not built (set JITSYM, MKPERF)" >&2; exit 99; }
+done
 update=false
 [ "${1:-}" = --update ] && { update=true; shift; }
 cases=${*:-$(cd "$here" && find . -mindepth 2 -maxdepth 2 -name cmd | sed 's|^\./||; s|/cmd$||' | sort)}
