@@ -7,8 +7,9 @@ export LC_ALL TZ
 : "${abs_top_srcdir:=$(cd "${srcdir:-.}" && pwd)}"
 JITSYM=${JITSYM:-$abs_top_builddir/jitsym}
 MKPERF=${MKPERF:-$abs_top_builddir/tests/tools/mkperf}
+MKJITDUMP=${MKJITDUMP:-$abs_top_builddir/tests/tools/mkjitdump}
 NATIVE_DEMO=${NATIVE_DEMO:-$abs_top_builddir/examples/native/native-demo}
-export abs_top_builddir abs_top_srcdir JITSYM MKPERF NATIVE_DEMO
+export abs_top_builddir abs_top_srcdir JITSYM MKPERF MKJITDUMP NATIVE_DEMO
 # Valgrind, when configured with --enable-valgrind: wraps jitsym.
 if [ -n "${VALGRIND:-}" ]; then
 	JITSYM_WRAPPER="$VALGRIND -q --error-exitcode=99 --leak-check=full"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Golden tests: each directory under tests/golden/ holding a file "cmd" is
 # a case. cmd is a shell fragment run in a read-only scratch copy of the
-# case directory with $JITSYM, $MKPERF, $CASE and $WORK (an empty
+# case directory with $JITSYM, $MKPERF, $MKJITDUMP, $CASE and $WORK (an empty
 # writable directory, for files the case generates) set; its stdout, stderr and
 # exit status are compared with expected.stdout, expected.stderr (the
 # "jitsym: " lines only; absent means none) and expected.exit (default 0).
@@ -16,7 +16,7 @@ set -u
 . "$(dirname "$0")/../setup.sh"
 here=$abs_top_srcdir/tests/golden
 # a missing program would be recorded as the expected output by --update
-for prog in "$JITSYM" "$MKPERF"; do
+for prog in "$JITSYM" "$MKPERF" "$MKJITDUMP"; do
 	[ -x "$prog" ] || { echo "run.sh: '$prog' is not built (set JITSYM, MKPERF)" >&2; exit 99; }
 done
 update=false
