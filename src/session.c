@@ -58,11 +58,18 @@ static void push_frame(struct session *s, size_t *nr, struct thread *t, uint16_t
 	resolver__frame(s->resolver, t, cpumode, ip, caller, &s->frames[(*nr)++]);
 }
 
-/* Walk the call chain: context markers switch cpumode; the first real entry is the leaf. */
+/*
+ * Walk the call chain: context markers switch cpumode; the first real
+ * entry is the leaf. The first entry of each context is where that
+ * context was interrupted (the kernel stores the user registers' ip after
+ * PERF_CONTEXT_USER), not a return address, so it is looked up exactly;
+ * the others are return addresses.
+ */
 static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct thread *t)
 {
 	const struct pd_sample *smp = &ev->sample;
 	uint16_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool exact = true;
 	size_t nr = 0;
 	uint64_t i;
 
@@ -82,9 +89,11 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 			case PERF_CONTEXT_GUEST_USER:   cpumode = PERF_RECORD_MISC_GUEST_USER; break;
 			default: break;
 			}
+			exact = true;
 			continue;
 		}
-		push_frame(s, &nr, t, cpumode, ip, nr > 0);
+		push_frame(s, &nr, t, cpumode, ip, !exact);
+		exact = false;
 	}
 	return nr;
 }

@@ -91,6 +91,11 @@ live_init() {
 	live_failed=0
 	live_tmp=$(mktemp -d "${TMPDIR:-/tmp}/jitsym-$live_name.XXXXXX") ||
 		live_hard_error "cannot create a temporary directory"
+	# perf and jitsym both get an empty build-id cache, so what earlier
+	# recordings left in ~/.debug (a [vdso] copy, old binaries) cannot
+	# make one of them resolve more than the other.
+	live_buildid_dir=$live_tmp/buildid-cache
+	mkdir -p "$live_buildid_dir"
 	trap 'live_on_exit $?' EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
@@ -150,10 +155,10 @@ live_perf_as_jitsym() {
 	# shellcheck disable=SC2086
 	case $live_pj_cmd in
 	script)
-		"$PERF" script -i "$live_pj_data" $live_pj_script_opts
+		"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" $live_pj_script_opts
 		;;
 	fold)
-		"$PERF" script -i "$live_pj_data" $live_pj_script_opts \
+		"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" $live_pj_script_opts \
 			>"$live_tmp/self-check.script" &&
 		"$PERL" "$live_here/fold-perf-script.pl" $live_pj_opts \
 			"$live_tmp/self-check.script"
@@ -171,8 +176,10 @@ live_jitsym() {
 	if [ "${LIVE_SELF_CHECK:-0}" = 1 ]; then
 		live_perf_as_jitsym "$@"
 	else
+		live_js_cmd=$1
+		shift
 		# shellcheck disable=SC2086
-		${JITSYM_WRAPPER:-} "$JITSYM" "$@"
+		${JITSYM_WRAPPER:-} "$JITSYM" "$live_js_cmd" --buildid-dir "$live_buildid_dir" "$@"
 	fi
 }
 
@@ -240,7 +247,7 @@ live_perf_script() {
 	[ -s "$live_ps_out" ] && return 0
 	# $live_ps_opts: unquoted on purpose.
 	# shellcheck disable=SC2086
-	if ! "$PERF" script -i "$1" $live_ps_opts >"$live_ps_out" \
+	if ! "$PERF" --buildid-dir "$live_buildid_dir" script -i "$1" $live_ps_opts >"$live_ps_out" \
 		2>"$live_ps_out.stderr"; then
 		live_show "$live_ps_out.stderr" >&2
 		live_hard_error "perf script -i '$1' $live_ps_opts failed"
