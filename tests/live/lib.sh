@@ -357,6 +357,62 @@ live_compare_script() {
 	live_fail "jitsym script differs from perf script"
 }
 
+# live_compare_jit_fold DATA: "jitsym fold DATA" against perf's route for
+# JIT code: perf inject --jit, then perf script | fold-perf-script.pl.
+# perf inject writes jitted-PID-N.so files next to the jitdump (the
+# recording's directory, inside the temp dir) and into the build-id cache
+# (the test's own); it runs on a copy, so DATA itself stays untouched.
+live_compare_jit_fold() {
+	live_cj=$1
+	live_say "fold: perf inject --jit + perf script | fold-perf-script.pl vs jitsym fold"
+	if ! "$PERF" --buildid-dir "$live_buildid_dir" inject --jit -i "$live_cj" \
+		-o "$live_cj.injected" >"$live_cj.inject.log" 2>&1; then
+		live_show "$live_cj.inject.log" >&2
+		live_hard_error "perf inject --jit failed"
+	fi
+	"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_cj.injected" \
+		>"$live_cj.injected.script" 2>/dev/null ||
+		live_hard_error "perf script on the injected recording failed"
+	"$PERL" "$live_here/fold-perf-script.pl" "$live_cj.injected.script" \
+		>"$live_cj.inject.perf.folded" 2>/dev/null ||
+		live_hard_error "fold-perf-script.pl cannot read '$live_cj.injected.script'"
+	live_say "perf inject wrote $(find "$(dirname "$live_cj")" -name 'jitted-*.so' | wc -l) jitted-*.so files"
+	if ! live_jitsym fold "$live_cj" >"$live_cj.inject.jitsym.folded" 2>"$live_cj.inject.jitsym.stderr"; then
+		live_show "$live_cj.inject.jitsym.stderr" >&2
+		live_fail "jitsym fold failed"
+		return 0
+	fi
+	if "$PERL" "$live_here/compare-folded.pl" --min "${LIVE_MIN_AGREEMENT:-99}" \
+		--label-a perf-inject --label-b jitsym \
+		"$live_cj.inject.perf.folded" "$live_cj.inject.jitsym.folded" \
+		>"$live_cj.inject.compare" 2>&1; then
+		live_show "$live_cj.inject.compare" 4
+	else
+		live_show "$live_cj.inject.compare" 30 >&2
+		live_fail "jitsym fold disagrees with perf inject --jit + perf script"
+	fi
+}
+
+# live_expect_jit_resolved DATA: no frame in anonymous memory (where JIT
+# code lives) stays [unknown], per "jitsym sources".
+# Its output goes to the temp dir, not next to DATA.
+live_expect_jit_resolved() {
+	live_ej=$live_tmp/$(basename "$1").sources
+	live_jitsym sources "$1" >"$live_ej" 2>"$live_ej.stderr" ||
+		{ live_show "$live_ej.stderr" >&2; live_fail "jitsym sources failed"; return 0; }
+	live_show "$live_ej" 12
+	if grep -E 'unresolved in (//anon|\[anon|/memfd:)' "$live_ej" >&2; then
+		live_fail "frames in JIT code stayed [unknown] (above)"
+	fi
+	grep -qE '^  frames .* [1-9][0-9]* (jitdump|perf map)' "$live_ej" ||
+		live_fail "no frame was resolved from a jitdump or perf map"
+}
+
+# live_snapshot DIR: a listing with checksums of every file under DIR.
+live_snapshot() {
+	(cd "$1" && find . -type f -exec md5sum {} + | sort)
+}
+
 # Every comparison the live tests make on one recording.
 live_compare_all() {
 	live_compare_fold "$1" fold
