@@ -1,0 +1,206 @@
+/*
+ * Unit tests for the JIT timeline (jitmap.c): loads, reuse of an address,
+ * partial overlap, moves, V8 debug info, the perf map fallback, fork and
+ * exec, recordings without -k 1, and missing or cut-short jitdumps. The
+ * jitdump files are written with the jitdump-reader tests' writer.
+ */
+#include "common.h"
+#include "jitmap.h"
+#include "sbuf.h"
+#include "strpool.h"
+#include "test.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../lib/jitdump-reader/tests/jd-writer.h"
+
+/* Above any real pid (2^22), so no /tmp/perf-PID.map on the host can match. */
+#define PID 5000100
+#define CHILD 5000101
+#define LOST 5000200
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static struct sbuf msgs = SBUF_INIT;
+static char dir[] = "/tmp/t-jitmap-XXXXXX";
+static const uint8_t code[0x200];
+
+static void capture(const char *line)
+{
+	sbuf_addstr(&msgs, line);
+	sbuf_addch(&msgs, '\n');
+}
+
+static void write_file(const char *name, const void *buf, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	fwrite(buf, 1, len, f);
+	fclose(f);
+	free(path);
+}
+
+static const char *name_at(struct jitmap *jm, uint32_t pid, uint64_t ip)
+{
+	const struct jit_sym *s = jitmap__find_jitdump(jm, pid, ip);
+
+	return s ? s->name : "(none)";
+}
+
+/* PID's dump: the load, reuse, overlap and move sequence. */
+static void write_dump_100(bool truncate)
+{
+	struct jdw w;
+	struct jdw_entry lines[2] = {
+		{ 0x4000 + 0x40, 7, 3, "/app/f.js" },   /* V8: biased by 0x40, column in discrim */
+		{ 0x4020 + 0x40, 8, 5, "\xff" },
+	};
+
+	jdw_init(&w, false);
+	jdw_header(&w, 1, 40, 62, PID, 1, 0);
+	jdw_load(&w, 10, PID, PID, 0x1000, 1, "A", code, 0x100);
+	jdw_load(&w, 20, PID, PID, 0x1000, 2, "B", code, 0x100);
+	jdw_load(&w, 30, PID, PID, 0x1080, 3, "C", code, 0x100);
+	jdw_load(&w, 40, PID, PID, 0x2000, 4, "D", code, 0x80);
+	jdw_move(&w, 50, PID, PID, 0x2000, 0x3000, 0x80, 4);
+	jdw_debug(&w, 55, 0x4000, lines, 2);
+	jdw_load(&w, 56, PID, PID, 0x4000, 5, "JS:*f /app/f.js:7", code, 0x40);
+	jdw_load(&w, 70, PID, PID, 0x6000, 6, "E", code, 0x40);
+	write_file("jit-" STR(PID) ".dump", w.buf, truncate ? w.len - 20 : w.len);
+	jdw_release(&w);
+}
+
+static struct jitmap *new_map(struct strpool *pool, bool timeless)
+{
+	const char *pm_dirs[] = { dir };
+	struct jitmap_opts o = {
+		.perf_data_dir = dir,
+		.perfmap_dirs = pm_dirs,
+		.nr_perfmap_dirs = 1,
+		.timeless = timeless,
+	};
+
+	return jitmap__new(&o, pool);
+}
+
+static void test_timeline(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_sym *d;
+	const struct jit_line *l;
+
+	jitmap__marker(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
+	T("nothing before the first load", jitmap__advance(jm, PID, 5) == false &&
+	  !strcmp(name_at(jm, PID, 0x1010), "(none)"));
+	T("a load applies at its time", jitmap__advance(jm, PID, 10) &&
+	  !strcmp(name_at(jm, PID, 0x1010), "A"));
+	jitmap__advance(jm, PID, 19);
+	T("still A before the reuse", !strcmp(name_at(jm, PID, 0x10ff), "A"));
+	jitmap__advance(jm, PID, 20);
+	T("a later load over the same bytes ends the earlier one",
+	  !strcmp(name_at(jm, PID, 0x1010), "B"));
+	jitmap__advance(jm, PID, 30);
+	T("partial overlap: the first half is still B", !strcmp(name_at(jm, PID, 0x1010), "B"));
+	T("partial overlap: the second half is C", !strcmp(name_at(jm, PID, 0x1090), "C"));
+	T("partial overlap: C's own range", !strcmp(name_at(jm, PID, 0x117f), "C") &&
+	  !strcmp(name_at(jm, PID, 0x1180), "(none)"));
+	jitmap__advance(jm, PID, 45);
+	T("D before its move", !strcmp(name_at(jm, PID, 0x2010), "D"));
+	jitmap__advance(jm, PID, 50);
+	d = jitmap__find_jitdump(jm, PID, 0x3010);
+	T("a move ends the old range", !strcmp(name_at(jm, PID, 0x2010), "(none)"));
+	T("a move starts the new one", d && !strcmp(d->name, "D") && d->start == 0x3000);
+	jitmap__advance(jm, PID, 60);
+	d = jitmap__find_jitdump(jm, PID, 0x4030);
+	l = d ? jit_sym__line(d, 0x4030) : NULL;
+	T("V8 debug info: bias removed, column from discrim",
+	  l && l->line == 8 && l->column == 5 && !strcmp(l->file, "/app/f.js"));
+	l = d ? jit_sym__line(d, 0x4000) : NULL;
+	T("V8 debug info: first line", l && l->line == 7 && l->column == 3);
+	T("perf map fills in where no jitdump entry covers ip",
+	  jitmap__find_perfmap(jm, PID, 0x5010) &&
+	  !strcmp(jitmap__find_perfmap(jm, PID, 0x5010)->name, "stub one"));
+
+	jitmap__fork(jm, CHILD, PID, 65);
+	jitmap__advance(jm, PID, 80);
+	T("fork: the child has the parent's code as of the fork",
+	  !strcmp(name_at(jm, CHILD, 0x1010), "B") && !strcmp(name_at(jm, CHILD, 0x3010), "D"));
+	T("fork: not the parent's later loads", !strcmp(name_at(jm, CHILD, 0x6010), "(none)") &&
+	  !strcmp(name_at(jm, PID, 0x6010), "E"));
+	T("fork: the child falls back to the parent's perf map",
+	  jitmap__find_perfmap(jm, CHILD, 0x5010) != NULL);
+	jitmap__exec(jm, 101);
+	T("exec starts empty", !strcmp(name_at(jm, CHILD, 0x1010), "(none)") &&
+	  jitmap__find_perfmap(jm, CHILD, 0x5010) == NULL);
+	jitmap__delete(jm);
+}
+
+static void test_timeless(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, true);
+
+	sbuf_reset(&msgs);
+	jitmap__marker(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
+	T("timeless: warned about -k 1", strstr(msgs.buf, "-k 1") != NULL);
+	jitmap__advance(jm, PID, 0);
+	T("timeless: the last load at an address wins", !strcmp(name_at(jm, PID, 0x1010), "B"));
+	jitmap__delete(jm);
+}
+
+static void test_missing_and_truncated(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	struct jitmap_proc_info info;
+
+	sbuf_reset(&msgs);
+	jitmap__marker(jm, LOST, "/nonexistent/jit-" STR(LOST) ".dump");
+	T("missing jitdump: a warning names the pid and the paths tried",
+	  strstr(msgs.buf, "pid " STR(LOST)) && strstr(msgs.buf, "/nonexistent/jit-" STR(LOST) ".dump") &&
+	  strstr(msgs.buf, "not found"));
+	T("missing jitdump: sources can say where it looked",
+	  jitmap__proc_info(jm, LOST, &info) && info.jitdump_tried && !info.jitdump);
+	write_dump_100(true);
+	sbuf_reset(&msgs);
+	jitmap__marker(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
+	jitmap__advance(jm, PID, 60);
+	T("cut short: the records before the cut are used",
+	  !strcmp(name_at(jm, PID, 0x3010), "D") && strstr(msgs.buf, "jit-" STR(PID) ".dump") &&
+	  strstr(msgs.buf, "records before it"));
+	T("cut short: the cut record is not", !strcmp(name_at(jm, PID, 0x6010), "(none)"));
+	jitmap__delete(jm);
+}
+
+static void test_is_marker(void)
+{
+	T("marker: jit-123.dump", jitmap__is_marker("jit-123.dump"));
+	T("marker: a path", jitmap__is_marker("/home/u/app/jit-7.dump"));
+	T("not a marker: no pid", !jitmap__is_marker("jit-.dump"));
+	T("not a marker: suffix", !jitmap__is_marker("jit-12.dumpx"));
+	T("not a marker: prefix", !jitmap__is_marker("/a/xjit-1.dump"));
+}
+
+int main(void)
+{
+	struct strpool *pool = strpool__new();
+	char *cmd;
+	static const char map[] = "5000 100 stub one\n1000 10 shadowed by the jitdump\n";
+
+	if (!mkdtemp(dir))
+		return 99;
+	msg_set_sink(capture);
+	write_dump_100(false);
+	write_file("perf-" STR(PID) ".map", map, sizeof(map) - 1);
+	test_timeline(pool);
+	test_timeless(pool);
+	test_missing_and_truncated(pool);
+	test_is_marker();
+	cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd))
+		return 99;
+	free(cmd);
+	strpool__delete(pool);
+	sbuf_release(&msgs);
+	return test_done();
+}
