@@ -147,8 +147,8 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 
 	for (i = 0; i < K_MAX; i++)
 		total += ps->frames[i];
-	fprintf(out, "pid %" PRIu32 " (%s): %" PRIu64 " samples\n", ps->pid,
-		ps->comm ? ps->comm : "?", ps->samples);
+	fprintf(out, "pid %" PRIu32 " (%s): %" PRIu64 " sample%s\n", ps->pid,
+		ps->comm ? ps->comm : "?", ps->samples, ps->samples == 1 ? "" : "s");
 	if (jitmap__proc_info(jm, ps->pid, &info))
 		print_files(out, &info);
 	fprintf(out, "  frames    %" PRIu64 ": %" PRIu64 " ELF, %" PRIu64 " kernel, %" PRIu64

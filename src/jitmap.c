@@ -35,12 +35,14 @@ struct perfmap_sym {
 struct jitproc {
 	uint32_t pid;
 	uint32_t ppid;                        /* 0: none known */
+	uint64_t epoch;                       /* records before this (an exec) are the old image's */
 	struct jit_event *events;             /* sorted by time from next on */
 	size_t nr_events, next, alloc_events;
 	struct rangeset code;                 /* jitdump code now; data: struct jit_sym */
 	struct perfmap *pm;
 	bool pm_tried;
 	struct perfmap_sym *pm_syms;
+	bool dump_read;                       /* the jitdump was read (or looked for) */
 	struct jitmap_proc_info info;
 	UT_hash_handle hh;
 };
@@ -147,6 +149,8 @@ static struct jit_sym *new_sym(struct jitmap *jm)
 
 static void push_event(struct jitmap *jm, struct jitproc *p, const struct jit_event *ev)
 {
+	if (ev->time < p->epoch)
+		return;
 	ALLOC_GROW(p->events, p->nr_events + 1, p->alloc_events);
 	p->events[p->nr_events] = *ev;
 	p->events[p->nr_events++].seq = jm->seq++;
@@ -345,11 +349,13 @@ void jitmap__marker(struct jitmap *jm, uint32_t pid, const char *path)
 	struct jitdump_reader *r;
 	char *found;
 
-	if (p->info.jitdump || p->info.jitdump_tried)
+	if (p->dump_read)
 		return;        /* mapped again: already read (or looked for) */
+	p->dump_read = true;
 	if (jm->opts.timeless)
-		warning("the recording was not made with -k 1 (CLOCK_MONOTONIC), so jitdump times "
-			"cannot be matched with samples: each address gets its last JIT load");
+		warning("pid %" PRIu32 ": samples have no CLOCK_MONOTONIC time (record with perf "
+			"record -k 1), so jitdump times cannot be matched: each address gets its "
+			"last JIT load", pid);
 	found = find_file(jm, path, base, jm->opts.jit_dirs, jm->opts.nr_jit_dirs, &tried);
 	if (!found) {
 		warning("pid %" PRIu32 ": jitdump '%s' not found (tried %s); its JIT frames fall "
@@ -441,11 +447,43 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 	return changed;
 }
 
+/*
+ * Forget what a process had: a new process under a reused pid, or a new
+ * image after exec. Records before epoch belong to what came before; a
+ * jitdump mapped again afterwards is read again, and only its later
+ * records are kept. keep_info keeps what "sources" reports.
+ */
+static void proc_reset(struct jitproc *p, uint64_t epoch, bool keep_info)
+{
+	struct perfmap_sym *ps, *tmp;
+
+	p->code.nr = 0;
+	p->nr_events = p->next = 0;
+	p->ppid = 0;
+	p->epoch = epoch;
+	p->dump_read = false;
+	if (!keep_info)
+		memset(&p->info, 0, sizeof(p->info));
+	HASH_ITER(hh, p->pm_syms, ps, tmp) {
+		HASH_DEL(p->pm_syms, ps);
+		free(ps);
+	}
+	perfmap__delete(p->pm);
+	p->pm = NULL;
+	p->pm_tried = false;
+}
+
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time)
 {
-	struct jitproc *parent = find_proc(jm, ppid), *child;
+	struct jitproc *parent, *child;
 
 	if (pid == ppid)
+		return;
+	child = find_proc(jm, pid);
+	if (child)
+		proc_reset(child, time, false);        /* a pid used again */
+	parent = find_proc(jm, ppid);
+	if (!parent && !child)
 		return;
 	child = findnew_proc(jm, pid);
 	child->ppid = ppid;
@@ -455,15 +493,13 @@ void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time)
 	rangeset__copy(&child->code, &parent->code);
 }
 
-void jitmap__exec(struct jitmap *jm, uint32_t pid)
+void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time)
 {
 	struct jitproc *p = find_proc(jm, pid);
 
-	if (!p)
-		return;
-	p->code.nr = 0;
-	p->next = p->nr_events;     /* the old image's pending code is gone */
-	p->ppid = 0;
+	/* "sources" still reports what the old image used */
+	if (p)
+		proc_reset(p, time, true);
 }
 
 const struct jit_sym *jitmap__find_jitdump(struct jitmap *jm, uint32_t pid, uint64_t ip)

@@ -18,7 +18,10 @@
  * is decided on its own: jitdump only, perf map only, both, or neither.
  *
  * fork: the child starts with its parent's JIT code as of the fork and
- * adds its own jitdump and perf map; exec starts empty.
+ * adds its own jitdump and perf map; exec starts empty, and so does a
+ * new process that reuses a pid. A forked child looks in its parent's
+ * perf map after its own (the map has no times, so it may also hold what
+ * the parent compiled after the fork).
  */
 #ifndef JITSYM_JITMAP_H
 #define JITSYM_JITMAP_H
@@ -57,9 +60,9 @@ struct jitmap_opts {
 	const char *const *perfmap_dirs;      /* --perfmap-dir, in order */
 	size_t nr_perfmap_dirs;
 	/*
-	 * The recording is not on CLOCK_MONOTONIC, so jitdump times cannot be
-	 * compared with sample times: apply every record at once (the last
-	 * load at an address wins).
+	 * The samples have no CLOCK_MONOTONIC time (not recorded with -k 1,
+	 * or without sample times), so jitdump times cannot be compared with
+	 * them: apply every record at once (the last load at an address wins).
 	 */
 	bool timeless;
 };
@@ -73,7 +76,7 @@ bool jitmap__is_marker(const char *path);
 /* Process pid mapped its jitdump marker at path: find and load the file. */
 void jitmap__marker(struct jitmap *jm, uint32_t pid, const char *path);
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time);
-void jitmap__exec(struct jitmap *jm, uint32_t pid);
+void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time);
 
 /* Apply pid's jitdump records up to time; true when its JIT code changed. */
 bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time);

@@ -144,7 +144,7 @@ static void deliver(void *ctx, const struct pd_event *ev)
 		machine__comm(s->machine, ev->u.comm.pid, ev->u.comm.tid, ev->u.comm.comm,
 			      ev->u.comm.exec);
 		if (ev->u.comm.exec) {
-			jitmap__exec(s->jitmap, ev->u.comm.pid);
+			jitmap__exec(s->jitmap, ev->u.comm.pid, ev->sample.time);
 			resolver__invalidate(s->resolver);
 		}
 		break;
@@ -191,12 +191,16 @@ static int choose_event(struct session *s)
  * ids, os release). In pipe mode the header arrives as records, all of
  * them before the first kernel record, so this waits for that record.
  */
-/* jitdump times are CLOCK_MONOTONIC: usable only if the samples' are too (perf record -k 1). */
+/*
+ * jitdump times are CLOCK_MONOTONIC: usable only if the samples have
+ * times on that clock too (perf record -k 1, with sample times).
+ */
 static bool monotonic_samples(const struct pd_reader *r)
 {
 	const struct pd_attr *a = pd_reader__nr_attrs(r) ? pd_reader__attr(r, 0) : NULL;
 
-	return a && a->attr.use_clockid && a->attr.clockid == 1 /* CLOCK_MONOTONIC */;
+	return a && (a->attr.sample_type & PERF_SAMPLE_TIME) && a->attr.use_clockid &&
+	       a->attr.clockid == 1 /* CLOCK_MONOTONIC */;
 }
 
 static struct jitmap *new_jitmap(struct session *s, const char *path)
