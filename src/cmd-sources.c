@@ -155,7 +155,8 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 		" jitdump, %" PRIu64 " perf map, %" PRIu64 " unresolved\n", total,
 		ps->frames[K_NATIVE], ps->frames[K_KERNEL], ps->frames[K_JIT],
 		ps->frames[K_PERFMAP], ps->frames[K_UNKNOWN]);
-	qsort(ps->unres, ps->nr_unres, sizeof(*ps->unres), by_count);
+	if (ps->nr_unres)
+		qsort(ps->unres, ps->nr_unres, sizeof(*ps->unres), by_count);
 	for (i = 0; i < ps->nr_unres; i++)
 		fprintf(out, "            %" PRIu64 " unresolved in %s\n", ps->unres[i].count,
 			ps->unres[i].dso);
@@ -170,7 +171,8 @@ static void sources_finish(void *ctx, const struct session *s)
 
 	for (ps = cmd->procs; ps; ps = ps->hh.next)
 		list[i++] = ps;
-	qsort(list, nr, sizeof(*list), by_samples);
+	if (nr)
+		qsort(list, nr, sizeof(*list), by_samples);
 	for (i = 0; i < nr; i++)
 		print_proc(cmd->out, list[i], session__jitmap(s));
 	free(list);

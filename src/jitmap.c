@@ -65,11 +65,25 @@ static int perfmap_print(enum perfmap_print_level level, const char *fmt, va_lis
 	return 0;
 }
 
+/* A copy of a list of directory names, the names interned in pool. */
+static const char *const *copy_dirs(struct strpool *pool, const char *const *dirs, size_t nr)
+{
+	const char **copy = xcalloc(nr ? nr : 1, sizeof(*copy));
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		copy[i] = strpool__intern(pool, dirs[i]);
+	return copy;
+}
+
 struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool)
 {
 	struct jitmap *jm = xcalloc(1, sizeof(*jm));
 
 	jm->opts = *opts;
+	jm->opts.perf_data_dir = strpool__intern(pool, opts->perf_data_dir);
+	jm->opts.jit_dirs = copy_dirs(pool, opts->jit_dirs, opts->nr_jit_dirs);
+	jm->opts.perfmap_dirs = copy_dirs(pool, opts->perfmap_dirs, opts->nr_perfmap_dirs);
 	jm->pool = pool;
 	perfmap__set_print(perfmap_print);
 	return jm;
@@ -100,6 +114,8 @@ void jitmap__delete(struct jitmap *jm)
 		free(jm->line_arrays[--jm->nr_line_arrays]);
 	free(jm->syms);
 	free(jm->line_arrays);
+	free((void *)jm->opts.jit_dirs);
+	free((void *)jm->opts.perfmap_dirs);
 	free(jm);
 }
 

@@ -67,7 +67,7 @@ struct jitmap_opts {
 	bool timeless;
 };
 
-/* pool must outlive the map. */
+/* pool must outlive the map; opts and the names in it are copied. */
 struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool);
 void jitmap__delete(struct jitmap *jm);   /* accepts NULL */
 

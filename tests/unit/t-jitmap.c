@@ -131,7 +131,7 @@ static void test_timeline(struct strpool *pool)
 	  !strcmp(name_at(jm, PID, 0x6010), "E"));
 	T("fork: the child falls back to the parent's perf map",
 	  jitmap__find_perfmap(jm, CHILD, 0x5010) != NULL);
-	jitmap__exec(jm, CHILD);
+	jitmap__exec(jm, CHILD, 90);
 	T("exec starts empty", !strcmp(name_at(jm, CHILD, 0x1010), "(none)") &&
 	  jitmap__find_perfmap(jm, CHILD, 0x5010) == NULL);
 	jitmap__delete(jm);
