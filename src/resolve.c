@@ -190,6 +190,8 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 	f->kind = FRAME_NATIVE;
 	f->sym = s->name;
 	f->symoff = addr - s->start;
+	f->elf = d;
+	f->elf_addr = caller ? addr - 1 : addr;
 	return true;
 }
 

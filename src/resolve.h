@@ -32,10 +32,14 @@ enum frame_kind {
 };
 
 struct jit_sym;
+struct dso;
 
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */
 	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
+	struct dso *elf;      /* FRAME_NATIVE: the ELF file (see dso.h) */
+	uint64_t elf_addr;    /* FRAME_NATIVE: the address in elf's symbol space
+	                         (ip, or ip - 1 for a caller: the call site) */
 	const char *dso;      /* interned; "[unknown]" when no mapping */
 	uint64_t symoff;      /* offset into sym, when sym */
 	uint64_t print_addr;  /* the address perf script prints */
