@@ -9,7 +9,6 @@ static const char *const script_usage[] = {
 	"Write each sample as perf script does by default, sorted by time:",
 	"a header line, then one line per frame 'ADDR SYMBOL+OFFSET (DSO)'.",
 	"",
-	"  -o, --output FILE     write to FILE (default: stdout)",
 	"      --header          first print what the recording's header says",
 	NULL,
 };
@@ -18,37 +17,24 @@ enum { OPT_HEADER = OPT_INPUT_LAST };
 
 static const struct option script_options[] = {
 	INPUT_LONG_OPTIONS,
-	{ "output", required_argument, NULL, 'o' },
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct script_cmd {
-	struct input_opts in;
-	const char *output;
 	bool header;
 	FILE *out;
 };
 
-/* 0 to run, 1 for a usage error, -2 for --help. */
-static int parse_script(struct script_cmd *cmd, int argc, char **argv)
+static int script_opt(void *ctx, int c, const char *arg)
 {
-	int c, ret;
+	struct script_cmd *cmd = ctx;
 
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTIONS "o:", script_options, NULL)) != -1) {
-		ret = input_opts__parse(&cmd->in, c, optarg);
-		if (ret < 0)
-			return 1;
-		if (ret > 0)
-			continue;
-		switch (c) {
-		case 'h': return -2;
-		case 'o': cmd->output = optarg; break;
-		case OPT_HEADER: cmd->header = true; break;
-		default: return 1;
-		}
-	}
-	return input_opts__positional(&cmd->in, argc, argv, optind) ? 1 : 0;
+	(void)arg;
+	if (c != OPT_HEADER)
+		return -1;
+	cmd->header = true;
+	return 0;
 }
 
 static void script_start(void *ctx, const struct session *s)
@@ -68,27 +54,25 @@ static void script_sample(void *ctx, const struct resolved_sample *rs)
 
 int cmd_script(int argc, char **argv)
 {
-	struct script_cmd cmd = { .out = stdout };
+	struct script_cmd cmd = { 0 };
 	struct session_hooks hooks = { script_start, script_sample, NULL, &cmd };
-	int ret;
+	struct input_opts in;
+	int ret, code;
 
-	input_opts__init(&cmd.in);
-	ret = parse_script(&cmd, argc, argv);
-	if (ret) {
-		print_usage(ret == -2 ? stdout : stderr, script_usage);
-		input_opts__release(&cmd.in);
-		return ret == -2 ? EXIT_OK : EXIT_USAGE;
+	input_opts__init(&in);
+	if (!input_opts__parse_argv(&in, argc, argv, script_options, script_usage,
+				    script_opt, &cmd, &code)) {
+		input_opts__release(&in);
+		return code;
 	}
-	if (cmd.output && !(cmd.out = fopen(cmd.output, "w"))) {
-		input_opts__release(&cmd.in);
-		error("cannot open '%s' for writing: %s", cmd.output, strerror(errno));
+	cmd.out = input_opts__open_output(&in);
+	if (!cmd.out) {
+		input_opts__release(&in);
 		return EXIT_USAGE;
 	}
-	ret = session__run(cmd.in.path, &cmd.in.session, &hooks);
-	if (fflush(cmd.out) || ferror(cmd.out))
-		ret = error("cannot write output: %s", strerror(errno));
-	if (cmd.out != stdout)
-		fclose(cmd.out);
-	input_opts__release(&cmd.in);
+	ret = session__run(in.path, &in.session, &hooks);
+	if (input_opts__close_output(cmd.out))
+		ret = -1;
+	input_opts__release(&in);
 	return ret ? EXIT_INPUT : EXIT_OK;
 }

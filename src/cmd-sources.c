@@ -17,14 +17,11 @@ static const char *const sources_usage[] = {
 	"For each process with samples: the jitdump and perf map used (or the",
 	"paths tried), and how many frames ELF symbols, the kernel, the jitdump",
 	"and the perf map resolved, and how many stayed [unknown] (by mapping).",
-	"",
-	"  -o, --output FILE     write to FILE (default: stdout)",
 	NULL,
 };
 
 static const struct option sources_options[] = {
 	INPUT_LONG_OPTIONS,
-	{ "output", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -46,8 +43,6 @@ struct proc_stats {
 };
 
 struct sources_cmd {
-	struct input_opts in;
-	const char *output;
 	FILE *out;
 	struct proc_stats *procs;
 };
@@ -178,26 +173,6 @@ static void sources_finish(void *ctx, const struct session *s)
 	free(list);
 }
 
-/* 0 to run, 1 for a usage error, -2 for --help. */
-static int parse_sources(struct sources_cmd *cmd, int argc, char **argv)
-{
-	int c, ret;
-
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTIONS "o:", sources_options, NULL)) != -1) {
-		ret = input_opts__parse(&cmd->in, c, optarg);
-		if (ret < 0)
-			return 1;
-		if (ret > 0)
-			continue;
-		switch (c) {
-		case 'h': return -2;
-		case 'o': cmd->output = optarg; break;
-		default: return 1;
-		}
-	}
-	return input_opts__positional(&cmd->in, argc, argv, optind) ? 1 : 0;
-}
-
 static void free_stats(struct sources_cmd *cmd)
 {
 	struct proc_stats *ps, *tmp;
@@ -211,29 +186,27 @@ static void free_stats(struct sources_cmd *cmd)
 
 int cmd_sources(int argc, char **argv)
 {
-	struct sources_cmd cmd = { .out = stdout };
+	struct sources_cmd cmd = { 0 };
 	struct session_hooks hooks = { NULL, sources_sample, sources_finish, &cmd };
-	int ret;
+	struct input_opts in;
+	int ret, code;
 
-	input_opts__init(&cmd.in);
-	cmd.in.session.filter.first_event_only = true;
-	ret = parse_sources(&cmd, argc, argv);
-	if (ret) {
-		print_usage(ret == -2 ? stdout : stderr, sources_usage);
-		input_opts__release(&cmd.in);
-		return ret == -2 ? EXIT_OK : EXIT_USAGE;
+	input_opts__init(&in);
+	in.session.filter.first_event_only = true;
+	if (!input_opts__parse_argv(&in, argc, argv, sources_options, sources_usage,
+				    NULL, NULL, &code)) {
+		input_opts__release(&in);
+		return code;
 	}
-	if (cmd.output && !(cmd.out = fopen(cmd.output, "w"))) {
-		input_opts__release(&cmd.in);
-		error("cannot open '%s' for writing: %s", cmd.output, strerror(errno));
+	cmd.out = input_opts__open_output(&in);
+	if (!cmd.out) {
+		input_opts__release(&in);
 		return EXIT_USAGE;
 	}
-	ret = session__run(cmd.in.path, &cmd.in.session, &hooks);
-	if (fflush(cmd.out) || ferror(cmd.out))
-		ret = error("cannot write output: %s", strerror(errno));
-	if (cmd.out != stdout)
-		fclose(cmd.out);
+	ret = session__run(in.path, &in.session, &hooks);
+	if (input_opts__close_output(cmd.out))
+		ret = -1;
 	free_stats(&cmd);
-	input_opts__release(&cmd.in);
+	input_opts__release(&in);
 	return ret ? EXIT_INPUT : EXIT_OK;
 }

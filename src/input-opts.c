@@ -3,6 +3,7 @@
 
 const char *const input_opts_usage[] = {
 	"  -i, --input FILE      perf.data to read (default: perf.data; '-' for stdin)",
+	"  -o, --output FILE     write to FILE (default: stdout)",
 	"      --symfs DIR       look for every binary under DIR",
 	"      --kallsyms FILE   kernel symbols (default: /proc/kallsyms when the",
 	"                        recording was made on the running kernel)",
@@ -52,6 +53,7 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 
 	switch (c) {
 	case 'i':             o->path = arg; return 1;
+	case 'o':             o->output = arg; return 1;
 	case OPT_SYMFS:       o->session.resolve.symfs = arg; return 1;
 	case OPT_KALLSYMS:    o->session.resolve.kallsyms = arg; return 1;
 	case OPT_BUILDID_DIR: o->session.resolve.buildid_dir = arg; return 1;
@@ -76,13 +78,66 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 	}
 }
 
-int input_opts__positional(struct input_opts *o, int argc, char **argv, int optind_)
+/* 0 to run, 1 for a usage error, -2 for --help. */
+static int parse_argv(struct input_opts *o, int argc, char **argv,
+		      const struct option *longopts, cmd_opt_fn fn, void *cmd)
 {
-	if (optind_ < argc)
-		o->path = argv[optind_++];
-	if (optind_ < argc)
-		return error("unexpected argument '%s'", argv[optind_]);
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		if (c == 'h')
+			return -2;
+		ret = input_opts__parse(o, c, optarg);
+		if (ret < 0)
+			return 1;
+		if (ret > 0)
+			continue;
+		if (c == '?' || c == ':' || !fn || fn(cmd, c, optarg))
+			return 1;
+	}
+	if (optind < argc)
+		o->path = argv[optind++];
+	if (optind < argc)
+		return error("unexpected argument '%s'", argv[optind]), 1;
 	return 0;
+}
+
+bool input_opts__parse_argv(struct input_opts *o, int argc, char **argv,
+			    const struct option *longopts, const char *const *usage,
+			    cmd_opt_fn fn, void *cmd, int *exit_code)
+{
+	int ret = parse_argv(o, argc, argv, longopts, fn, cmd);
+
+	if (!ret)
+		return true;
+	print_usage(ret == -2 ? stdout : stderr, usage);
+	*exit_code = ret == -2 ? EXIT_OK : EXIT_USAGE;
+	return false;
+}
+
+FILE *input_opts__open_output(const struct input_opts *o)
+{
+	FILE *out;
+
+	if (!o->output)
+		return stdout;
+	out = fopen(o->output, "w");
+	if (!out)
+		error("cannot open '%s' for writing: %s", o->output, strerror(errno));
+	return out;
+}
+
+int input_opts__close_output(FILE *out)
+{
+	int ret = 0;
+
+	if (!out)
+		return -1;
+	if (fflush(out) || ferror(out))
+		ret = error("cannot write output: %s", strerror(errno));
+	if (out != stdout && fclose(out))
+		ret = error("cannot write output: %s", strerror(errno));
+	return ret;
 }
 
 void print_usage(FILE *fp, const char *const *usage)

@@ -19,6 +19,7 @@ enum {
 
 #define INPUT_LONG_OPTIONS \
 	{ "input", required_argument, NULL, 'i' }, \
+	{ "output", required_argument, NULL, 'o' }, \
 	{ "symfs", required_argument, NULL, OPT_SYMFS }, \
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS }, \
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR }, \
@@ -33,15 +34,19 @@ enum {
 	{ "verbose", no_argument, NULL, 'v' }, \
 	{ "help", no_argument, NULL, 'h' }
 
-#define INPUT_SHORT_OPTIONS "i:qvh"
+#define INPUT_SHORT_OPTIONS "i:o:qvh"
 
 /* The usage lines for the shared options. */
 extern const char *const input_opts_usage[];
 
 struct input_opts {
 	const char *path;            /* default "perf.data" */
+	const char *output;          /* -o FILE; NULL: stdout */
 	struct session_opts session;
 };
+
+/* A command's own options: 0, or -1 after error() for a bad one. */
+typedef int (*cmd_opt_fn)(void *cmd, int c, const char *arg);
 
 void input_opts__init(struct input_opts *o);
 void input_opts__release(struct input_opts *o);
@@ -50,8 +55,20 @@ void input_opts__release(struct input_opts *o);
  * 0 not a shared option, -1 bad argument (error printed).
  */
 int input_opts__parse(struct input_opts *o, int c, const char *arg);
-/* Take the one optional positional argument (the input file). -1 on extra arguments. */
-int input_opts__positional(struct input_opts *o, int argc, char **argv, int optind_);
+/*
+ * Parse a command line: the shared options, the command's own through fn
+ * (options getopt_long returns that are not shared ones), and the input
+ * file. Returns true to run the command; false when it is done: after
+ * --help (*exit_code EXIT_OK) or a usage error (EXIT_USAGE; usage printed).
+ */
+bool input_opts__parse_argv(struct input_opts *o, int argc, char **argv,
+			    const struct option *longopts, const char *const *usage,
+			    cmd_opt_fn fn, void *cmd, int *exit_code);
+
+/* Open -o FILE for writing (stdout without -o); NULL after error(). */
+FILE *input_opts__open_output(const struct input_opts *o);
+/* Flush and close what open_output gave; -1 after error() if writing failed. */
+int input_opts__close_output(FILE *out);
 
 /* Print usage (the command's own lines, then the shared ones). */
 void print_usage(FILE *fp, const char *const *usage);
