@@ -11,18 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-static int passed, failed;
-
-#define T(name, cond)                                                     \
-	do {                                                              \
-		if (cond) {                                               \
-			passed++;                                         \
-			printf("ok - %s\n", name);                        \
-		} else {                                                  \
-			failed++;                                         \
-			printf("not ok - %s (%s:%d)\n", name, __FILE__, __LINE__); \
-		}                                                         \
-	} while (0)
+/* the project's one test harness: T(name, cond), test_done() */
+#include "test.h"
 
 static char tmpdir[256];
 
@@ -376,6 +366,5 @@ int main(void)
 
 	rmdir(tmpdir);
 	strpool__delete(pool);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_done();
 }

@@ -17,18 +17,8 @@
 #include "jitdump-reader/jitdump-reader.h"
 #include "jd-writer.h"
 
-static int passed, failed;
-
-#define T(name, cond)                                                     \
-	do {                                                              \
-		if (cond) {                                               \
-			passed++;                                         \
-			printf("ok - %s\n", name);                        \
-		} else {                                                  \
-			failed++;                                         \
-			printf("not ok - %s (%s:%d)\n", name, __FILE__, __LINE__); \
-		}                                                         \
-	} while (0)
+/* the project's one test harness: T(name, cond), test_done() */
+#include "../../../tests/unit/test.h"
 
 /* "name (big-endian)" and the like, for tests run in both orders. */
 static const char *tn(const char *name, bool be)
@@ -1042,6 +1032,5 @@ int main(void)
 	test_jitdump__many_entries();
 	test_jitdump__open();
 	test_jitdump__strerror();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_done();
 }

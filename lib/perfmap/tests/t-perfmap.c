@@ -15,18 +15,8 @@
 #include "internal.h"
 #include "perfmap/perfmap.h"
 
-static int passed, failed;
-
-#define T(name, cond)                                                     \
-	do {                                                              \
-		if (cond) {                                               \
-			passed++;                                         \
-			printf("ok - %s\n", name);                        \
-		} else {                                                  \
-			failed++;                                         \
-			printf("not ok - %s (%s:%d)\n", name, __FILE__, __LINE__); \
-		}                                                         \
-	} while (0)
+/* the project's one test harness: T(name, cond), test_done() */
+#include "../../../tests/unit/test.h"
 
 /* Messages seen by the print callback, one per line. */
 static char msgs[1 << 16];
@@ -498,6 +488,5 @@ int main(void)
 	test_perfmap__read_file();
 	test_perfmap__random_vs_bruteforce();
 	test_perfmap__million_lines();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_done();
 }
