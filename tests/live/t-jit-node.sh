@@ -34,7 +34,7 @@ trap 'rm -f "/tmp/perf-$pid.map"; live_on_exit $?' EXIT
 before=$(live_snapshot "$run")
 live_expect_jit_resolved "$data"
 live_jitsym fold --annotate "$data" >"$live_tmp/annotated.folded" 2>/dev/null
-grep -q 'JS:[*^~]*fib [^;]*hot.js:[0-9:]*_\[j\]' "$live_tmp/annotated.folded" ||
+grep -q 'JS:[*^~+]*fib [^;]*hot.js:[0-9:]*_\[j\]' "$live_tmp/annotated.folded" ||
 	live_fail "no JS:fib frame from hot.js marked _[j] in jitsym fold --annotate"
 live_jitsym script "$data" >"$live_tmp/script.txt" 2>/dev/null
 after=$(live_snapshot "$run")
