@@ -24,12 +24,15 @@ update=false
 cases=${*:-$(cd "$here" && find . -mindepth 2 -maxdepth 2 -name cmd | sed 's|^\./||; s|/cmd$||' | sort)}
 pass=0 fail=0
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 snapshot() { (cd "$1" && find . -type f -exec md5sum {} + | sort); }
 
 run_case() {
 	c=$1 dir=$scratch/$1
+	# the last case's copies may be read-only (copied from a read-only dir)
+	[ -d "$scratch/work" ] && chmod -R u+w "$scratch/work"
+	[ -d "$dir" ] && chmod -R u+w "$dir"
 	rm -rf "$dir" "$scratch/work"; mkdir -p "$dir" "$scratch/work"
 	cp -R "$here/$c/." "$dir/"
 	chmod -R a-w "$dir"

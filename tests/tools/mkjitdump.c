@@ -17,43 +17,30 @@
  * multi-byte field goes through struct buf, which writes it in the other
  * byte order under --swap.
  *
- * It is one file, like mkperf, so that it builds with one compiler command
- * and no library; everything is static, in sections: limits and formats,
- * messages, buffers, values, spec lines, the spec, the header, records,
- * reading, output, main.
+ * The spec language, messages and output buffers are spec.c's, shared
+ * with mkperf; what is here is static, in sections: limits and formats,
+ * names, the spec, the header, records, reading, main.
  *
  * Exit codes: 0 ok, 1 bad command line, 2 bad spec or I/O error.
  */
 #define _GNU_SOURCE
-#include <byteswap.h>
-#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+
+#include "spec.h"
+
+const char spec_prog[] = "mkjitdump";
 
 /* ---- Limits and formats ------------------------------------------------ */
 
-enum mkjitdump_exit {
-	MKJITDUMP_EXIT_OK = 0,
-	MKJITDUMP_EXIT_USAGE = 1,	/* bad command line */
-	MKJITDUMP_EXIT_DATA = 2,	/* bad spec, or cannot read or write */
-};
-
-enum {
-	MKJITDUMP_MAX_LINE = 1 << 16,	/* bytes in one spec line */
-	MKJITDUMP_MAX_WORDS = 256,	/* words on one spec line */
-	MKJITDUMP_MAX_ITEM = 128,	/* bytes in one number of a list */
-};
 #define MKJITDUMP_MAX_SPEC ((size_t)64 << 20)
-#define MKJITDUMP_MAX_OUTPUT ((size_t)1 << 30)
 
 /*
  * The file header: u32 magic, version, total_size, elf_mach, pad1, pid;
@@ -75,239 +62,7 @@ enum mkjitdump_id {
 	MKJITDUMP_CODE_UNWINDING_INFO = 4,
 };
 
-/* ---- Messages and memory ----------------------------------------------- */
-
-static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void die(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2), noreturn));
-
-static int error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mkjitdump: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mkjitdump: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(MKJITDUMP_EXIT_DATA);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	if (!q)
-		die("out of memory");
-	return q;
-}
-
-/* ---- Output buffers ---------------------------------------------------- */
-
-/*
- * A growable byte buffer. p is NULL until the first write; len never
- * passes MKJITDUMP_MAX_OUTPUT (die() if it would). With swap set, the
- * buf__uN() writers store values in the opposite byte order; bytes and
- * strings are never swapped.
- */
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-	bool swap;
-};
-
-static uint8_t *buf__room(struct buf *b, size_t n)
-{
-	uint8_t *at;
-
-	if (n > MKJITDUMP_MAX_OUTPUT - b->len)
-		die("output larger than %zu bytes", MKJITDUMP_MAX_OUTPUT);
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		b->p = xrealloc(b->p, cap);
-		b->cap = cap;
-	}
-	at = b->p + b->len;
-	b->len += n;
-	return at;
-}
-
-static void buf__put(struct buf *b, const void *src, size_t n)
-{
-	if (n)
-		memcpy(buf__room(b, n), src, n);
-}
-
-static void buf__fill(struct buf *b, int byte, size_t n)
-{
-	if (n)
-		memset(buf__room(b, n), byte, n);
-}
-
-static void buf__u8(struct buf *b, uint8_t v)
-{
-	buf__put(b, &v, 1);
-}
-
-static void buf__u32(struct buf *b, uint32_t v)
-{
-	if (b->swap)
-		v = bswap_32(v);
-	buf__put(b, &v, sizeof(v));
-}
-
-static void buf__u64(struct buf *b, uint64_t v)
-{
-	if (b->swap)
-		v = bswap_64(v);
-	buf__put(b, &v, sizeof(v));
-}
-
-static void buf__set_u32(struct buf *b, size_t at, uint32_t v)
-{
-	if (b->swap)
-		v = bswap_32(v);
-	memcpy(b->p + at, &v, sizeof(v));
-}
-
-static void buf__set_u64(struct buf *b, size_t at, uint64_t v)
-{
-	if (b->swap)
-		v = bswap_64(v);
-	memcpy(b->p + at, &v, sizeof(v));
-}
-
-static void buf__release(struct buf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}
-
-/* ---- Values: numbers, names, hex --------------------------------------- */
-
-struct name_val {
-	const char *name;
-	uint64_t val;
-};
-
-/*
- * A decimal or 0x number, or a negative one stored in two's complement
- * within bits; -1 is the all-ones value. Fails on trailing junk or range.
- */
-static int parse_num(const char *s, unsigned bits, uint64_t *out)
-{
-	uint64_t max = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-	bool neg = *s == '-';
-	const char *digits = neg ? s + 1 : s;
-	char *end;
-	uint64_t v;
-
-	if (!isdigit((unsigned char)*digits))
-		return -1;
-	errno = 0;
-	v = strtoull(digits, &end, 0);
-	if (errno || *end)
-		return -1;
-	if (!neg) {
-		if (v > max)
-			return -1;
-		*out = v;
-		return 0;
-	}
-	if (v > (UINT64_C(1) << (bits - 1)))
-		return -1;
-	*out = (0 - v) & max;
-	return 0;
-}
-
-static int name_val__find(const struct name_val *t, const char *name,
-			  uint64_t *out)
-{
-	for (; t && t->name; t++) {
-		if (!strcasecmp(t->name, name)) {
-			*out = t->val;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/*
- * Copy the next item of the list at *s, items separated by any of seps,
- * into item. Returns 1 for an item, 0 at the end, -1 if it is too long.
- */
-static int list__next(const char **s, const char *seps, char *item,
-		      size_t max)
-{
-	const char *p = *s, *end;
-	size_t n;
-
-	if (!*p)
-		return 0;
-	end = strpbrk(p, seps);
-	n = end ? (size_t)(end - p) : strlen(p);
-	if (n >= max)
-		return -1;
-	memcpy(item, p, n);
-	item[n] = '\0';
-	*s = end ? end + 1 : p + n;
-	return 1;
-}
-
-/* Names from t or numbers, joined by ',' or '|', or'ed together. */
-static int parse_flags(const char *s, const struct name_val *t, uint64_t *out)
-{
-	char item[MKJITDUMP_MAX_ITEM];
-	uint64_t v, acc = 0;
-	int r;
-
-	if (!*s)
-		return -1;
-	while ((r = list__next(&s, ",|", item, sizeof(item))) > 0) {
-		if (name_val__find(t, item, &v) < 0 &&
-		    parse_num(item, 64, &v) < 0)
-			return -1;
-		acc |= v;
-	}
-	if (r < 0)
-		return -1;
-	*out = acc;
-	return 0;
-}
-
-/* Append the bytes of an even-length hex string ("00ab12") to out. */
-static int parse_hex(const char *s, struct buf *out)
-{
-	size_t i, n = strlen(s);
-
-	if (n % 2)
-		return -1;
-	for (i = 0; i < n; i += 2) {
-		char pair[3] = { s[i], s[i + 1], '\0' };
-
-		if (!isxdigit((unsigned char)pair[0]) ||
-		    !isxdigit((unsigned char)pair[1]))
-			return -1;
-		buf__u8(out, (uint8_t)strtoul(pair, NULL, 16));
-	}
-	return 0;
-}
+/* ---- Names -------------------------------------------------------------- */
 
 static const struct name_val elf_mach_names[] = {
 	{ "x86_64", EM_X86_64 }, { "i386", EM_386 }, { "aarch64", EM_AARCH64 },
@@ -320,154 +75,6 @@ static const struct name_val header_flag_names[] = {
 	{ "arch_timestamp", MKJITDUMP_FLAGS_ARCH_TIMESTAMP },
 	{ NULL, 0 }
 };
-
-/* ---- Spec lines --------------------------------------------------------- */
-
-struct kv {
-	const char *key, *val;
-	bool used;			/* read by the verb */
-};
-
-/*
- * One spec line, split in place into words; key=value verbs also get kv[].
- * Getters mark keys used and, on a bad value, print the error and set err
- * (sticky), returning the default, so a verb checks err once at the end
- * with line__finish(), which also rejects keys nobody read.
- */
-struct line {
-	const char *path;
-	unsigned int no;
-	char *word[MKJITDUMP_MAX_WORDS];
-	size_t nword;
-	struct kv kv[MKJITDUMP_MAX_WORDS];
-	size_t nkv;
-	bool err;
-};
-
-static int line__error(struct line *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int line__error(struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (l->err)
-		return -1;	/* report only the first problem of a line */
-	fprintf(stderr, "mkjitdump: %s:%u: ", l->path, l->no);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	l->err = true;
-	return -1;
-}
-
-/*
- * Split text into words at blanks. A '"' toggles quoting (and is dropped),
- * so a quoted part may hold blanks; '#' at the start of a word, outside
- * quotes, starts a comment.
- */
-static int line__split(struct line *l, char *text)
-{
-	char *r = text, *w = text;
-
-	l->nword = 0;
-	for (;;) {
-		bool quoted = false;
-		char end;
-
-		while (isspace((unsigned char)*r))
-			r++;
-		if (!*r || *r == '#')
-			return 0;
-		if (l->nword == MKJITDUMP_MAX_WORDS)
-			return line__error(l, "more than %d words",
-					   MKJITDUMP_MAX_WORDS);
-		l->word[l->nword++] = w;
-		for (; *r && (quoted || !isspace((unsigned char)*r)); r++) {
-			if (*r == '"')
-				quoted = !quoted;
-			else
-				*w++ = *r;
-		}
-		if (quoted)
-			return line__error(l, "unterminated '\"'");
-		end = *r;
-		*w++ = '\0';
-		if (end)
-			r++;
-	}
-}
-
-/* Split the words after the verb into key=value pairs. */
-static int line__pairs(struct line *l)
-{
-	size_t i, j;
-
-	l->nkv = 0;
-	for (i = 1; i < l->nword; i++) {
-		char *eq = strchr(l->word[i], '=');
-
-		if (!eq || eq == l->word[i])
-			return line__error(l, "expected KEY=VALUE, got '%s'",
-					   l->word[i]);
-		*eq = '\0';
-		for (j = 0; j < l->nkv; j++)
-			if (!strcmp(l->kv[j].key, l->word[i]))
-				return line__error(l, "key '%s' given twice",
-						   l->word[i]);
-		l->kv[l->nkv].key = l->word[i];
-		l->kv[l->nkv].val = eq + 1;
-		l->kv[l->nkv].used = false;
-		l->nkv++;
-	}
-	return 0;
-}
-
-static const char *line__str(struct line *l, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < l->nkv; i++) {
-		if (!strcmp(l->kv[i].key, key)) {
-			l->kv[i].used = true;
-			return l->kv[i].val;
-		}
-	}
-	return NULL;
-}
-
-static bool line__has(struct line *l, const char *key)
-{
-	return line__str(l, key) != NULL;
-}
-
-static const char *line__cstr(struct line *l, const char *key)
-{
-	const char *v = line__str(l, key);
-
-	return v ? v : "";
-}
-
-static uint64_t line__num(struct line *l, const char *key, unsigned bits,
-			  uint64_t def)
-{
-	const char *v = line__str(l, key);
-	uint64_t n;
-
-	if (!v)
-		return def;
-	if (parse_num(v, bits, &n) < 0) {
-		line__error(l, "bad value '%s' for '%s': expected a %u-bit number",
-			    v, key, bits);
-		return def;
-	}
-	return n;
-}
-
-#define line__u64(l, key, def) line__num((l), (key), 64, (def))
-#define line__u32(l, key, def) ((uint32_t)line__num((l), (key), 32, (def)))
-#define line__bool(l, key, def) (line__num((l), (key), 1, (def)) != 0)
 
 /* A name from names, or a number. */
 static uint64_t line__enum(struct line *l, const char *key,
@@ -487,62 +94,7 @@ static uint64_t line__enum(struct line *l, const char *key,
 	return n;
 }
 
-static uint64_t line__flags(struct line *l, const char *key,
-			    const struct name_val *names, uint64_t def)
-{
-	const char *v = line__str(l, key);
-	uint64_t n;
-
-	if (!v)
-		return def;
-	if (parse_flags(v, names, &n) < 0) {
-		line__error(l, "bad value '%s' for '%s': expected names or numbers joined by ',' or '|'",
-			    v, key);
-		return def;
-	}
-	return n;
-}
-
-/* A hex value for key, appended to out; false if absent or bad. */
-static bool line__hex(struct line *l, const char *key, struct buf *out)
-{
-	const char *v = line__str(l, key);
-
-	if (!v)
-		return false;
-	if (parse_hex(v, out) < 0) {
-		line__error(l, "bad value for '%s': expected an even number of hex digits",
-			    key);
-		return false;
-	}
-	return true;
-}
-
-/* Reject unread keys; -1 if this line had any error. */
-static int line__finish(struct line *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nkv; i++) {
-		if (!l->kv[i].used)
-			return line__error(l, "key '%s' is not used by '%s'",
-					   l->kv[i].key, l->word[0]);
-	}
-	return l->err ? -1 : 0;
-}
-
 /* ---- The spec ----------------------------------------------------------- */
-
-/* An optional value: set only when the spec gives it. */
-struct opt_u64 {
-	bool set;
-	uint64_t v;
-};
-
-static uint64_t opt_or(struct opt_u64 o, uint64_t def)
-{
-	return o.set ? o.v : def;
-}
 
 /* The file header as the header lines give it; see mkjitdump.md. */
 struct header_def {
@@ -562,10 +114,7 @@ struct spec {
 	size_t nr_recs, nr_loads;
 	uint64_t first_time;		/* of the first record */
 	struct opt_u64 first_pid;	/* of the first load or move */
-	struct {
-		bool set, from_end;
-		uint64_t n;
-	} trunc;
+	struct truncation trunc;
 };
 
 /* ---- The header --------------------------------------------------------- */
@@ -636,7 +185,7 @@ static int verb_header(struct spec *s, struct line *l, uint32_t arg)
 			continue;
 		}
 		if (k->flags)
-			o->v = line__flags(l, k->key, k->names, 0);
+			o->v = line__flags(l, k->key, k->names, k->bits, 0);
 		else
 			o->v = line__enum(l, k->key, k->names, k->bits, 0);
 		o->set = true;
@@ -669,7 +218,7 @@ static int header__build(const struct spec *s, struct buf *out)
 	buf__u64(out, opt_or(h->flags, 0));
 	buf__put(out, h->ext.p, h->ext.len);
 	if (size > known)
-		buf__fill(out, 0, (size_t)(size - known));
+		buf__zero(out, (size_t)(size - known));
 	return 0;
 }
 
@@ -742,9 +291,9 @@ static void rec__body_bytes(struct line *l, const char *hex_key,
 	if (has_hex && has_size && size != out->len)
 		line__error(l, "size=%llu but %s= has %zu bytes (%s= states another size)",
 			    (unsigned long long)size, hex_key, out->len, field_key);
-	else if (!has_hex && size > MKJITDUMP_MAX_OUTPUT)
+	else if (!has_hex && size > SPEC_MAX_OUTPUT)
 		line__error(l, "size=%llu: more than %zu bytes",
-			    (unsigned long long)size, MKJITDUMP_MAX_OUTPUT);
+			    (unsigned long long)size, SPEC_MAX_OUTPUT);
 	else if (!has_hex)
 		buf__fill(out, fill, (size_t)size);
 }
@@ -754,11 +303,11 @@ static void rec__pad(struct spec *s, struct line *l)
 {
 	uint64_t pad = line__u64(l, "pad", 0);
 
-	if (pad > MKJITDUMP_MAX_OUTPUT)
+	if (pad > SPEC_MAX_OUTPUT)
 		line__error(l, "pad=%llu: more than %zu bytes",
-			    (unsigned long long)pad, MKJITDUMP_MAX_OUTPUT);
+			    (unsigned long long)pad, SPEC_MAX_OUTPUT);
 	else
-		buf__fill(&s->records, 0, (size_t)pad);
+		buf__zero(&s->records, (size_t)pad);
 }
 
 /*
@@ -815,7 +364,7 @@ struct debug_ctx {
 static int entry__num(const char *from, const char *to, unsigned bits,
 		      uint64_t *out)
 {
-	char num[MKJITDUMP_MAX_ITEM];
+	char num[SPEC_MAX_ITEM];
 	size_t n = (size_t)(to - from);
 
 	if (n >= sizeof(num))
@@ -945,16 +494,8 @@ static int rec_raw(struct spec *s, struct line *l, uint32_t arg)
 
 static int verb_truncate(struct spec *s, struct line *l, uint32_t arg)
 {
-	const char *n = l->nword == 2 ? l->word[1] : "";
-
 	(void)arg;
-	if (s->trunc.set)
-		return line__error(l, "truncate given twice");
-	s->trunc.from_end = *n == '-';
-	if (parse_num(s->trunc.from_end ? n + 1 : n, 64, &s->trunc.n) < 0)
-		return line__error(l, "expected: truncate OFFSET, or truncate -BYTES");
-	s->trunc.set = true;
-	return 0;
+	return truncation__parse(&s->trunc, l);
 }
 
 /* ---- Reading the spec --------------------------------------------------- */
@@ -980,15 +521,10 @@ enum pass {
 	PASS_RECORDS,			/* everything else */
 };
 
-static int spec__line(struct spec *s, struct line *l, char *text,
-		      enum pass pass)
+static int spec__line(struct spec *s, struct line *l, enum pass pass)
 {
 	size_t i;
 
-	if (line__split(l, text) < 0)
-		return -1;
-	if (!l->nword)
-		return 0;
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 		if (strcmp(verbs[i].name, l->word[0]))
 			continue;
@@ -1004,47 +540,30 @@ static int spec__line(struct spec *s, struct line *l, char *text,
 }
 
 /* One pass over the spec text, line by line; stops at the first error. */
-static int spec__pass(struct spec *s, const struct buf *text, enum pass pass)
+static int spec__pass(struct spec *s, FILE *text, enum pass pass)
 {
-	char *copy = xrealloc(NULL, MKJITDUMP_MAX_LINE);
-	struct line *l = xrealloc(NULL, sizeof(*l));
-	size_t pos = 0;
-	int ret = 0;
+	struct spec_reader r;
+	int ret;
 
-	memset(l, 0, sizeof(*l));
-	l->path = s->path;
-	while (!ret && pos < text->len) {
-		const uint8_t *p = text->p + pos;
-		const uint8_t *nl = memchr(p, '\n', text->len - pos);
-		size_t n = nl ? (size_t)(nl - p) : text->len - pos;
-
-		pos += n + (nl != NULL);
-		l->no++;
-		l->err = false;
-		if (n > MKJITDUMP_MAX_LINE - 2)
-			ret = line__error(l, "line longer than %d bytes",
-					  MKJITDUMP_MAX_LINE - 2);
-		else if (memchr(p, '\0', n))
-			ret = line__error(l, "NUL byte in the line");
-		if (ret)
+	rewind(text);
+	spec_reader__init(&r, text, s->path);
+	while ((ret = spec_reader__next(&r)) > 0) {
+		ret = spec__line(s, r.line, pass);
+		if (ret < 0)
 			break;
-		memcpy(copy, p, n);
-		copy[n] = '\0';
-		ret = spec__line(s, l, copy, pass);
 	}
-	free(copy);
-	free(l);
+	spec_reader__exit(&r);
 	return ret;
 }
 
 /* The whole spec into text (at most MKJITDUMP_MAX_SPEC bytes). */
 static int spec__load(const char *path, struct buf *text)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	FILE *f = input__open(path);
 	int ret = 0;
 
 	if (!f)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return -1;
 	for (;;) {
 		uint8_t chunk[8192];
 		size_t n = fread(chunk, 1, sizeof(chunk), f);
@@ -1060,51 +579,30 @@ static int spec__load(const char *path, struct buf *text)
 	}
 	if (!ret && ferror(f))
 		ret = error("cannot read '%s': %s", path, strerror(errno));
-	if (f != stdin)
-		fclose(f);
+	input__close(f);
 	return ret;
 }
 
-/* Header lines first, so records anywhere see the header's pid=. */
+/*
+ * Header lines first, so records anywhere see the header's pid=. The spec
+ * may be stdin, so both passes read a copy in memory.
+ */
 static int spec__read(struct spec *s)
 {
 	struct buf text = { NULL, 0, 0, false };
 	int ret = spec__load(s->path, &text);
 
-	if (!ret)
-		ret = spec__pass(s, &text, PASS_HEADER);
-	if (!ret)
-		ret = spec__pass(s, &text, PASS_RECORDS);
+	if (!ret) {
+		FILE *f = fmemopen(text.p, text.len, "r");
+
+		if (!f)
+			die("out of memory");
+		ret = spec__pass(s, f, PASS_HEADER);
+		if (!ret)
+			ret = spec__pass(s, f, PASS_RECORDS);
+		fclose(f);
+	}
 	buf__release(&text);
-	return ret;
-}
-
-/* ---- Output ------------------------------------------------------------- */
-
-static int output__truncate(const struct spec *s, struct buf *out)
-{
-	if (!s->trunc.set)
-		return 0;
-	if (s->trunc.n > out->len)
-		return error("truncate %s%llu: the output is only %zu bytes",
-			     s->trunc.from_end ? "-" : "",
-			     (unsigned long long)s->trunc.n, out->len);
-	out->len = s->trunc.from_end ? out->len - (size_t)s->trunc.n
-				     : (size_t)s->trunc.n;
-	return 0;
-}
-
-static int output__write(const char *path, const struct buf *out)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-	int ret = 0;
-
-	if (!f)
-		return error("cannot create '%s': %s", path, strerror(errno));
-	if (out->len && fwrite(out->p, 1, out->len, f) != out->len)
-		ret = error("cannot write '%s': %s", path, strerror(errno));
-	if ((f == stdout ? fflush(f) : fclose(f)) && !ret)
-		ret = error("cannot write '%s': %s", path, strerror(errno));
 	return ret;
 }
 
@@ -1155,12 +653,12 @@ static int opts__parse(struct mkjitdump_opts *o, int argc, char **argv,
 	}
 	if (c == 'h') {
 		print_usage(stdout);
-		*code = MKJITDUMP_EXIT_OK;
+		*code = SPEC_EXIT_OK;
 		return -1;
 	}
 	if (c != -1 || argc - optind != 2) {
 		print_usage(stderr);
-		*code = MKJITDUMP_EXIT_USAGE;
+		*code = SPEC_EXIT_USAGE;
 		return -1;
 	}
 	o->spec = argv[optind];
@@ -1183,7 +681,7 @@ static int mkjitdump__run(const struct mkjitdump_opts *o)
 		ret = header__build(&s, &out);
 	if (!ret) {
 		buf__put(&out, s.records.p, s.records.len);
-		ret = output__truncate(&s, &out);
+		ret = truncation__apply(&s.trunc, &out);
 	}
 	if (!ret)
 		ret = output__write(o->out, &out);
@@ -1200,5 +698,5 @@ int main(int argc, char **argv)
 
 	if (opts__parse(&o, argc, argv, &code) < 0)
 		return code;
-	return mkjitdump__run(&o) < 0 ? MKJITDUMP_EXIT_DATA : MKJITDUMP_EXIT_OK;
+	return mkjitdump__run(&o) < 0 ? SPEC_EXIT_DATA : SPEC_EXIT_OK;
 }

@@ -11,36 +11,34 @@
  * tools/perf/Documentation/perf.data-file-format.txt and are declared here
  * under mkperf names.
  *
- * The output is built in memory (at most MKPERF_MAX_OUTPUT bytes): records
+ * The output is built in memory (at most SPEC_MAX_OUTPUT bytes): records
  * are encoded as the spec is read, so a record can only use the attrs
  * declared above it; then they are grouped into PERF_RECORD_COMPRESSED
  * records (--compress); then wrapped in the file or pipe header. Every
  * multi-byte field goes through struct buf, which writes it in the other
  * byte order under --swap.
  *
- * It is one file (about 2500 lines) so that it builds with one compiler
- * command and no build-system change; everything is static, in sections:
- * limits and formats, messages, buffers, values, spec lines, bitfields,
- * the spec, attrs, records, samples, global verbs, reading, assembly, main.
+ * The spec language, messages and output buffers are spec.c's, shared
+ * with mkjitdump; what is here is static, in sections: limits and formats,
+ * perf layouts, lists and names, spec lines, bitfields, the spec, attrs,
+ * records, samples, global verbs, reading, assembly, main.
  *
  * Exit codes: 0 ok, 1 bad command line, 2 bad spec or I/O error.
  */
 #define _GNU_SOURCE
 #include <byteswap.h>
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <perf/event.h>
 #include <zstd.h>
+
+#include "spec.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "mkperf assumes a little-endian host (see bitword__to_be)"
@@ -49,18 +47,11 @@
 _Static_assert(sizeof(struct perf_event_attr) == PERF_ATTR_SIZE_VER7,
 	       "perf_event_attr changed: update attr_fields[] and ATTR_FLAG_NAMES");
 
+const char spec_prog[] = "mkperf";
+
 /* ---- Limits and formats ------------------------------------------------ */
 
-enum mkperf_exit {
-	MKPERF_EXIT_OK = 0,
-	MKPERF_EXIT_USAGE = 1,		/* bad command line */
-	MKPERF_EXIT_DATA = 2,		/* bad spec, or cannot write */
-};
-
 enum {
-	MKPERF_MAX_LINE = 1 << 16,	/* bytes in one spec line */
-	MKPERF_MAX_WORDS = 256,		/* words on one spec line */
-	MKPERF_MAX_ITEM = 128,		/* bytes in one item of a list */
 	MKPERF_MAX_ATTRS = 64,
 	MKPERF_MAX_IDS = 256,		/* ids of one attr */
 	MKPERF_MAX_NAME = 256,		/* bytes in an attr name */
@@ -68,7 +59,6 @@ enum {
 	MKPERF_MAX_ATTR_SIZE = 4096,	/* header attr_size= */
 	MKPERF_MAX_RECORD = 65535,	/* perf_event_header.size is a u16 */
 };
-#define MKPERF_MAX_OUTPUT ((size_t)1 << 30)
 
 /* Feature bits of the perf.data header (perf.data-file-format.txt). */
 enum mkperf_feat {
@@ -105,146 +95,11 @@ enum mkperf_feat {
 
 #define ALIGN_UP(n, a) (((n) + (a) - 1) / (a) * (a))
 
-/* ---- Messages and memory ----------------------------------------------- */
-
-static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void die(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2), noreturn));
-
-static int error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mkperf: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mkperf: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(MKPERF_EXIT_DATA);
-}
-
-static void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void warning(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mkperf: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	if (!q)
-		die("out of memory");
-	return q;
-}
-
-/* ---- Output buffers ---------------------------------------------------- */
-
-/*
- * A growable byte buffer. p is NULL until the first write; len never
- * passes MKPERF_MAX_OUTPUT (die() if it would). With swap set, the
- * buf__uN() writers store values in the opposite byte order; bytes and
- * strings are never swapped.
- */
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-	bool swap;
-};
-
-static uint8_t *buf__room(struct buf *b, size_t n)
-{
-	uint8_t *at;
-
-	if (n > MKPERF_MAX_OUTPUT - b->len)
-		die("output larger than %zu bytes", MKPERF_MAX_OUTPUT);
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		b->p = xrealloc(b->p, cap);
-		b->cap = cap;
-	}
-	at = b->p + b->len;
-	b->len += n;
-	return at;
-}
-
-static void buf__put(struct buf *b, const void *src, size_t n)
-{
-	if (n)
-		memcpy(buf__room(b, n), src, n);
-}
-
-static void buf__zero(struct buf *b, size_t n)
-{
-	if (n)
-		memset(buf__room(b, n), 0, n);
-}
+/* ---- Perf layouts: padding, strings, record headers --------------------- */
 
 static void buf__pad(struct buf *b, size_t align)
 {
 	buf__zero(b, ALIGN_UP(b->len, align) - b->len);
-}
-
-static void buf__u8(struct buf *b, uint8_t v)
-{
-	buf__put(b, &v, 1);
-}
-
-static void buf__u16(struct buf *b, uint16_t v)
-{
-	if (b->swap)
-		v = bswap_16(v);
-	buf__put(b, &v, sizeof(v));
-}
-
-static void buf__u32(struct buf *b, uint32_t v)
-{
-	if (b->swap)
-		v = bswap_32(v);
-	buf__put(b, &v, sizeof(v));
-}
-
-static void buf__u64(struct buf *b, uint64_t v)
-{
-	if (b->swap)
-		v = bswap_64(v);
-	buf__put(b, &v, sizeof(v));
-}
-
-static void buf__set_u16(struct buf *b, size_t at, uint16_t v)
-{
-	if (b->swap)
-		v = bswap_16(v);
-	memcpy(b->p + at, &v, sizeof(v));
-}
-
-static void buf__set_u64(struct buf *b, size_t at, uint64_t v)
-{
-	if (b->swap)
-		v = bswap_64(v);
-	memcpy(b->p + at, &v, sizeof(v));
 }
 
 /* A NUL-terminated string, zero-padded to a multiple of align bytes. */
@@ -263,110 +118,22 @@ static void buf__string(struct buf *b, const char *s)
 	buf__cstr(b, s, MKPERF_NAME_ALIGN);
 }
 
-static void buf__release(struct buf *b)
+/* struct perf_event_header, which starts every record. */
+static void buf__event_header(struct buf *b, uint32_t type, uint16_t misc,
+			      uint16_t size)
 {
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
+	buf__u32(b, type);
+	buf__u16(b, misc);
+	buf__u16(b, size);
 }
 
-/* ---- Values: numbers, names, lists, hex -------------------------------- */
-
-struct name_val {
-	const char *name;
-	uint64_t val;
-};
-
-/*
- * A decimal or 0x number, or a negative one stored in two's complement
- * within bits; -1 is the all-ones value. Fails on trailing junk or range.
- */
-static int parse_num(const char *s, unsigned bits, uint64_t *out)
-{
-	uint64_t max = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-	bool neg = *s == '-';
-	const char *digits = neg ? s + 1 : s;
-	char *end;
-	uint64_t v;
-
-	if (!isdigit((unsigned char)*digits))
-		return -1;
-	errno = 0;
-	v = strtoull(digits, &end, 0);
-	if (errno || *end)
-		return -1;
-	if (!neg) {
-		if (v > max)
-			return -1;
-		*out = v;
-		return 0;
-	}
-	if (v > (UINT64_C(1) << (bits - 1)))
-		return -1;
-	*out = (0 - v) & max;
-	return 0;
-}
-
-static int name_val__find(const struct name_val *t, const char *name,
-			  uint64_t *out)
-{
-	for (; t && t->name; t++) {
-		if (!strcasecmp(t->name, name)) {
-			*out = t->val;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/*
- * Copy the next item of the list at *s, items separated by any of seps,
- * into item. Returns 1 for an item, 0 at the end, -1 if it is too long.
- */
-static int list__next(const char **s, const char *seps, char *item,
-		      size_t max)
-{
-	const char *p = *s, *end;
-	size_t n;
-
-	if (!*p)
-		return 0;
-	end = strpbrk(p, seps);
-	n = end ? (size_t)(end - p) : strlen(p);
-	if (n >= max)
-		return -1;
-	memcpy(item, p, n);
-	item[n] = '\0';
-	*s = end ? end + 1 : p + n;
-	return 1;
-}
-
-/* Names from t or numbers, joined by ',' or '|', or'ed together. */
-static int parse_flags(const char *s, const struct name_val *t, uint64_t *out)
-{
-	char item[MKPERF_MAX_ITEM];
-	uint64_t v, acc = 0;
-	int r;
-
-	if (!*s)
-		return -1;
-	while ((r = list__next(&s, ",|", item, sizeof(item))) > 0) {
-		if (name_val__find(t, item, &v) < 0 &&
-		    parse_num(item, 64, &v) < 0)
-			return -1;
-		acc |= v;
-	}
-	if (r < 0)
-		return -1;
-	*out = acc;
-	return 0;
-}
+/* ---- Lists and names ---------------------------------------------------- */
 
 /* Up to max numbers joined by sep ("1:2:3"); returns how many, or -1. */
 static int parse_parts(const char *s, const char *sep, uint64_t *out,
 		       size_t max)
 {
-	char item[MKPERF_MAX_ITEM];
+	char item[SPEC_MAX_ITEM];
 	size_t n = 0;
 	int r;
 
@@ -378,25 +145,6 @@ static int parse_parts(const char *s, const char *sep, uint64_t *out,
 		n++;
 	}
 	return r < 0 ? -1 : (int)n;
-}
-
-/* Append the bytes of an even-length hex string ("00ab12") to out. */
-static int parse_hex(const char *s, struct buf *out)
-{
-	size_t i, n = strlen(s);
-
-	if (n % 2)
-		return -1;
-	for (i = 0; i < n; i += 2) {
-		char pair[3] = { s[i], s[i + 1], '\0' };
-		char *end;
-
-		if (!isxdigit((unsigned char)pair[0]) ||
-		    !isxdigit((unsigned char)pair[1]))
-			return -1;
-		buf__u8(out, (uint8_t)strtoul(pair, &end, 16));
-	}
-	return 0;
 }
 
 static const struct name_val sample_type_names[] = {
@@ -478,205 +226,14 @@ static const struct name_val callchain_contexts[] = {
 
 /* ---- Spec lines --------------------------------------------------------- */
 
-struct kv {
-	const char *key, *val;
-	bool used;			/* read by the verb */
-};
-
-/*
- * One spec line, split in place into words; key=value verbs also get kv[].
- * Getters mark keys used and, on a bad value, print the error and set err
- * (sticky), returning the default, so a verb checks err once at the end
- * with line__finish(), which also rejects keys nobody read.
- */
-struct line {
-	const char *path;
-	unsigned int no;
-	char *word[MKPERF_MAX_WORDS];
-	size_t nword;
-	struct kv kv[MKPERF_MAX_WORDS];
-	size_t nkv;
-	bool err;
-};
-
-static int line__error(struct line *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int line__error(struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (l->err)
-		return -1;	/* report only the first problem of a line */
-	fprintf(stderr, "mkperf: %s:%u: ", l->path, l->no);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	l->err = true;
-	return -1;
-}
-
-/*
- * Split text into words at blanks. A '"' toggles quoting (and is dropped),
- * so a quoted part may hold blanks; '#' at the start of a word, outside
- * quotes, starts a comment.
- */
-static int line__split(struct line *l, char *text)
-{
-	char *r = text, *w = text;
-
-	l->nword = 0;
-	for (;;) {
-		bool quoted = false;
-		char end;
-
-		while (isspace((unsigned char)*r))
-			r++;
-		if (!*r || *r == '#')
-			return 0;
-		if (l->nword == MKPERF_MAX_WORDS)
-			return line__error(l, "more than %d words",
-					   MKPERF_MAX_WORDS);
-		l->word[l->nword++] = w;
-		for (; *r && (quoted || !isspace((unsigned char)*r)); r++) {
-			if (*r == '"')
-				quoted = !quoted;
-			else
-				*w++ = *r;
-		}
-		if (quoted)
-			return line__error(l, "unterminated '\"'");
-		end = *r;
-		*w++ = '\0';
-		if (end)
-			r++;
-	}
-}
-
-/* Split the words after the verb into key=value pairs. */
-static int line__pairs(struct line *l)
-{
-	size_t i, j;
-
-	l->nkv = 0;
-	for (i = 1; i < l->nword; i++) {
-		char *eq = strchr(l->word[i], '=');
-
-		if (!eq || eq == l->word[i])
-			return line__error(l, "expected KEY=VALUE, got '%s'",
-					   l->word[i]);
-		*eq = '\0';
-		for (j = 0; j < l->nkv; j++)
-			if (!strcmp(l->kv[j].key, l->word[i]))
-				return line__error(l, "key '%s' given twice",
-						   l->word[i]);
-		l->kv[l->nkv].key = l->word[i];
-		l->kv[l->nkv].val = eq + 1;
-		l->kv[l->nkv].used = false;
-		l->nkv++;
-	}
-	return 0;
-}
-
-static const char *line__str(struct line *l, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < l->nkv; i++) {
-		if (!strcmp(l->kv[i].key, key)) {
-			l->kv[i].used = true;
-			return l->kv[i].val;
-		}
-	}
-	return NULL;
-}
-
-static uint64_t line__num(struct line *l, const char *key, unsigned bits,
-			  uint64_t def)
-{
-	const char *v = line__str(l, key);
-	uint64_t n;
-
-	if (!v)
-		return def;
-	if (parse_num(v, bits, &n) < 0) {
-		line__error(l, "bad value '%s' for '%s': expected a %u-bit number",
-			    v, key, bits);
-		return def;
-	}
-	return n;
-}
-
-#define line__u64(l, key, def) line__num((l), (key), 64, (def))
-#define line__u32(l, key, def) ((uint32_t)line__num((l), (key), 32, (def)))
-#define line__u16(l, key, def) ((uint16_t)line__num((l), (key), 16, (def)))
-#define line__bool(l, key) (line__num((l), (key), 1, 0) != 0)
-
-static uint64_t line__flags(struct line *l, const char *key,
-			    const struct name_val *names, unsigned bits,
-			    uint64_t def)
-{
-	const char *v = line__str(l, key);
-	uint64_t n;
-
-	if (!v)
-		return def;
-	if (parse_flags(v, names, &n) < 0 ||
-	    (bits < 64 && n >> bits)) {
-		line__error(l, "bad value '%s' for '%s': expected names or numbers joined by ',' or '|'",
-			    v, key);
-		return def;
-	}
-	return n;
-}
-
 /* An optional override: set only when the key is on the line. */
-struct opt_u64 {
-	bool set;
-	uint64_t v;
-};
-
 static void line__opt(struct line *l, const char *key, unsigned bits,
 		      struct opt_u64 *o)
 {
-	if (!line__str(l, key))
+	if (!line__has(l, key))
 		return;
 	o->v = line__num(l, key, bits, 0);
 	o->set = true;
-}
-
-static uint64_t opt_or(struct opt_u64 o, uint64_t def)
-{
-	return o.set ? o.v : def;
-}
-
-/* Reject unread keys; -1 if this line had any error. */
-static int line__finish(struct line *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nkv; i++) {
-		if (!l->kv[i].used)
-			return line__error(l, "key '%s' is not used by '%s' (unknown key, or a field its attr's sample_type / sample_id_all / read_format does not have)",
-					   l->kv[i].key, l->word[0]);
-	}
-	return l->err ? -1 : 0;
-}
-
-/* A hex value for key, appended to out; false if absent or bad. */
-static bool line__hex(struct line *l, const char *key, struct buf *out)
-{
-	const char *v = line__str(l, key);
-
-	if (!v)
-		return false;
-	if (parse_hex(v, out) < 0) {
-		line__error(l, "bad value for '%s': expected an even number of hex digits",
-			    key);
-		return false;
-	}
-	return true;
 }
 
 /* ---- Bitfields ---------------------------------------------------------- */
@@ -822,7 +379,7 @@ static uint64_t bitword__to_be(const struct bitword *w, uint64_t le)
 static int bitword__parse(const struct bitword *w, const char *s,
 			  uint64_t *word)
 {
-	char item[MKPERF_MAX_ITEM];
+	char item[SPEC_MAX_ITEM];
 	int r;
 
 	while ((r = list__next(&s, "|", item, sizeof(item))) > 0) {
@@ -886,10 +443,7 @@ struct spec {
 	struct {
 		uint64_t level, mmap_len, group, version;
 	} comp;
-	struct {
-		bool set, from_end;
-		uint64_t n;
-	} trunc;
+	struct truncation trunc;
 };
 
 static size_t spec__attr_size(const struct spec *s)
@@ -901,7 +455,7 @@ static void spec__add_rec(struct spec *s, size_t off, bool compressible)
 {
 	if (s->nr_recs == s->alloc_recs) {
 		s->alloc_recs = s->alloc_recs ? s->alloc_recs * 2 : 64;
-		if (s->alloc_recs > MKPERF_MAX_OUTPUT / sizeof(*s->recs))
+		if (s->alloc_recs > SPEC_MAX_OUTPUT / sizeof(*s->recs))
 			die("too many records");
 		s->recs = xrealloc(s->recs, s->alloc_recs * sizeof(*s->recs));
 	}
@@ -981,13 +535,13 @@ static void attr__parse_fields(struct attr_def *d, struct line *l)
 {
 	size_t i;
 
-	d->size_given = line__str(l, "size") != NULL;
+	d->size_given = line__has(l, "size");
 	for (i = 0; i < NR_ATTR_FIELDS; i++) {
 		const struct attr_field *f = &attr_fields[i];
 		unsigned bits = f->size * 8;
 		uint64_t v;
 
-		if (!line__str(l, f->key))
+		if (!line__has(l, f->key))
 			continue;
 		if (f->names)
 			v = line__flags(l, f->key, f->names, bits, 0);
@@ -1008,7 +562,7 @@ static void attr__parse_flags(struct attr_def *d, struct line *l)
 	for (i = 0; i < attr_word.n; i++) {
 		const char *name = attr_word.defs[i].name;
 
-		if (line__str(l, name) &&
+		if (line__has(l, name) &&
 		    bitword__set(&attr_word, i, line__u64(l, name, 0), &word) < 0)
 			line__error(l, "value for '%s' does not fit the bitfield",
 				    name);
@@ -1041,7 +595,7 @@ static void attr__parse_ids(struct attr_def *d, struct line *l,
 			    const struct spec *s)
 {
 	const char *v = line__str(l, "ids");
-	char item[MKPERF_MAX_ITEM];
+	char item[SPEC_MAX_ITEM];
 	uint64_t id;
 	int r;
 
@@ -1140,11 +694,11 @@ struct sid {
 static const struct attr_def *spec__pick_attr(struct spec *s, struct line *l,
 					      uint64_t *id)
 {
-	bool has_id = line__str(l, "id") != NULL;
+	bool has_id = line__has(l, "id");
 	const struct attr_def *a = NULL;
 
 	*id = line__u64(l, "id", 0);
-	if (line__str(l, "attr")) {
+	if (line__has(l, "attr")) {
 		uint64_t i = line__u64(l, "attr", 0);
 
 		if (i >= s->nr_attrs) {
@@ -1202,10 +756,8 @@ static size_t rec__begin(struct spec *s, struct line *l, uint32_t type,
 {
 	size_t at = s->records.len;
 
-	buf__u32(&s->records, type);
-	buf__u16(&s->records,
-		 (uint16_t)line__flags(l, "misc", misc_names, 16, misc));
-	buf__u16(&s->records, 0);
+	misc = (uint16_t)line__flags(l, "misc", misc_names, 16, misc);
+	buf__event_header(&s->records, type, misc, 0);
 	return at;
 }
 
@@ -1226,19 +778,13 @@ static int rec__end(struct spec *s, struct line *l, size_t at,
 	return 0;
 }
 
-static const char *line__cstr(struct line *l, const char *key)
-{
-	const char *v = line__str(l, key);
-
-	return v ? v : "";
-}
 
 static int rec_comm(struct spec *s, struct line *l, uint32_t arg)
 {
 	struct buf *b = &s->records;
 	struct sid v = { 0 };
 	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
-	bool exec = line__bool(l, "exec");
+	bool exec = line__bool(l, "exec", false);
 	size_t at;
 
 	(void)arg;
@@ -1382,9 +928,9 @@ static int rec_switch(struct spec *s, struct line *l, uint32_t type)
 	uint16_t misc = 0;
 	size_t at;
 
-	if (line__bool(l, "out"))
+	if (line__bool(l, "out", false))
 		misc |= PERF_RECORD_MISC_SWITCH_OUT;
-	if (line__bool(l, "preempt"))
+	if (line__bool(l, "preempt", false))
 		misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
 	at = rec__begin(s, l, type, misc);
 	if (type == PERF_RECORD_SWITCH_CPU_WIDE) {
@@ -1426,7 +972,7 @@ static int rec_raw(struct spec *s, struct line *l, uint32_t arg)
 	size_t at;
 
 	(void)arg;
-	if (!line__str(l, "type"))
+	if (!line__has(l, "type"))
 		return line__error(l, "raw needs type=");
 	at = rec__begin(s, l, line__u32(l, "type", 0), 0);
 	line__hex(l, "bytes", &s->records);
@@ -1472,7 +1018,7 @@ static int read__parse(struct sample_ctx *c, const char *s,
 	uint64_t rf = c->a->attr.read_format;
 	bool has_id = rf & PERF_FORMAT_ID, has_lost = rf & PERF_FORMAT_LOST;
 	size_t max = 1 + has_id + has_lost;
-	char item[MKPERF_MAX_ITEM];
+	char item[SPEC_MAX_ITEM];
 	uint64_t p[3] = { 0 };
 	int r, k;
 
@@ -1562,20 +1108,34 @@ static int callchain__item(struct sample_ctx *c, char *item, uint64_t *n)
 	return 0;
 }
 
-static void put_callchain(struct sample_ctx *c)
+/*
+ * Each ','-separated item of key's value through put(), which writes it
+ * and adds to *n what it counts for the field's nr. -1 at the first bad
+ * item (put() says why), or at one longer than SPEC_MAX_ITEM.
+ */
+static int sample__items(struct sample_ctx *c, const char *key,
+			 int (*put)(struct sample_ctx *c, char *item,
+				    uint64_t *n),
+			 uint64_t *n)
 {
-	const char *s = line__str(c->l, "callchain");
-	char item[MKPERF_MAX_ITEM];
-	size_t at = c->b->len;
-	uint64_t n = 0;
+	const char *s = line__str(c->l, key);
+	char item[SPEC_MAX_ITEM];
 	int r = 0;
 
-	buf__u64(c->b, 0);
 	while (s && (r = list__next(&s, ",", item, sizeof(item))) > 0)
-		if (callchain__item(c, item, &n) < 0)
-			return;
-	if (r < 0)
-		line__error(c->l, "callchain item too long");
+		if (put(c, item, n) < 0)
+			return -1;
+	return r < 0 ? line__error(c->l, "%s item too long", key) : 0;
+}
+
+/* u64 nr, then nr u64s: the callchain= ips and context markers. */
+static void put_callchain(struct sample_ctx *c)
+{
+	size_t at = c->b->len;
+	uint64_t n = 0;
+
+	buf__u64(c->b, 0);
+	sample__items(c, "callchain", callchain__item, &n);
 	buf__set_u64(c->b, at, n);
 }
 
@@ -1593,12 +1153,12 @@ static void put_raw(struct sample_ctx *c)
 	buf__release(&data);
 }
 
-/* "FROM:TO[:FLAGS]", FLAGS as in bitword__parse(). */
-static int branch__item(struct sample_ctx *c, char *item)
+/* "FROM:TO[:FLAGS]", FLAGS as in bitword__parse(); one more entry in *n. */
+static int branch__item(struct sample_ctx *c, char *item, uint64_t *n)
 {
 	char *to = strchr(item, ':'), *flags = NULL;
 	uint64_t from_v, to_v, word = 0;
-	char whole[MKPERF_MAX_ITEM];
+	char whole[SPEC_MAX_ITEM];
 
 	memcpy(whole, item, strlen(item) + 1);
 	if (to) {
@@ -1615,27 +1175,20 @@ static int branch__item(struct sample_ctx *c, char *item)
 	buf__u64(c->b, from_v);
 	buf__u64(c->b, to_v);
 	buf__u64(c->b, c->b->swap ? bitword__to_be(&branch_word, word) : word);
+	(*n)++;
 	return 0;
 }
 
+/* u64 nr, u64 hw_idx if branch_sample_type has HW_INDEX, nr entries. */
 static void put_branch_stack(struct sample_ctx *c)
 {
-	const char *s = line__str(c->l, "branch_stack");
-	char item[MKPERF_MAX_ITEM];
 	size_t at = c->b->len;
 	uint64_t n = 0;
-	int r = 0;
 
 	buf__u64(c->b, 0);
 	if (c->a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
 		buf__u64(c->b, line__u64(c->l, "hw_idx", 0));
-	while (s && (r = list__next(&s, ",", item, sizeof(item))) > 0) {
-		if (branch__item(c, item) < 0)
-			return;
-		n++;
-	}
-	if (r < 0)
-		line__error(c->l, "branch_stack item too long");
+	sample__items(c, "branch_stack", branch__item, &n);
 	buf__set_u64(c->b, at, n);
 }
 
@@ -1644,7 +1197,7 @@ static void put_regs(struct sample_ctx *c, const char *key, uint64_t mask)
 {
 	const char *s = line__str(c->l, key), *vals = NULL;
 	size_t n = 0, want = (size_t)__builtin_popcountll(mask);
-	char item[MKPERF_MAX_ITEM];
+	char item[SPEC_MAX_ITEM];
 	uint64_t abi = 0, v;
 	int r = 0;
 
@@ -1852,6 +1405,15 @@ static const struct feat_def {
 	{ "raw", 0, FK_RAW, NULL },
 };
 
+/* Feature id's contents, from now on written; in the output's byte order. */
+static struct buf *spec__add_feat(struct spec *s, unsigned int id)
+{
+	s->has_feat[id] = true;
+	s->feat[id].swap = s->swap;
+	return &s->feat[id];
+}
+
+/* spec__add_feat() for a feature line; NULL if id was given before. */
 static struct buf *spec__claim_feat(struct spec *s, struct line *l,
 				    unsigned int id)
 {
@@ -1859,9 +1421,7 @@ static struct buf *spec__claim_feat(struct spec *s, struct line *l,
 		line__error(l, "feature %u given twice", id);
 		return NULL;
 	}
-	s->has_feat[id] = true;
-	s->feat[id].swap = s->swap;
-	return &s->feat[id];
+	return spec__add_feat(s, id);
 }
 
 static int feature__nums(struct buf *b, struct line *l, const char *nums)
@@ -1976,9 +1536,8 @@ static int verb_buildid(struct spec *s, struct line *l, uint32_t arg)
 	len = 36 + ALIGN_UP(strlen(name) + 1, MKPERF_NAME_ALIGN);
 	if (len > MKPERF_MAX_RECORD)
 		line__error(l, "name too long for a record");
-	buf__u32(b, PERF_RECORD_HEADER_BUILD_ID);
-	buf__u16(b, misc | PERF_RECORD_MISC_BUILD_ID_SIZE);
-	buf__u16(b, (uint16_t)len);
+	buf__event_header(b, PERF_RECORD_HEADER_BUILD_ID,
+			  misc | PERF_RECORD_MISC_BUILD_ID_SIZE, (uint16_t)len);
 	buf__u32(b, line__u32(l, "pid", UINT32_MAX));
 	buf__put(b, id.p, id.len);
 	buf__zero(b, 20 - id.len);
@@ -2005,16 +1564,8 @@ static int verb_compress(struct spec *s, struct line *l, uint32_t arg)
 
 static int verb_truncate(struct spec *s, struct line *l, uint32_t arg)
 {
-	const char *n = l->nword == 2 ? l->word[1] : "";
-
 	(void)arg;
-	if (s->trunc.set)
-		return line__error(l, "truncate given twice");
-	s->trunc.from_end = *n == '-';
-	if (parse_num(s->trunc.from_end ? n + 1 : n, 64, &s->trunc.n) < 0)
-		return line__error(l, "expected: truncate OFFSET, or truncate -BYTES");
-	s->trunc.set = true;
-	return 0;
+	return truncation__parse(&s->trunc, l);
 }
 
 /* ---- Reading the spec --------------------------------------------------- */
@@ -2049,14 +1600,10 @@ static const struct verb {
 	{ "raw", rec_raw, 0, true },
 };
 
-static int spec__line(struct spec *s, struct line *l, char *text)
+static int spec__line(struct spec *s, struct line *l)
 {
 	size_t i;
 
-	if (line__split(l, text) < 0)
-		return -1;
-	if (!l->nword)
-		return 0;
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 		if (strcmp(verbs[i].name, l->word[0]))
 			continue;
@@ -2069,32 +1616,22 @@ static int spec__line(struct spec *s, struct line *l, char *text)
 
 static int spec__read(struct spec *s, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *text = xrealloc(NULL, MKPERF_MAX_LINE);
-	struct line *l = xrealloc(NULL, sizeof(*l));
-	int ret = 0;
+	FILE *f = input__open(path);
+	struct spec_reader r;
+	int ret;
 
 	if (!f)
-		ret = error("cannot open '%s': %s", path, strerror(errno));
-	memset(l, 0, sizeof(*l));
-	l->path = path;
-	while (!ret && fgets(text, MKPERF_MAX_LINE, f)) {
-		size_t n = strlen(text);
-
-		l->no++;
-		l->err = false;
-		if (n == MKPERF_MAX_LINE - 1 && text[n - 1] != '\n')
-			ret = line__error(l, "line longer than %d bytes",
-					  MKPERF_MAX_LINE - 2);
-		else
-			ret = spec__line(s, l, text);
+		return -1;
+	spec_reader__init(&r, f, path);
+	r.nul_ends_line = true;
+	r.line->unused_hint = "unknown key, or a field its attr's sample_type / sample_id_all / read_format does not have";
+	while ((ret = spec_reader__next(&r)) > 0) {
+		ret = spec__line(s, r.line);
+		if (ret < 0)
+			break;
 	}
-	if (!ret && f && ferror(f))
-		ret = error("cannot read '%s': %s", path, strerror(errno));
-	if (f && f != stdin)
-		fclose(f);
-	free(text);
-	free(l);
+	spec_reader__exit(&r);
+	input__close(f);
 	return ret;
 }
 
@@ -2126,9 +1663,7 @@ static int comp__flush(struct comp *c, const struct spec *s, struct buf *out)
 		return error("a compressed group of %zu bytes does not fit one record: lower 'compress group='",
 			     c->group.len);
 	}
-	buf__u32(out, PERF_RECORD_COMPRESSED);
-	buf__u16(out, 0);
-	buf__u16(out, (uint16_t)(n + 8));
+	buf__event_header(out, PERF_RECORD_COMPRESSED, 0, (uint16_t)(n + 8));
 	buf__put(out, frame, n);
 	c->in += c->group.len;
 	c->out += n;
@@ -2178,36 +1713,38 @@ static void feature__event_desc(const struct spec *s, struct buf *b)
 	}
 }
 
+/* HEADER_COMPRESSED: version, type, level, ratio, mmap_len. */
+static void feature__compressed(const struct spec *s, const struct comp *c,
+				struct buf *b)
+{
+	buf__u32(b, (uint32_t)s->comp.version);
+	buf__u32(b, MKPERF_COMP_ZSTD);
+	buf__u32(b, (uint32_t)s->comp.level);
+	buf__u32(b, (uint32_t)(c->out ? (c->in + c->out / 2) / c->out : 0));
+	buf__u32(b, (uint32_t)s->comp.mmap_len);
+}
+
 /* Features mkperf writes itself, unless the spec gave them raw. */
 static void spec__derive_features(struct spec *s, const struct comp *c)
 {
 	bool named = false;
+	struct buf *b;
 	size_t i;
 
 	for (i = 0; i < s->nr_attrs; i++)
 		named |= s->attrs[i].has_name;
 	if (opt_or(s->hdr.event_desc, named) && s->nr_attrs &&
 	    !s->has_feat[MKPERF_FEAT_EVENT_DESC]) {
-		s->has_feat[MKPERF_FEAT_EVENT_DESC] = true;
-		s->feat[MKPERF_FEAT_EVENT_DESC].swap = s->swap;
-		feature__event_desc(s, &s->feat[MKPERF_FEAT_EVENT_DESC]);
+		b = spec__add_feat(s, MKPERF_FEAT_EVENT_DESC);
+		feature__event_desc(s, b);
 	}
 	if (s->compress && !s->has_feat[MKPERF_FEAT_COMPRESSED]) {
-		struct buf *b = &s->feat[MKPERF_FEAT_COMPRESSED];
-
-		s->has_feat[MKPERF_FEAT_COMPRESSED] = true;
-		b->swap = s->swap;
-		buf__u32(b, (uint32_t)s->comp.version);
-		buf__u32(b, MKPERF_COMP_ZSTD);
-		buf__u32(b, (uint32_t)s->comp.level);
-		buf__u32(b, (uint32_t)(c->out ? (c->in + c->out / 2) / c->out : 0));
-		buf__u32(b, (uint32_t)s->comp.mmap_len);
+		b = spec__add_feat(s, MKPERF_FEAT_COMPRESSED);
+		feature__compressed(s, c, b);
 	}
 	if (!s->pipe && s->build_ids.len && !s->has_feat[MKPERF_FEAT_BUILD_ID]) {
-		s->has_feat[MKPERF_FEAT_BUILD_ID] = true;
-		s->feat[MKPERF_FEAT_BUILD_ID].swap = s->swap;
-		buf__put(&s->feat[MKPERF_FEAT_BUILD_ID], s->build_ids.p,
-			 s->build_ids.len);
+		b = spec__add_feat(s, MKPERF_FEAT_BUILD_ID);
+		buf__put(b, s->build_ids.p, s->build_ids.len);
 	}
 	/*
 	 * perf guesses how a swapped feature bitmap was written by looking
@@ -2324,9 +1861,8 @@ static int pipe__assemble(const struct spec *s, const struct buf *data,
 		len = 8 + attr_size + 8 * attr__nr_ids_claimed(d);
 		if (len > MKPERF_MAX_RECORD)
 			return error("attr %zu does not fit a record", i);
-		buf__u32(out, PERF_RECORD_HEADER_ATTR);
-		buf__u16(out, 0);
-		buf__u16(out, (uint16_t)len);
+		buf__event_header(out, PERF_RECORD_HEADER_ATTR, 0,
+				  (uint16_t)len);
 		attr__encode(out, d, attr_size);
 		for (j = 0; j < d->nr_ids; j++)
 			buf__u64(out, d->ids[j]);
@@ -2337,41 +1873,14 @@ static int pipe__assemble(const struct spec *s, const struct buf *data,
 		len = 16 + s->feat[i].len;
 		if (len > MKPERF_MAX_RECORD)
 			return error("feature %zu does not fit a record", i);
-		buf__u32(out, PERF_RECORD_HEADER_FEATURE);
-		buf__u16(out, 0);
-		buf__u16(out, (uint16_t)len);
+		buf__event_header(out, PERF_RECORD_HEADER_FEATURE, 0,
+				  (uint16_t)len);
 		buf__u64(out, i);
 		buf__put(out, s->feat[i].p, s->feat[i].len);
 	}
 	buf__put(out, s->build_ids.p, s->build_ids.len);
 	buf__put(out, data->p, data->len);
 	return 0;
-}
-
-static int output__truncate(const struct spec *s, struct buf *out)
-{
-	if (!s->trunc.set)
-		return 0;
-	if (s->trunc.n > out->len)
-		return error("truncate %s%llu: the output is only %zu bytes",
-			     s->trunc.from_end ? "-" : "",
-			     (unsigned long long)s->trunc.n, out->len);
-	out->len = s->trunc.from_end ? out->len - s->trunc.n : s->trunc.n;
-	return 0;
-}
-
-static int output__write(const char *path, const struct buf *out)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-	int ret = 0;
-
-	if (!f)
-		return error("cannot create '%s': %s", path, strerror(errno));
-	if (out->len && fwrite(out->p, 1, out->len, f) != out->len)
-		ret = error("cannot write '%s': %s", path, strerror(errno));
-	if ((f == stdout ? fflush(f) : fclose(f)) && !ret)
-		ret = error("cannot write '%s': %s", path, strerror(errno));
-	return ret;
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -2429,12 +1938,12 @@ static int opts__parse(struct mkperf_opts *o, int argc, char **argv,
 	}
 	if (c == 'h') {
 		print_usage(stdout);
-		*code = MKPERF_EXIT_OK;
+		*code = SPEC_EXIT_OK;
 		return -1;
 	}
 	if (c != -1 || argc - optind != 2) {
 		print_usage(stderr);
-		*code = MKPERF_EXIT_USAGE;
+		*code = SPEC_EXIT_USAGE;
 		return -1;
 	}
 	o->spec = argv[optind];
@@ -2495,7 +2004,7 @@ static int mkperf__run(const struct mkperf_opts *o)
 			file__assemble(s, &data, &out);
 	}
 	if (!ret)
-		ret = output__truncate(s, &out);
+		ret = truncation__apply(&s->trunc, &out);
 	if (!ret)
 		ret = output__write(o->out, &out);
 	ZSTD_freeCCtx(c.cctx);
@@ -2513,5 +2022,5 @@ int main(int argc, char **argv)
 
 	if (opts__parse(&o, argc, argv, &code) < 0)
 		return code;
-	return mkperf__run(&o) < 0 ? MKPERF_EXIT_DATA : MKPERF_EXIT_OK;
+	return mkperf__run(&o) < 0 ? SPEC_EXIT_DATA : SPEC_EXIT_OK;
 }
