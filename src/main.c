@@ -18,6 +18,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "fold", cmd_fold, "folded stacks for flamegraph.pl, inferno, speedscope" },
 	{ "script", cmd_script, "samples as perf script prints them" },
+	{ "report", cmd_report, "flat profile: children and self per symbol, source lines" },
 	{ "sources", cmd_sources, "per process: the JIT files used, and who resolved its frames" },
 };
 

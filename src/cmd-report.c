@@ -1,0 +1,167 @@
+/*
+ * jitsym report: the flat profile a "perf report --stdio --children" user
+ * reads at a glance, with JIT functions named and, on request, each top
+ * symbol's samples by source line.
+ */
+#include "common.h"
+#include "cmds.h"
+#include "input-opts.h"
+#include "out-report.h"
+
+static const char *const report_usage[] = {
+	"usage: jitsym report [options] [perf.data]",
+	"",
+	"Write a flat profile as 'perf report --stdio --children' does: for each",
+	"command, DSO and symbol the share of samples with it anywhere in the",
+	"stack (Children) and as the leaf (Self). Marks: [k] kernel, [.] native,",
+	"[j] JIT code (its DSO column names the jitdump or perf map).",
+	"",
+	"      --sort=total|self   order rows by Children (default) or Self",
+	"      --no-children       one Overhead column (self), as perf --no-children",
+	"      --limit N           print the first N rows",
+	"      --percent-limit P   hide rows and source lines below P percent",
+	"      --source-lines      break each row's self samples down by source line",
+	"      --weight=count      count samples instead of summing periods",
+	"      --full-paths        print DSO and source paths whole",
+	NULL,
+};
+
+enum { OPT_SORT = OPT_INPUT_LAST, OPT_NO_CHILDREN, OPT_LIMIT, OPT_PERCENT_LIMIT,
+       OPT_SOURCE_LINES, OPT_WEIGHT, OPT_FULL_PATHS };
+
+static const struct option report_options[] = {
+	INPUT_LONG_OPTIONS,
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+	{ "source-lines", no_argument, NULL, OPT_SOURCE_LINES },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "full-paths", no_argument, NULL, OPT_FULL_PATHS },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_limit(const char *arg, size_t *limit)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || *end || errno || arg[0] == '-' || v > SIZE_MAX)
+		return error("--limit takes a number of rows, not '%s'", arg);
+	*limit = (size_t)v;
+	return 0;
+}
+
+static int parse_percent(const char *arg, double *pct)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end || errno || !(v >= 0 && v <= 100))
+		return error("--percent-limit takes a percentage from 0 to 100, not '%s'", arg);
+	*pct = v;
+	return 0;
+}
+
+static int report_opt(void *ctx, int c, const char *arg)
+{
+	struct report_opts *o = ctx;
+
+	switch (c) {
+	case OPT_SORT:
+		if (!strcmp(arg, "total") || !strcmp(arg, "children"))
+			o->sort = REPORT_SORT_TOTAL;
+		else if (!strcmp(arg, "self"))
+			o->sort = REPORT_SORT_SELF;
+		else
+			return error("--sort takes 'total' or 'self', not '%s'", arg);
+		return 0;
+	case OPT_NO_CHILDREN:   o->no_children = true; return 0;
+	case OPT_LIMIT:         return parse_limit(arg, &o->limit);
+	case OPT_PERCENT_LIMIT: return parse_percent(arg, &o->percent_limit);
+	case OPT_SOURCE_LINES:  o->source_lines = true; return 0;
+	case OPT_FULL_PATHS:    o->full_paths = true; return 0;
+	case OPT_WEIGHT:
+		if (!strcmp(arg, "count") || !strcmp(arg, "samples"))
+			o->weight_count = true;
+		else if (strcmp(arg, "period"))
+			return error("--weight takes 'period' or 'count', not '%s'", arg);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+struct report_cmd {
+	struct reporter *reporter;
+	const char *event;        /* --event, or NULL: the recording's first */
+	FILE *out;
+	int write_ret;
+};
+
+static void report_start(void *ctx, const struct session *s)
+{
+	struct report_cmd *cmd = ctx;
+	const struct pd_reader *rd = session__reader(s);
+
+	/* the header names the event even when no sample was kept */
+	if (cmd->event)
+		reporter__set_event(cmd->reporter, cmd->event);
+	else if (pd_reader__nr_attrs(rd))
+		reporter__set_event(cmd->reporter, pd_reader__attr(rd, 0)->name);
+}
+
+static void report_sample(void *ctx, const struct resolved_sample *rs)
+{
+	struct report_cmd *cmd = ctx;
+
+	reporter__add(cmd->reporter, rs);
+}
+
+/* Written here, while the session's DSOs are open for the source lines. */
+static void report_finish(void *ctx, const struct session *s)
+{
+	struct report_cmd *cmd = ctx;
+
+	(void)s;
+	cmd->write_ret = reporter__write(cmd->reporter, cmd->out);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts opts = { .sort = REPORT_SORT_TOTAL };
+	struct report_cmd cmd = { 0 };
+	struct session_hooks hooks = { report_start, report_sample, report_finish, &cmd };
+	struct input_opts in;
+	int ret, code;
+
+	input_opts__init(&in);
+	in.session.filter.first_event_only = true;
+	if (!input_opts__parse_argv(&in, argc, argv, report_options, report_usage,
+				    report_opt, &opts, &code)) {
+		input_opts__release(&in);
+		return code;
+	}
+	cmd.out = input_opts__open_output(&in);
+	if (!cmd.out) {
+		input_opts__release(&in);
+		return EXIT_USAGE;
+	}
+	cmd.event = in.session.filter.event;
+	cmd.reporter = reporter__new(&opts);
+	/* what was read before any damage is still reported */
+	ret = session__run(in.path, &in.session, &hooks);
+	if (cmd.write_ret)
+		ret = -1;
+	if (input_opts__close_output(cmd.out))
+		ret = -1;
+	reporter__delete(cmd.reporter);
+	input_opts__release(&in);
+	return ret ? EXIT_INPUT : EXIT_OK;
+}

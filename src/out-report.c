@@ -1,0 +1,436 @@
+#include "common.h"
+#include "out-report.h"
+#include "machine.h"
+#include "sbuf.h"
+#include "srcline.h"
+#include "strpool.h"
+
+#include <uthash.h>
+
+/*
+ * Rows are keyed by pointers: comm, DSO and symbol names are interned by
+ * the session, so equal names share a pointer while it runs. Each row
+ * remembers the last sample that added to its total, which makes a
+ * symbol count once per sample however often its stack repeats it.
+ */
+struct row_key {
+	const char *comm;
+	const char *dso;
+	const char *sym;          /* NULL: unresolved */
+	int kind;                 /* enum frame_kind */
+};
+
+/*
+ * Where a self sample's leaf was, for the source-line breakdown. Native
+ * leaves are kept by (DSO, address) and looked up when written; JIT ones
+ * are looked up at once (cheap, and a perf map's function may be gone by
+ * the end) and kept by (file, line << 32 | column).
+ */
+enum leaf_type { LEAF_NONE, LEAF_NATIVE, LEAF_LINE };
+
+struct leaf_key {
+	const void *obj;
+	uint64_t addr;
+	int type;
+};
+
+struct leaf {
+	struct leaf_key key;
+	uint64_t weight;
+	struct dso *elf;          /* native: the frame's file and symbol, for srcline */
+	const char *sym;
+	UT_hash_handle hh;
+};
+
+struct row {
+	struct row_key key;
+	uint64_t self, total;
+	uint64_t last_sample;
+	uint64_t sort_value;      /* set before sorting */
+	struct leaf *leaves;
+	UT_hash_handle hh;
+};
+
+struct reporter {
+	struct report_opts opts;
+	struct strpool *pool;
+	struct srcline_cache *lines;
+	struct row *rows;
+	const char *event;
+	uint64_t nr_samples;      /* also the id of the current sample */
+	uint64_t weight, period;  /* sums over all samples */
+};
+
+struct reporter *reporter__new(const struct report_opts *opts)
+{
+	struct reporter *r = xcalloc(1, sizeof(*r));
+
+	r->opts = *opts;
+	r->pool = strpool__new();
+	r->lines = srcline_cache__new(r->pool);
+	return r;
+}
+
+void reporter__delete(struct reporter *r)
+{
+	struct row *row, *rtmp;
+	struct leaf *l, *ltmp;
+
+	if (!r)
+		return;
+	HASH_ITER(hh, r->rows, row, rtmp) {
+		HASH_ITER(hh, row->leaves, l, ltmp) {
+			HASH_DEL(row->leaves, l);
+			free(l);
+		}
+		HASH_DEL(r->rows, row);
+		free(row);
+	}
+	srcline_cache__delete(r->lines);
+	strpool__delete(r->pool);
+	free(r);
+}
+
+void reporter__set_event(struct reporter *r, const char *name)
+{
+	if (name && !r->event)
+		r->event = strpool__intern(r->pool, name);
+}
+
+/* ---- adding samples ----------------------------------------------------- */
+
+static struct row *find_row(struct reporter *r, const char *comm, const struct frame *f)
+{
+	struct row_key key;
+	struct row *row;
+
+	memset(&key, 0, sizeof(key));
+	key.comm = comm;
+	key.dso = f->dso;
+	key.sym = f->sym;
+	key.kind = f->kind;
+	HASH_FIND(hh, r->rows, &key, sizeof(key), row);
+	if (row)
+		return row;
+	row = xcalloc(1, sizeof(*row));
+	row->key = key;
+	HASH_ADD(hh, r->rows, key, sizeof(row->key), row);
+	return row;
+}
+
+static void add_leaf(struct reporter *r, struct row *row, const struct frame *f, uint64_t w)
+{
+	struct leaf_key key;
+	struct src_loc loc;
+	struct leaf *l;
+
+	memset(&key, 0, sizeof(key));
+	if (f->kind == FRAME_NATIVE && f->elf) {
+		key.type = LEAF_NATIVE;
+		key.obj = f->elf;
+		key.addr = f->elf_addr;
+	} else if (srcline__lookup(r->lines, f, &loc, 1)) {
+		key.type = LEAF_LINE;
+		key.obj = loc.file;
+		key.addr = (uint64_t)loc.line << 32 | loc.column;
+	}
+	HASH_FIND(hh, row->leaves, &key, sizeof(key), l);
+	if (!l) {
+		l = xcalloc(1, sizeof(*l));
+		l->key = key;
+		l->elf = f->elf;
+		l->sym = f->sym;
+		HASH_ADD(hh, row->leaves, key, sizeof(l->key), l);
+	}
+	l->weight += w;
+}
+
+void reporter__add(struct reporter *r, const struct resolved_sample *rs)
+{
+	uint64_t w = r->opts.weight_count ? 1 : rs->sample->period;
+	const char *comm = rs->thread->comm;
+	size_t i;
+
+	r->nr_samples++;
+	r->weight += w;
+	r->period += rs->sample->period;
+	if (rs->sample->attr)
+		reporter__set_event(r, rs->sample->attr->name);
+	for (i = 0; i < rs->nr_frames; i++) {
+		struct row *row = find_row(r, comm, &rs->frames[i]);
+
+		if (i == 0) {
+			row->self += w;
+			if (r->opts.source_lines)
+				add_leaf(r, row, &rs->frames[0], w);
+		}
+		if (row->last_sample != r->nr_samples) {
+			row->last_sample = r->nr_samples;
+			row->total += w;
+		}
+	}
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* The value a row is sorted and limited by. */
+static uint64_t sort_value(const struct reporter *r, const struct row *row)
+{
+	return r->opts.sort == REPORT_SORT_SELF || r->opts.no_children ? row->self : row->total;
+}
+
+static const char *sym_name(const struct row *row)
+{
+	return row->key.sym ? row->key.sym : "[unknown]";
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = *(const struct row *const *)a, *y = *(const struct row *const *)b;
+	int c;
+
+	if (x->sort_value != y->sort_value)
+		return x->sort_value > y->sort_value ? -1 : 1;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	if ((c = strcmp(sym_name(x), sym_name(y))))
+		return c;
+	if ((c = strcmp(x->key.dso, y->key.dso)))
+		return c;
+	if ((c = strcmp(x->key.comm, y->key.comm)))
+		return c;
+	return x->key.kind - y->key.kind;
+}
+
+static double pct(const struct reporter *r, uint64_t v)
+{
+	return r->weight ? 100.0 * (double)v / (double)r->weight : 0.0;
+}
+
+/* The rows to print, sorted, after --percent-limit and --limit. */
+static struct row **select_rows(struct reporter *r, size_t *nr)
+{
+	size_t n = HASH_COUNT(r->rows), i = 0, keep;
+	struct row **rows = xcalloc(n ? n : 1, sizeof(*rows));
+	struct row *row;
+
+	for (row = r->rows; row; row = row->hh.next) {
+		row->sort_value = sort_value(r, row);
+		rows[i++] = row;
+	}
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_rows);
+	for (keep = 0; keep < n; keep++) {
+		uint64_t v = rows[keep]->sort_value;
+
+		/* every row has a total; without children, rows never a leaf are no rows */
+		if ((r->opts.no_children && !v) || pct(r, v) < r->opts.percent_limit)
+			break;
+		if (r->opts.limit && keep == r->opts.limit)
+			break;
+	}
+	*nr = keep;
+	return rows;
+}
+
+/* "[kernel.kallsyms]", "//anon" and the like whole; paths by their basename. */
+static const char *short_dso(const struct reporter *r, const char *dso)
+{
+	const char *slash;
+
+	if (r->opts.full_paths || dso[0] == '[' || !strncmp(dso, "//", 2))
+		return dso;
+	slash = strrchr(dso, '/');
+	return slash && slash[1] ? slash + 1 : dso;
+}
+
+/* A source file's basename; names like "node:internal/timers" stay whole. */
+static const char *short_source(const struct reporter *r, const char *file)
+{
+	const char *slash = strrchr(file, '/'), *colon = strchr(file, ':');
+
+	if (r->opts.full_paths || !slash || !slash[1] || (file[0] != '/' && colon && colon < slash))
+		return file;
+	return slash + 1;
+}
+
+static char kind_mark(int kind)
+{
+	switch (kind) {
+	case FRAME_KERNEL:  return 'k';
+	case FRAME_JIT:
+	case FRAME_PERFMAP: return 'j';
+	default:            return '.';
+	}
+}
+
+struct widths {
+	int comm, dso;
+};
+
+static void column_widths(const struct reporter *r, struct row **rows, size_t nr,
+			  struct widths *w)
+{
+	size_t i;
+
+	w->comm = (int)strlen("Command");
+	w->dso = (int)strlen("Shared Object");
+	for (i = 0; i < nr; i++) {
+		int c = (int)strlen(rows[i]->key.comm);
+		int d = (int)strlen(short_dso(r, rows[i]->key.dso));
+
+		w->comm = c > w->comm ? c : w->comm;
+		w->dso = d > w->dso ? d : w->dso;
+	}
+}
+
+static void dots(FILE *out, int n)
+{
+	while (n-- > 0)
+		fputc('.', out);
+}
+
+static void write_header(const struct reporter *r, FILE *out, const struct widths *w)
+{
+	fprintf(out, "# Samples: %" PRIu64 " of event '%s'\n", r->nr_samples,
+		r->event ? r->event : "unknown");
+	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", r->period);
+	if (r->opts.no_children)
+		fprintf(out, "# Overhead  %-*s  %-*s  Symbol\n# ........  ", w->comm, "Command",
+			w->dso, "Shared Object");
+	else
+		fprintf(out, "# Children      Self  %-*s  %-*s  Symbol\n# ........  ........  ",
+			w->comm, "Command", w->dso, "Shared Object");
+	dots(out, w->comm);
+	fputs("  ", out);
+	dots(out, w->dso);
+	fputs("  ......\n#\n", out);
+}
+
+static void write_row(const struct reporter *r, FILE *out, const struct row *row,
+		      const struct widths *w)
+{
+	if (!r->opts.no_children)
+		fprintf(out, "  %7.2f%%", pct(r, row->total));
+	fprintf(out, "  %7.2f%%  %-*s  %-*s  [%c] %s\n", pct(r, row->self), w->comm,
+		row->key.comm, w->dso, short_dso(r, row->key.dso), kind_mark(row->key.kind),
+		sym_name(row));
+}
+
+/* ---- source lines ------------------------------------------------------- */
+
+struct line_weight {
+	const char *label;        /* interned */
+	uint64_t weight;
+};
+
+/* "file:line", and for inlined code each level with its call site. */
+static const char *native_label(struct reporter *r, const struct leaf *l, struct sbuf *sb)
+{
+	struct src_loc locs[SRCLINE_MAX_DEPTH];
+	struct frame f;
+	size_t n, i;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = FRAME_NATIVE;
+	f.elf = l->elf;
+	f.elf_addr = l->key.addr;
+	f.sym = l->sym;
+	n = srcline__lookup(r->lines, &f, locs, ARRAY_SIZE(locs));
+	if (!n)
+		return NULL;
+	sbuf_addf(sb, "%s:%" PRIu32, short_source(r, locs[0].file), locs[0].line);
+	for (i = 0; i + 1 < n; i++)
+		sbuf_addf(sb, "%sinlined %s, called at %s:%" PRIu32, i ? "; " : " (",
+			  locs[i].function, short_source(r, locs[i + 1].file), locs[i + 1].line);
+	if (n > 1)
+		sbuf_addch(sb, ')');
+	return sb->buf;
+}
+
+static const char *leaf_label(struct reporter *r, const struct leaf *l)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *label = NULL, *s;
+	uint32_t line = (uint32_t)(l->key.addr >> 32), col = (uint32_t)l->key.addr;
+
+	if (l->key.type == LEAF_NATIVE) {
+		label = native_label(r, l, &sb);
+	} else if (l->key.type == LEAF_LINE) {
+		/* JIT runtimes give columns (V8's minified code is one long line) */
+		sbuf_addf(&sb, "%s:%" PRIu32, short_source(r, l->key.obj), line);
+		if (col)
+			sbuf_addf(&sb, ":%" PRIu32, col);
+		label = sb.buf;
+	}
+	s = strpool__intern(r->pool, label ? label : "no line info");
+	sbuf_release(&sb);
+	return s;
+}
+
+static int cmp_label_ptr(const void *a, const void *b)
+{
+	const struct line_weight *x = a, *y = b;
+
+	uintptr_t px = (uintptr_t)x->label, py = (uintptr_t)y->label;
+
+	return px < py ? -1 : px > py;
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+	const struct line_weight *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+/* A row's self weight by source line, one line each, heaviest first. */
+static void write_lines(struct reporter *r, FILE *out, const struct row *row)
+{
+	size_t n = HASH_COUNT(row->leaves), nr = 0, i;
+	struct line_weight *lw = xcalloc(n ? n : 1, sizeof(*lw));
+	const struct leaf *l;
+
+	for (l = row->leaves, i = 0; l; l = l->hh.next, i++) {
+		lw[i].label = leaf_label(r, l);
+		lw[i].weight = l->weight;
+	}
+	/* many addresses share a line: labels are interned, merge equal pointers */
+	if (n)
+		qsort(lw, n, sizeof(*lw), cmp_label_ptr);
+	for (i = 0; i < n; i++) {
+		if (nr && lw[nr - 1].label == lw[i].label)
+			lw[nr - 1].weight += lw[i].weight;
+		else
+			lw[nr++] = lw[i];
+	}
+	if (nr)
+		qsort(lw, nr, sizeof(*lw), cmp_lines);
+	/* indented one column: under Self, or under Command without children */
+	for (i = 0; i < nr && pct(r, lw[i].weight) >= r->opts.percent_limit; i++)
+		fprintf(out, "            %7.2f%%  %s\n", pct(r, lw[i].weight), lw[i].label);
+	free(lw);
+}
+
+int reporter__write(struct reporter *r, FILE *out)
+{
+	size_t nr, i;
+	struct row **rows = select_rows(r, &nr);
+	struct widths w;
+
+	column_widths(r, rows, nr, &w);
+	write_header(r, out, &w);
+	for (i = 0; i < nr; i++) {
+		write_row(r, out, rows[i], &w);
+		if (r->opts.source_lines && rows[i]->self)
+			write_lines(r, out, rows[i]);
+	}
+	free(rows);
+	if (ferror(out))
+		return error("cannot write output: %s", strerror(errno));
+	return 0;
+}
