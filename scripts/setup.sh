@@ -20,7 +20,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
  flex bison xz-utils
  libtraceevent-dev libzstd-dev uthash-dev libelf-dev libdw-dev libiberty-dev
  libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
- linux-perf elfutils binutils perl"
+ linux-perf elfutils binutils perl golang-go"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

@@ -15,5 +15,6 @@ int cmd_fold(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_sources(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_pprof(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	{ "script", cmd_script, "samples as perf script prints them" },
 	{ "report", cmd_report, "flat profile: children and self per symbol, source lines" },
 	{ "sources", cmd_sources, "per process: the JIT files used, and who resolved its frames" },
+	{ "pprof", cmd_pprof, "a gzipped pprof profile for go tool pprof, Pyroscope, Parca" },
 };
 
 static void main_usage(FILE *fp)

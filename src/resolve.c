@@ -240,6 +240,7 @@ void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		return;
 	}
 	memset(out, 0, sizeof(*out));
+	out->ip = ip;
 	if (kernel)
 		resolve_kernel(r, ip, caller, out);
 	else

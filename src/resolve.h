@@ -43,6 +43,7 @@ struct frame {
 	const char *dso;      /* interned; "[unknown]" when no mapping */
 	uint64_t symoff;      /* offset into sym, when sym */
 	uint64_t print_addr;  /* the address perf script prints */
+	uint64_t ip;          /* the address as sampled (a return address for callers) */
 	enum frame_kind kind;
 };
 

@@ -1,0 +1,785 @@
+#include "common.h"
+#include "out-pprof.h"
+#include "dso.h"
+#include "kernel.h"
+#include "machine.h"
+#include "perfdata.h"
+#include "sbuf.h"
+#include "srcline.h"
+#include "strpool.h"
+
+#include <linux/perf_event.h>
+#include <uthash.h>
+#define ZLIB_CONST
+#include <zlib.h>
+
+#include "profile.pb-c.h"
+
+struct str_entry {
+	UT_hash_handle hh;
+	const char *s;          /* interned in the builder's pool: keyed by pointer */
+	int64_t index;
+};
+
+/*
+ * Mappings are written in this order (and files: programs before
+ * libraries), because readers take the first mapping for the main binary.
+ */
+enum map_kind { MAP_FILE, MAP_JIT, MAP_KERNEL, MAP_NOFILE };
+
+struct mapping {
+	UT_hash_handle hh;
+	struct {
+		const char *name;       /* interned in the builder's pool */
+		uint64_t bias;          /* MAP_FILE: address - file offset */
+	} key;
+	enum map_kind kind;
+	bool library;                   /* a shared object, or a [special] file */
+	size_t seq;                     /* order first seen */
+	uint64_t lo, hi;                /* lowest and highest address seen */
+	const char *build_id;           /* hex, interned; NULL: none known */
+	bool header_tried;              /* the header's build ids were searched */
+	bool has_functions, has_filenames, has_line_numbers, has_inline_frames;
+	Perftools__Profiles__Mapping msg;   /* filled in when written */
+};
+
+struct function {
+	UT_hash_handle hh;
+	struct { const char *name, *file; } key;   /* interned in the builder's pool */
+	Perftools__Profiles__Function msg;
+};
+
+/*
+ * What makes a frame a location: the address, and everything the resolver
+ * said about it (an address means other code at other times in JIT memory,
+ * and another line as a caller, whose lines are those of ip - 1). The
+ * pointers are the session's interned names, only compared, and only
+ * while the session runs.
+ */
+struct location_key {
+	const void *dso, *sym, *jit;
+	uint64_t ip, print_addr, elf_addr;
+	uint64_t kind;
+};
+
+struct location {
+	UT_hash_handle hh;
+	struct location_key key;
+	struct mapping *map;
+	Perftools__Profiles__Location msg;
+	Perftools__Profiles__Line **line_ptrs;
+	Perftools__Profiles__Line lines[];
+};
+
+/* One distinct stack with its labels: a Sample. */
+struct stack {
+	UT_hash_handle hh;
+	Perftools__Profiles__Sample msg;
+	int64_t values[2];              /* samples, period */
+	Perftools__Profiles__Label labels[3];
+	Perftools__Profiles__Label *label_ptrs[3];
+	size_t key_len;
+	uint64_t key[];                 /* location ids (leaf first), then label values */
+};
+
+struct pprof_builder {
+	struct pprof_opts opts;
+	struct strpool *pool;
+	struct str_entry *strs;
+	char **strings;
+	size_t nr_strings, alloc_strings;
+	struct mapping *maps;
+	size_t nr_maps;
+	struct function *funcs;
+	Perftools__Profiles__Function **func_list;
+	size_t nr_funcs, alloc_funcs;
+	struct location *locs;
+	Perftools__Profiles__Location **loc_list;
+	size_t nr_locs, alloc_locs;
+	struct stack *stacks;
+	uint64_t *key;
+	size_t key_alloc;
+	struct srcline_cache *srcline;
+	const struct pd_info *info;     /* the header, while the session runs */
+	/* the event */
+	const char *type, *unit;
+	bool freq;
+	uint64_t sample_period, sample_freq;
+	bool has_period;                /* PERF_SAMPLE_PERIOD */
+	/* totals */
+	uint64_t nr_samples, period_sum;
+	uint64_t first_time, last_time;
+	bool have_time;
+};
+
+/* Length of the valid UTF-8 sequence at s, or 0 (overlong forms, surrogates, > U+10FFFF). */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * s as it goes into the string table: proto3 strings must be UTF-8, and
+ * strict readers reject a whole profile over one bad byte (a name from a
+ * damaged jitdump), so each invalid byte becomes U+FFFD.
+ */
+static const char *utf8_string(struct pprof_builder *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct sbuf sb = SBUF_INIT;
+	const char *ret;
+	size_t n;
+
+	while (*p && (n = utf8_len(p)))
+		p += n;
+	if (!*p)
+		return s;
+	sbuf_add(&sb, s, (size_t)((const char *)p - s));
+	while (*p) {
+		n = utf8_len(p);
+		if (n) {
+			sbuf_add(&sb, p, n);
+			p += n;
+		} else {
+			sbuf_addstr(&sb, "\xef\xbf\xbd");
+			p++;
+		}
+	}
+	ret = strpool__intern_len(b->pool, sb.buf, sb.len);
+	sbuf_release(&sb);
+	return ret;
+}
+
+static int64_t str_index(struct pprof_builder *b, const char *s)
+{
+	struct str_entry *e;
+
+	s = strpool__intern(b->pool, s ? s : "");
+	HASH_FIND_PTR(b->strs, &s, e);
+	if (e)
+		return e->index;
+	e = xmalloc(sizeof(*e));
+	e->s = s;
+	e->index = (int64_t)b->nr_strings;
+	HASH_ADD_PTR(b->strs, s, e);
+	ALLOC_GROW(b->strings, b->nr_strings + 1, b->alloc_strings);
+	b->strings[b->nr_strings++] = (char *)utf8_string(b, s);
+	return e->index;
+}
+
+struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
+{
+	struct pprof_builder *b = xcalloc(1, sizeof(*b));
+
+	b->opts = *opts;
+	b->pool = strpool__new();
+	str_index(b, "");               /* string_table[0] must be "" */
+	b->type = "events";
+	b->unit = "count";
+	return b;
+}
+
+void pprof_builder__delete(struct pprof_builder *b)
+{
+	struct str_entry *s, *stmp;
+	struct mapping *m, *mtmp;
+	struct function *f, *ftmp;
+	struct location *l, *ltmp;
+	struct stack *k, *ktmp;
+
+	if (!b)
+		return;
+	HASH_ITER(hh, b->strs, s, stmp) {
+		HASH_DEL(b->strs, s);
+		free(s);
+	}
+	HASH_ITER(hh, b->maps, m, mtmp) {
+		HASH_DEL(b->maps, m);
+		free(m);
+	}
+	HASH_ITER(hh, b->funcs, f, ftmp) {
+		HASH_DEL(b->funcs, f);
+		free(f);
+	}
+	HASH_ITER(hh, b->locs, l, ltmp) {
+		HASH_DEL(b->locs, l);
+		free(l->line_ptrs);
+		free(l);
+	}
+	HASH_ITER(hh, b->stacks, k, ktmp) {
+		HASH_DEL(b->stacks, k);
+		free(k);
+	}
+	srcline_cache__delete(b->srcline);
+	free(b->strings);
+	free(b->func_list);
+	free(b->loc_list);
+	free(b->key);
+	strpool__delete(b->pool);
+	free(b);
+}
+
+/* The attr the samples are of: the one --event names, else the first (as fold). */
+static const struct pd_attr *profiled_attr(const struct pd_reader *r, const char *event)
+{
+	size_t i, n = pd_reader__nr_attrs(r);
+
+	for (i = 0; event && i < n; i++)
+		if (!strcmp(pd_reader__attr(r, i)->name, event))
+			return pd_reader__attr(r, i);
+	return n && !event ? pd_reader__attr(r, 0) : NULL;
+}
+
+static bool is_clock_event(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+						 a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+void pprof_builder__start(struct pprof_builder *b, const struct session *s)
+{
+	const struct pd_reader *r = session__reader(s);
+	const struct pd_attr *a = profiled_attr(r, b->opts.event);
+
+	b->info = pd_reader__info(r);
+	b->srcline = srcline_cache__new(b->pool);
+	if (!a)
+		return;
+	/* a cpu-clock or task-clock period is the time between samples, in ns */
+	if (is_clock_event(&a->attr)) {
+		b->type = "cpu";
+		b->unit = "nanoseconds";
+	} else {
+		b->type = strpool__intern(b->pool, a->name);
+	}
+	b->freq = a->attr.freq;
+	b->sample_period = a->attr.freq ? 0 : a->attr.sample_period;
+	b->sample_freq = a->attr.freq ? a->attr.sample_freq : 0;
+	b->has_period = a->attr.sample_type & PERF_SAMPLE_PERIOD;
+}
+
+void pprof_builder__finish(struct pprof_builder *b)
+{
+	/* its DWARF handles belong to the session's DSOs */
+	srcline_cache__delete(b->srcline);
+	b->srcline = NULL;
+	b->info = NULL;
+}
+
+static const char *hex_build_id(struct pprof_builder *b, const uint8_t *id, size_t size)
+{
+	static const char digits[] = "0123456789abcdef";
+	char hex[2 * DSO_BUILD_ID_MAX + 1];
+	size_t i;
+
+	if (!id || !size || size > DSO_BUILD_ID_MAX)
+		return NULL;
+	for (i = 0; i < size; i++) {
+		hex[2 * i] = digits[id[i] >> 4];
+		hex[2 * i + 1] = digits[id[i] & 15];
+	}
+	return strpool__intern_len(b->pool, hex, 2 * size);
+}
+
+/* A build id the header gives for a file (cpumode kernel for the kernel's). */
+static const char *header_build_id(struct pprof_builder *b, const char *name, bool kernel)
+{
+	size_t i;
+
+	for (i = 0; b->info && i < b->info->nr_build_ids; i++) {
+		const struct pd_build_id *id = &b->info->build_ids[i];
+
+		if (!strcmp(id->filename, name) &&
+		    (id->cpumode == PERF_RECORD_MISC_KERNEL) == kernel)
+			return id->size <= sizeof(id->id) ? hex_build_id(b, id->id, id->size) : NULL;
+	}
+	return NULL;
+}
+
+/* The build id of m's file: its ELF file's (read or given), else the header's. */
+static const char *mapping_build_id(struct pprof_builder *b, struct mapping *m,
+				    const struct frame *f)
+{
+	const char *hex = NULL;
+
+	if (f->kind == FRAME_NATIVE && f->elf) {
+		size_t size;
+		const uint8_t *id = dso__build_id(f->elf, &size);
+
+		if (id)
+			hex = hex_build_id(b, id, size);
+	}
+	if (!hex && !m->header_tried && (m->kind == MAP_FILE || m->kind == MAP_KERNEL)) {
+		m->header_tried = true;
+		hex = header_build_id(b, m->key.name, m->kind == MAP_KERNEL);
+	}
+	return hex;
+}
+
+/* Whether a mapped file is a shared object (name.so, name.so.N, name.so_N) or [vdso]-like. */
+static bool is_library(const char *name)
+{
+	const char *base = strrchr(name, '/'), *so;
+
+	base = base ? base + 1 : name;
+	if (base[0] == '[')
+		return true;
+	for (so = strstr(base, ".so"); so; so = strstr(so + 1, ".so"))
+		if (!so[3] || ((so[3] == '.' || so[3] == '_') && so[4] >= '0' && so[4] <= '9'))
+			return true;
+	return false;
+}
+
+/*
+ * The mapping a frame belongs to. A file mapped at different addresses
+ * (by different processes) gets one mapping per load address, so that
+ * each location's address is one in its mapping's range.
+ */
+static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame *f)
+{
+	const char *name = f->dso ? f->dso : KSYM_UNKNOWN;
+	enum map_kind kind = MAP_NOFILE;
+	uint64_t bias = 0;
+	struct mapping key, *m;
+
+	if (f->kind == FRAME_KERNEL) {
+		kind = MAP_KERNEL;
+		/* an address no kernel symbol covers is still the kernel's */
+		if (name[0] != '[' || !strcmp(name, KSYM_UNKNOWN))
+			name = KSYM_DSO_KERNEL;
+	} else if (f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP) {
+		kind = MAP_JIT;
+	} else if (f->kind == FRAME_NATIVE ||
+		   (strcmp(name, KSYM_UNKNOWN) && !map_name_is_anon(name))) {
+		kind = MAP_FILE;
+		bias = f->ip - f->print_addr;
+	}
+	memset(&key.key, 0, sizeof(key.key));
+	key.key.name = strpool__intern(b->pool, name);
+	key.key.bias = bias;
+	HASH_FIND(hh, b->maps, &key.key, sizeof(key.key), m);
+	if (!m) {
+		m = xcalloc(1, sizeof(*m));
+		m->key = key.key;
+		m->kind = kind;
+		m->library = kind == MAP_FILE && is_library(name);
+		m->seq = b->nr_maps++;
+		m->lo = m->hi = f->ip;
+		HASH_ADD(hh, b->maps, key, sizeof(m->key), m);
+	}
+	if (!m->build_id)
+		m->build_id = mapping_build_id(b, m, f);
+	if (f->ip < m->lo)
+		m->lo = f->ip;
+	if (f->ip > m->hi)
+		m->hi = f->ip;
+	return m;
+}
+
+static uint64_t function_id(struct pprof_builder *b, const char *name, const char *file)
+{
+	struct function key, *fn;
+
+	memset(&key.key, 0, sizeof(key.key));
+	key.key.name = strpool__intern(b->pool, name);
+	key.key.file = strpool__intern(b->pool, file ? file : "");
+	HASH_FIND(hh, b->funcs, &key.key, sizeof(key.key), fn);
+	if (fn)
+		return fn->msg.id;
+	fn = xcalloc(1, sizeof(*fn));
+	fn->key = key.key;
+	perftools__profiles__function__init(&fn->msg);
+	fn->msg.id = b->nr_funcs + 1;
+	fn->msg.name = str_index(b, fn->key.name);
+	/* only the demangled name is kept (the mangled one with --no-demangle) */
+	fn->msg.system_name = fn->msg.name;
+	fn->msg.filename = str_index(b, fn->key.file);
+	HASH_ADD(hh, b->funcs, key, sizeof(fn->key), fn);
+	ALLOC_GROW(b->func_list, b->nr_funcs + 1, b->alloc_funcs);
+	b->func_list[b->nr_funcs++] = &fn->msg;
+	return fn->msg.id;
+}
+
+/*
+ * The source positions of a frame, innermost first; the last is the
+ * frame's own function, named as fold names it. A resolved frame without
+ * line information gets one naming the function; an unresolved one none.
+ * *debug: the lines came from native debug info (with its inlined frames).
+ */
+static size_t frame_lines(struct pprof_builder *b, const struct frame *f, struct src_loc *src,
+			  bool *debug)
+{
+	size_t n = 0, i;
+
+	*debug = false;
+	if (!f->sym)
+		return 0;
+	if (b->srcline)
+		n = srcline__lookup(b->srcline, f, src, SRCLINE_MAX_DEPTH);
+	*debug = n && f->kind == FRAME_NATIVE;
+	if (!n) {
+		memset(src, 0, sizeof(*src));
+		n = 1;
+	}
+	for (i = 0; i + 1 < n; i++)
+		if (!src[i].function)
+			src[i].function = KSYM_UNKNOWN;
+	src[n - 1].function = f->sym;
+	return n;
+}
+
+/*
+ * What a mapping's locations say, in pprof's sense: how far symbolization
+ * went (readers symbolize again only mappings with none of these set).
+ * Memory without a file (//anon, [unknown]) has all it will ever have:
+ * it is marked as having functions so that readers do not try to open
+ * "//anon".
+ */
+static void mapping_flags(struct mapping *m, const struct src_loc *src, size_t n, bool debug)
+{
+	size_t i;
+
+	if (n || m->kind == MAP_NOFILE)
+		m->has_functions = true;
+	if (debug)
+		m->has_inline_frames = true;
+	for (i = 0; i < n; i++) {
+		if (src[i].file && src[i].file[0])
+			m->has_filenames = true;
+		if (src[i].line)
+			m->has_line_numbers = true;
+	}
+}
+
+static struct location *new_location(struct pprof_builder *b, const struct frame *f,
+				     const struct location_key *key)
+{
+	struct src_loc src[SRCLINE_MAX_DEPTH];
+	bool debug;
+	size_t n = frame_lines(b, f, src, &debug), i;
+	struct location *l;
+
+	l = xcalloc(1, st_add(sizeof(*l), st_mult(n, sizeof(l->lines[0]))));
+	l->key = *key;
+	l->map = frame_mapping(b, f);
+	perftools__profiles__location__init(&l->msg);
+	l->msg.id = b->nr_locs + 1;
+	l->msg.address = f->ip;
+	l->line_ptrs = xcalloc(n ? n : 1, sizeof(*l->line_ptrs));
+	for (i = 0; i < n; i++) {
+		perftools__profiles__line__init(&l->lines[i]);
+		l->lines[i].function_id = function_id(b, src[i].function, src[i].file);
+		l->lines[i].line = src[i].line;
+		l->lines[i].column = src[i].column;
+		l->line_ptrs[i] = &l->lines[i];
+	}
+	l->msg.n_line = n;
+	l->msg.line = l->line_ptrs;
+	mapping_flags(l->map, src, n, debug);
+	HASH_ADD(hh, b->locs, key, sizeof(l->key), l);
+	ALLOC_GROW(b->loc_list, b->nr_locs + 1, b->alloc_locs);
+	b->loc_list[b->nr_locs++] = &l->msg;
+	return l;
+}
+
+static uint64_t location_id(struct pprof_builder *b, const struct frame *f)
+{
+	struct location_key key;
+	struct location *l;
+
+	memset(&key, 0, sizeof(key));
+	key.dso = f->dso;
+	key.sym = f->sym;
+	key.jit = f->jit;
+	key.ip = f->ip;
+	key.print_addr = f->print_addr;
+	key.elf_addr = f->elf_addr;
+	key.kind = f->kind;
+	HASH_FIND(hh, b->locs, &key, sizeof(key), l);
+	if (!l)
+		l = new_location(b, f, &key);
+	return l->msg.id;
+}
+
+static void add_label(struct stack *s, int64_t key, int64_t str, int64_t num)
+{
+	Perftools__Profiles__Label *l = &s->labels[s->msg.n_label];
+
+	perftools__profiles__label__init(l);
+	l->key = key;
+	l->str = str;
+	l->num = num;
+	s->label_ptrs[s->msg.n_label++] = l;
+}
+
+static struct stack *new_stack(struct pprof_builder *b, size_t n, size_t nr_locs)
+{
+	struct stack *s = xcalloc(1, st_add(sizeof(*s), st_mult(n, sizeof(uint64_t))));
+	size_t i = nr_locs;
+
+	s->key_len = n;
+	memcpy(s->key, b->key, n * sizeof(uint64_t));
+	perftools__profiles__sample__init(&s->msg);
+	s->msg.n_location_id = nr_locs;
+	s->msg.location_id = s->key;
+	s->msg.n_value = ARRAY_SIZE(s->values);
+	s->msg.value = s->values;
+	s->msg.label = s->label_ptrs;
+	if (b->opts.label_pid)
+		add_label(s, str_index(b, "pid"), 0, (int64_t)s->key[i++]);
+	if (b->opts.label_tid)
+		add_label(s, str_index(b, "tid"), 0, (int64_t)s->key[i++]);
+	if (b->opts.label_comm)
+		add_label(s, str_index(b, "comm"), (int64_t)s->key[i++], 0);
+	HASH_ADD(hh, b->stacks, key, n * sizeof(uint64_t), s);
+	return s;
+}
+
+static uint64_t sample_period(const struct pprof_builder *b, const struct pd_sample *smp)
+{
+	return b->has_period ? smp->period : b->sample_period;
+}
+
+void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs)
+{
+	const struct pd_sample *smp = rs->sample;
+	uint64_t period = sample_period(b, smp);
+	size_t n = 0, i;
+	struct stack *s;
+
+	ALLOC_GROW(b->key, st_add(rs->nr_frames, 3), b->key_alloc);
+	for (i = 0; i < rs->nr_frames; i++)
+		b->key[n++] = location_id(b, &rs->frames[i]);
+	if (b->opts.label_pid)
+		b->key[n++] = smp->pid;
+	if (b->opts.label_tid)
+		b->key[n++] = smp->tid;
+	if (b->opts.label_comm)
+		b->key[n++] = (uint64_t)str_index(b, rs->thread->comm);
+	HASH_FIND(hh, b->stacks, b->key, n * sizeof(uint64_t), s);
+	if (!s)
+		s = new_stack(b, n, rs->nr_frames);
+	s->values[0]++;
+	s->values[1] += (int64_t)period;
+	b->nr_samples++;
+	b->period_sum += period;
+	if (smp->has_time) {
+		if (!b->have_time || smp->time < b->first_time)
+			b->first_time = smp->time;
+		if (!b->have_time || smp->time > b->last_time)
+			b->last_time = smp->time;
+		b->have_time = true;
+	}
+}
+
+static int cmp_mappings(const void *a, const void *b)
+{
+	const struct mapping *x = *(const struct mapping *const *)a;
+	const struct mapping *y = *(const struct mapping *const *)b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->library != y->library)
+		return x->library ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Number the mappings in output order and fill them in; the list is the caller's. */
+static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
+{
+	size_t n = b->nr_maps ? b->nr_maps : 1, i = 0;
+	struct mapping **maps = xcalloc(n, sizeof(*maps)), *m;
+	Perftools__Profiles__Mapping **list = xcalloc(n, sizeof(*list));
+
+	for (m = b->maps; m; m = m->hh.next)
+		maps[i++] = m;
+	qsort(maps, b->nr_maps, sizeof(*maps), cmp_mappings);
+	for (i = 0; i < b->nr_maps; i++) {
+		Perftools__Profiles__Mapping *msg = &maps[i]->msg;
+
+		m = maps[i];
+		perftools__profiles__mapping__init(msg);
+		msg->id = i + 1;
+		msg->memory_start = m->lo;
+		msg->memory_limit = m->hi == UINT64_MAX ? m->hi : m->hi + 1;
+		msg->file_offset = m->kind == MAP_FILE ? m->lo - m->key.bias : 0;
+		msg->filename = str_index(b, m->key.name);
+		msg->build_id = str_index(b, m->build_id);
+		msg->has_functions = m->has_functions;
+		msg->has_filenames = m->has_filenames;
+		msg->has_line_numbers = m->has_line_numbers;
+		msg->has_inline_frames = m->has_inline_frames;
+		list[i] = msg;
+	}
+	free(maps);
+	return list;
+}
+
+/* protobuf-c output through deflate into a FILE, in gzip format. */
+struct gz_sink {
+	ProtobufCBuffer base;
+	z_stream zs;
+	FILE *out;
+	bool failed;                    /* stop: zlib or the write failed */
+	bool zlib_failed;
+	unsigned char buf[1 << 16];
+};
+
+static void gz_deflate(struct gz_sink *g, int flush)
+{
+	int ret;
+
+	do {
+		size_t have;
+
+		g->zs.next_out = g->buf;
+		g->zs.avail_out = sizeof(g->buf);
+		ret = deflate(&g->zs, flush);
+		if (ret == Z_STREAM_ERROR) {
+			g->failed = g->zlib_failed = true;
+			return;
+		}
+		have = sizeof(g->buf) - g->zs.avail_out;
+		if (have && fwrite(g->buf, 1, have, g->out) != have) {
+			g->failed = true;
+			return;
+		}
+	} while (g->zs.avail_out == 0);
+}
+
+static void gz_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
+{
+	struct gz_sink *g = (struct gz_sink *)buffer;
+
+	while (len && !g->failed) {
+		uInt chunk = len > (1u << 30) ? (1u << 30) : (uInt)len;
+
+		g->zs.next_in = data;
+		g->zs.avail_in = chunk;
+		gz_deflate(g, Z_NO_FLUSH);
+		data += chunk;
+		len -= chunk;
+	}
+}
+
+static int write_gzipped(const Perftools__Profiles__Profile *p, FILE *out)
+{
+	struct gz_sink *g = xcalloc(1, sizeof(*g));
+	int ret = 0;
+
+	g->base.append = gz_append;
+	g->out = out;
+	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream */
+	if (deflateInit2(&g->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		die("cannot initialise zlib");
+	perftools__profiles__profile__pack_to_buffer(p, &g->base);
+	if (!g->failed) {
+		g->zs.next_in = NULL;
+		g->zs.avail_in = 0;
+		gz_deflate(g, Z_FINISH);
+	}
+	deflateEnd(&g->zs);
+	/* a failed write is the caller's to report, when it closes out */
+	if (g->zlib_failed)
+		ret = error("cannot compress the profile");
+	else if (g->failed)
+		ret = -1;
+	free(g);
+	return ret;
+}
+
+/*
+ * The profile's period: the sampling period when it was fixed; with -F
+ * (a frequency), a clock event's is 1e9 / frequency ns, any other event's
+ * the mean period of its samples.
+ */
+static int64_t profile_period(const struct pprof_builder *b)
+{
+	if (!b->freq)
+		return (int64_t)b->sample_period;
+	if (!strcmp(b->unit, "nanoseconds") && b->sample_freq)
+		return (int64_t)(1000000000 / b->sample_freq);
+	return b->nr_samples ? (int64_t)(b->period_sum / b->nr_samples) : 0;
+}
+
+int pprof_builder__write(struct pprof_builder *b, FILE *out)
+{
+	Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__ValueType types[2], period_type, *type_ptrs[2];
+	Perftools__Profiles__Sample **samples;
+	struct location *l;
+	struct stack *s;
+	size_t i = 0;
+	int ret;
+
+	perftools__profiles__value_type__init(&types[0]);
+	types[0].type = str_index(b, "samples");
+	types[0].unit = str_index(b, "count");
+	perftools__profiles__value_type__init(&types[1]);
+	types[1].type = str_index(b, b->type);
+	types[1].unit = str_index(b, b->unit);
+	type_ptrs[0] = &types[0];
+	type_ptrs[1] = &types[1];
+	period_type = types[1];
+	p.n_sample_type = 2;
+	p.sample_type = type_ptrs;
+	p.period_type = &period_type;
+	p.period = profile_period(b);
+	/*
+	 * perf's sample times are not wall-clock time (with -k 1 they are
+	 * CLOCK_MONOTONIC, time since boot), and readers take time_nanos as
+	 * Unix time (Pyroscope and Parca file the profile under it): leave
+	 * it 0, "unknown". The duration is what the samples span.
+	 */
+	p.time_nanos = 0;
+	p.duration_nanos = b->have_time ? (int64_t)(b->last_time - b->first_time) : 0;
+
+	p.mapping = mapping_list(b);
+	p.n_mapping = b->nr_maps;
+	for (l = b->locs; l; l = l->hh.next)
+		l->msg.mapping_id = l->map->msg.id;
+	p.location = b->loc_list;
+	p.n_location = b->nr_locs;
+	p.function = b->func_list;
+	p.n_function = b->nr_funcs;
+	samples = xcalloc(HASH_COUNT(b->stacks) + 1, sizeof(*samples));
+	for (s = b->stacks; s; s = s->hh.next)
+		samples[i++] = &s->msg;
+	p.sample = samples;
+	p.n_sample = i;
+	/* last: everything above has interned its strings */
+	p.string_table = b->strings;
+	p.n_string_table = b->nr_strings;
+
+	ret = write_gzipped(&p, out);
+	free(samples);
+	free(p.mapping);
+	return ret;
+}

@@ -1,0 +1,52 @@
+/*
+ * out-pprof: aggregate samples into a pprof profile (profile.proto,
+ * gzipped), the format of go tool pprof, Pyroscope and Parca.
+ *
+ * Values per sample: "samples/count" and the event's period,
+ * "cpu/nanoseconds" for cpu-clock and task-clock, "EVENT/count" otherwise.
+ * Identical stacks (with identical labels) become one Sample with summed
+ * values; locations are shared by every stack through the same code, and
+ * functions by every location in them, so memory grows with the distinct
+ * stacks and addresses, not with the samples.
+ *
+ * A location carries its frame's sampled address and one Line per source
+ * position, innermost (inlined) first, from srcline.h; frames without line
+ * information get a Line naming the function only, unresolved ones none.
+ * Mappings: one per mapped file and load address (memory_start/limit span
+ * the addresses seen, file_offset makes address - memory_start +
+ * file_offset the file offset), one per jitdump or perf map the JIT
+ * frames came from, [kernel.kallsyms] (and each kernel module) for kernel
+ * frames, and one per kind of memory without a file (//anon, [unknown]).
+ */
+#ifndef JITSYM_OUT_PPROF_H
+#define JITSYM_OUT_PPROF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "session.h"
+
+struct pprof_opts {
+	bool label_pid, label_tid, label_comm;   /* --labels pid,tid,comm */
+	const char *event;   /* the event the samples are of (--event), NULL: the first */
+};
+
+struct pprof_builder;
+
+/* opts is copied (event must outlive the builder). Never NULL. */
+struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts);
+void pprof_builder__delete(struct pprof_builder *b);   /* accepts NULL */
+
+/* The session hooks: start reads the event and build ids from the header. */
+void pprof_builder__start(struct pprof_builder *b, const struct session *s);
+void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs);
+/* After the last sample, while the session's DSOs are still there. */
+void pprof_builder__finish(struct pprof_builder *b);
+
+/*
+ * Write the gzipped profile; 0, or -1 when writing failed (out's error
+ * flag is set: input_opts__close_output() reports it).
+ */
+int pprof_builder__write(struct pprof_builder *b, FILE *out);
+
+#endif
