@@ -22,24 +22,48 @@ PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
  libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
  linux-perf elfutils binutils perl golang-go"
 
+# Only tests use these, and they skip without them: chromium for the flame
+# graph browser test, libxml2-utils (xmllint) for the SVG golden checks.
+OPTIONAL_PACKAGES="chromium libxml2-utils"
+
 say() { printf 'setup: %s\n' "$*" >&2; }
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 
-missing_packages() {
-	for p in $PACKAGES; do
+missing_packages() { # package...
+	for p in "$@"; do
 		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 		[ "$st" = installed ] || printf '%s ' "$p"
 	done
 }
 
 install_packages() {
-	missing=$(missing_packages)
+	# shellcheck disable=SC2086
+	missing=$(missing_packages $PACKAGES)
 	[ -n "$missing" ] || return 0
 	say "installing: $missing"
 	$SUDO apt-get update -q >/dev/null
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+}
+
+# A package that cannot be installed (Ubuntu has no chromium deb) is noted
+# in $CACHE and not tried again, so that a second run stays fast.
+install_optional_packages() {
+	unavailable=$CACHE/optional-packages-unavailable
+	updated=false
+	# shellcheck disable=SC2086
+	for p in $(missing_packages $OPTIONAL_PACKAGES); do
+		grep -qx "$p" "$unavailable" 2>/dev/null && continue
+		$updated || { $SUDO apt-get update -q >/dev/null 2>&1 || true; updated=true; }
+		say "installing $p (optional: for tests)"
+		if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
+			--no-install-recommends "$p" >/dev/null 2>&1; then
+			say "cannot install '$p': the tests that need it skip (remove $unavailable to try again)"
+			mkdir -p "$CACHE"
+			echo "$p" >>"$unavailable"
+		fi
+	done
 }
 
 install_libperf() {
@@ -69,5 +93,6 @@ install_libperf() {
 }
 
 install_packages
+install_optional_packages
 install_libperf
 say "ok"

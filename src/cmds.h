@@ -12,6 +12,7 @@
 #define JITSYM_CMDS_H
 
 int cmd_fold(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_sources(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -17,6 +17,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "fold", cmd_fold, "folded stacks for flamegraph.pl, inferno, speedscope" },
+	{ "flamegraph", cmd_flamegraph, "an interactive SVG flame graph, coloured by frame kind" },
 	{ "script", cmd_script, "samples as perf script prints them" },
 	{ "report", cmd_report, "flat profile: children and self per symbol, source lines" },
 	{ "sources", cmd_sources, "per process: the JIT files used, and who resolved its frames" },

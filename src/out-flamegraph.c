@@ -1,0 +1,913 @@
+#include "common.h"
+#include "out-flamegraph.h"
+#include "machine.h"
+#include "sbuf.h"
+#include "strpool.h"
+
+#include <uthash.h>
+
+/*
+ * What a frame is, for its colour: who resolved it and, for JIT code, the
+ * tier the runtime's name states.
+ */
+enum fg_kind {
+	FG_ROOT,
+	FG_PROCESS,
+	FG_KERNEL,
+	FG_NATIVE,
+	FG_JIT_OPT,         /* V8 "JS:*": TurboFan */
+	FG_JIT_MAGLEV,      /* V8 "JS:+" */
+	FG_JIT_BASELINE,    /* V8 "JS:^": Sparkplug */
+	FG_JIT_INTERP,      /* V8 "JS:~": Ignition */
+	FG_JIT,             /* from a jitdump, no tier in the name */
+	FG_PERFMAP,         /* from a perf map, no tier in the name */
+	FG_UNKNOWN,
+	FG_NR_KINDS,
+};
+
+/* A colour range per kind: hue in degrees, saturation and lightness in percent. */
+static const struct fg_style {
+	const char *name;
+	int hue, hue_span;
+	int sat;
+	int light, light_span;
+} styles[FG_NR_KINDS] = {
+	[FG_ROOT]         = { "all samples",                      220,  0, 12, 80, 0 },
+	[FG_PROCESS]      = { "process",                          220, 12, 22, 76, 6 },
+	[FG_KERNEL]       = { "kernel",                            26, 14, 88, 56, 8 },
+	[FG_NATIVE]       = { "native",                           352, 16, 74, 62, 8 },
+	[FG_JIT_OPT]      = { "JIT: optimised (TurboFan)",         98, 26, 56, 50, 8 },
+	[FG_JIT_MAGLEV]   = { "JIT: Maglev",                      150, 16, 52, 50, 8 },
+	[FG_JIT_BASELINE] = { "JIT: baseline (Sparkplug)",        180, 12, 56, 55, 8 },
+	[FG_JIT_INTERP]   = { "JIT: interpreted (Ignition)",      206, 16, 78, 70, 8 },
+	[FG_JIT]          = { "JIT (jitdump)",                     66, 14, 66, 50, 8 },
+	[FG_PERFMAP]      = { "JIT (perf map)",                   270, 20, 56, 72, 8 },
+	[FG_UNKNOWN]      = { "unknown",                            0,  0,  0, 74, 8 },
+};
+
+/* Geometry, in pixels. */
+#define PAD        10       /* left and right margins */
+#define FRAME_H    16       /* one stack level */
+#define RECT_H     15
+#define TEXT_DY    12       /* label baseline below a frame's top */
+#define FONT_SIZE  12       /* monospace, for frame labels */
+#define CHAR_W     7.3      /* a monospace advance at FONT_SIZE, rounded up */
+#define LEGEND_Y   52       /* top of the legend's first line */
+#define LEGEND_H   16
+#define LEGEND_CW  6.7      /* advance at the legend's 11 px */
+#define BOTTOM     30       /* room for the details line */
+#define HIGHLIGHT  "#ff40d0"
+
+struct fg_node {
+	UT_hash_handle hh;          /* in the parent's children, keyed by name */
+	const char *name;           /* interned label */
+	uint64_t count;             /* samples (or periods) through this frame */
+	struct fg_node *children;
+	enum fg_kind kind;          /* of the first frame that made the node */
+};
+
+struct label_entry {
+	UT_hash_handle hh;
+	const char *sym;            /* interned by the resolver; NULL: unresolved */
+	const char *label;
+};
+
+struct flamegraph {
+	struct flamegraph_opts opts;
+	struct strpool *pool;
+	struct label_entry *labels;
+	struct fg_node root;
+	const char *event;          /* of the first sample */
+	uint64_t nr_samples;
+	struct sbuf sb;
+};
+
+struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts)
+{
+	struct flamegraph *fg = xcalloc(1, sizeof(*fg));
+
+	fg->opts = *opts;
+	if (!fg->opts.width)
+		fg->opts.width = FLAMEGRAPH_DEFAULT_WIDTH;
+	fg->pool = strpool__new();
+	fg->root.name = strpool__intern(fg->pool, "all");
+	fg->root.kind = FG_ROOT;
+	fg->sb = (struct sbuf)SBUF_INIT;
+	return fg;
+}
+
+/* Free every node below root (not root itself), without recursion. */
+static void tree_release(struct fg_node *root)
+{
+	struct fg_node **stack = NULL, *n, *c, *tmp;
+	size_t nr = 0, alloc = 0;
+
+	ALLOC_GROW(stack, 1, alloc);
+	stack[nr++] = root;
+	while (nr) {
+		n = stack[--nr];
+		HASH_ITER(hh, n->children, c, tmp) {
+			ALLOC_GROW(stack, st_add(nr, 1), alloc);
+			stack[nr++] = c;
+		}
+		HASH_CLEAR(hh, n->children);
+		if (n != root)
+			free(n);
+	}
+	free(stack);
+}
+
+void flamegraph__delete(struct flamegraph *fg)
+{
+	struct label_entry *l, *tmp;
+
+	if (!fg)
+		return;
+	tree_release(&fg->root);
+	HASH_ITER(hh, fg->labels, l, tmp) {
+		HASH_DEL(fg->labels, l);
+		free(l);
+	}
+	strpool__delete(fg->pool);
+	sbuf_release(&fg->sb);
+	free(fg);
+}
+
+/* V8's code names: "JS:*fib /app/x.js:1:13"; older V8 "LazyCompile:~fib ...". */
+static enum fg_kind v8_tier(const char *name)
+{
+	static const char *const prefixes[] = {
+		"JS:", "LazyCompile:", "Function:", "Script:", "Eval:",
+	};
+	size_t i, len;
+
+	if (!strncmp(name, "InterpretedFunction:", 20))
+		return FG_JIT_INTERP;
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		len = strlen(prefixes[i]);
+		if (strncmp(name, prefixes[i], len))
+			continue;
+		switch (name[len]) {
+		case '*': return FG_JIT_OPT;
+		case '+': return FG_JIT_MAGLEV;
+		case '^': return FG_JIT_BASELINE;
+		case '~': return FG_JIT_INTERP;
+		default: return FG_NR_KINDS;
+		}
+	}
+	return FG_NR_KINDS;
+}
+
+static enum fg_kind frame_fg_kind(const struct frame *fr)
+{
+	enum fg_kind tier;
+
+	switch (fr->kind) {
+	case FRAME_KERNEL:
+		return FG_KERNEL;
+	case FRAME_NATIVE:
+		return FG_NATIVE;
+	case FRAME_JIT:
+	case FRAME_PERFMAP:
+		tier = fr->sym ? v8_tier(fr->sym) : FG_NR_KINDS;
+		if (tier != FG_NR_KINDS)
+			return tier;
+		return fr->kind == FRAME_JIT ? FG_JIT : FG_PERFMAP;
+	case FRAME_UNKNOWN:
+	default:
+		return FG_UNKNOWN;
+	}
+}
+
+/* A frame's label, as out-fold writes it without --annotate. */
+static const char *frame_label(struct flamegraph *fg, const struct frame *fr)
+{
+	struct label_entry *e;
+	const char *s;
+
+	HASH_FIND_PTR(fg->labels, &fr->sym, e);
+	if (e)
+		return e->label;
+	sbuf_reset(&fg->sb);
+	/* fold keeps ';' (its separator) and newlines out of names */
+	for (s = fr->sym ? fr->sym : "[unknown]"; *s; s++)
+		sbuf_addch(&fg->sb, *s == ';' ? ':' : *s == '\n' ? ' ' : *s);
+	e = xcalloc(1, sizeof(*e));
+	e->sym = fr->sym;
+	e->label = strpool__intern_len(fg->pool, fg->sb.buf, fg->sb.len);
+	HASH_ADD_PTR(fg->labels, sym, e);
+	return e->label;
+}
+
+/* The process frame: comm[-pid[/tid]], as out-fold writes it. */
+static const char *process_label(struct flamegraph *fg, const struct resolved_sample *rs)
+{
+	const char *s;
+
+	sbuf_reset(&fg->sb);
+	for (s = rs->thread->comm; *s; s++)
+		sbuf_addch(&fg->sb, *s == ' ' ? '_' : *s == ';' ? ':' : *s);
+	if (fg->opts.include_tid)
+		sbuf_addf(&fg->sb, "-%" PRIu32 "/%" PRIu32, rs->sample->pid, rs->sample->tid);
+	else if (fg->opts.include_pid)
+		sbuf_addf(&fg->sb, "-%" PRIu32, rs->sample->pid);
+	return strpool__intern_len(fg->pool, fg->sb.buf, fg->sb.len);
+}
+
+/* The child of parent named name (interned), made for frame fr (NULL: a process) when new. */
+static struct fg_node *child(struct fg_node *parent, const char *name, const struct frame *fr)
+{
+	struct fg_node *c;
+
+	HASH_FIND_PTR(parent->children, &name, c);
+	if (c)
+		return c;
+	c = xcalloc(1, sizeof(*c));
+	c->name = name;
+	c->kind = fr ? frame_fg_kind(fr) : FG_PROCESS;
+	HASH_ADD_PTR(parent->children, name, c);
+	return c;
+}
+
+void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs)
+{
+	uint64_t w = fg->opts.weight_period ? rs->sample->period : 1;
+	struct fg_node *n = &fg->root;
+	size_t i;
+
+	if (!fg->event && rs->sample->attr && rs->sample->attr->name)
+		fg->event = strpool__intern(fg->pool, rs->sample->attr->name);
+	fg->nr_samples++;
+	n->count += w;
+	n = child(n, process_label(fg, rs), NULL);
+	n->count += w;
+	for (i = rs->nr_frames; i-- > 0;) {
+		const struct frame *fr = &rs->frames[i];
+
+		if (fg->opts.no_kernel && fr->kind == FRAME_KERNEL)
+			continue;
+		n = child(n, frame_label(fg, fr), fr);
+		n->count += w;
+	}
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+/*
+ * The length of the well-formed UTF-8 sequence at s (1-4), its code point
+ * in *cp; 0 when the bytes there are not one (overlong, surrogate, cut).
+ */
+static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
+{
+	uint32_t c = s[0];
+	size_t n, i;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, c &= 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, c &= 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, c &= 0x07;
+	else
+		return 0;
+	/* a NUL ends the string before it can pass for a continuation byte */
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* Characters in s as xml_add() writes them: one per code point or bad byte. */
+static size_t xml_chars(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0, len;
+	uint32_t cp;
+
+	for (; *p; p += len ? len : 1, n++)
+		len = utf8_seq(p, &cp);
+	return n;
+}
+
+/*
+ * Append at most max characters of s, escaped for XML text and attribute
+ * values. Names come from binaries and JIT runtimes and may hold any byte:
+ * what XML cannot carry (bytes that are not UTF-8, control characters,
+ * U+FFFE, U+FFFF) becomes U+FFFD.
+ */
+static void xml_add(struct sbuf *sb, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len;
+	uint32_t cp;
+
+	for (; *p && max; p += len ? len : 1, max--) {
+		len = utf8_seq(p, &cp);
+		if (!len || cp < 0x20 || cp == 0xfffe || cp == 0xffff) {
+			sbuf_addstr(sb, "\xef\xbf\xbd");
+			continue;
+		}
+		switch (cp) {
+		case '&': sbuf_addstr(sb, "&amp;"); break;
+		case '<': sbuf_addstr(sb, "&lt;"); break;
+		case '>': sbuf_addstr(sb, "&gt;"); break;
+		case '"': sbuf_addstr(sb, "&quot;"); break;
+		case '\'': sbuf_addstr(sb, "&#39;"); break;
+		default: sbuf_add(sb, p, len); break;
+		}
+	}
+}
+
+/*
+ * The label of a frame w pixels wide: its name, or the start of it and
+ * "..", or nothing when fewer than 3 characters fit. The script does the
+ * same when it zooms.
+ */
+static void add_label(struct sbuf *sb, const char *name, double w)
+{
+	double fit = (w - 6) / CHAR_W;
+	size_t n;
+
+	if (fit < 3)
+		return;
+	n = (size_t)fit;
+	if (xml_chars(name) <= n) {
+		xml_add(sb, name, SIZE_MAX);
+	} else {
+		xml_add(sb, name, n - 2);
+		sbuf_addstr(sb, "..");
+	}
+}
+
+/* v with thousands separators: 1,234,567. */
+static void add_count(struct sbuf *sb, uint64_t v)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v), i;
+
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			sbuf_addch(sb, ',');
+		sbuf_addch(sb, digits[i]);
+	}
+}
+
+/* "12 samples" or "period 1,200,000". */
+static void add_amount(struct sbuf *sb, const struct flamegraph *fg, uint64_t v)
+{
+	if (fg->opts.weight_period) {
+		sbuf_addstr(sb, "period ");
+		add_count(sb, v);
+	} else {
+		add_count(sb, v);
+		sbuf_addstr(sb, v == 1 ? " sample" : " samples");
+	}
+}
+
+/* ---- colour ------------------------------------------------------------ */
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;    /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* "#rrggbb" of hue h (0-359 degrees), saturation s and lightness l (percent). */
+static void hsl_hex(int h, int s, int l, char buf[8])
+{
+	double sat = s / 100.0, light = l / 100.0, c, x, m, f, rgb[3];
+	double d = 2 * light - 1;
+
+	c = (1 - (d < 0 ? -d : d)) * sat;
+	f = (h % 120) / 60.0 - 1;
+	x = c * (1 - (f < 0 ? -f : f));
+	m = light - c / 2;
+	switch (h / 60) {
+	case 0: rgb[0] = c, rgb[1] = x, rgb[2] = 0; break;
+	case 1: rgb[0] = x, rgb[1] = c, rgb[2] = 0; break;
+	case 2: rgb[0] = 0, rgb[1] = c, rgb[2] = x; break;
+	case 3: rgb[0] = 0, rgb[1] = x, rgb[2] = c; break;
+	case 4: rgb[0] = x, rgb[1] = 0, rgb[2] = c; break;
+	default: rgb[0] = c, rgb[1] = 0, rgb[2] = x; break;
+	}
+	snprintf(buf, 8, "#%02x%02x%02x", (unsigned)((rgb[0] + m) * 255 + 0.5),
+		 (unsigned)((rgb[1] + m) * 255 + 0.5), (unsigned)((rgb[2] + m) * 255 + 0.5));
+}
+
+/* A frame's fill: its kind's range, the point in it picked by the name's hash. */
+static void frame_colour(enum fg_kind kind, const char *name, char buf[8])
+{
+	const struct fg_style *st = &styles[kind];
+	uint32_t h = name_hash(name);
+	int hue = st->hue + (int)(h % (uint32_t)(st->hue_span + 1));
+	int light = st->light - st->light_span / 2 +
+		    (int)((h >> 16) % (uint32_t)(st->light_span + 1));
+
+	hsl_hex(hue % 360, st->sat, light, buf);
+}
+
+/* The legend's swatch: the middle of the range. */
+static void kind_colour(enum fg_kind kind, char buf[8])
+{
+	const struct fg_style *st = &styles[kind];
+
+	hsl_hex((st->hue + st->hue_span / 2) % 360, st->sat, st->light, buf);
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+struct fg_frame {               /* a frame to draw */
+	const struct fg_node *node;
+	uint64_t start;             /* samples left of it */
+	uint64_t self;              /* samples in none of its callees */
+	unsigned depth;             /* 0: the root */
+};
+
+struct fg_layout {
+	struct fg_frame *frames;    /* depth first, callees by name */
+	size_t nr, alloc;
+	unsigned max_depth;
+	size_t nr_omitted;          /* under minwidth, with their callees */
+	bool kinds[FG_NR_KINDS];    /* among the frames drawn */
+	double scale;               /* pixels per sample */
+	int width, height, top;
+};
+
+static int cmp_nodes(const void *a, const void *b)
+{
+	return strcmp((*(struct fg_node *const *)a)->name, (*(struct fg_node *const *)b)->name);
+}
+
+/* n's children sorted by name, *nr of them; free() the array. */
+static struct fg_node **sorted_children(const struct fg_node *n, size_t *nr)
+{
+	struct fg_node **v, *c;
+	size_t i = 0;
+
+	*nr = HASH_COUNT(n->children);
+	v = xcalloc(*nr ? *nr : 1, sizeof(*v));
+	for (c = n->children; c; c = c->hh.next)
+		v[i++] = c;
+	qsort(v, *nr, sizeof(*v), cmp_nodes);
+	return v;
+}
+
+struct fg_todo {
+	const struct fg_node *node;
+	uint64_t start;
+	unsigned depth;
+	bool omit;
+};
+
+/* Place every frame; without recursion, as stacks can be thousands deep. */
+static void layout(const struct flamegraph *fg, struct fg_layout *lo)
+{
+	uint64_t total = fg->root.count, start, sum;
+	double min = fg->opts.minwidth_pct ? fg->opts.minwidth / 100 * (double)total :
+		     fg->opts.minwidth / lo->scale;
+	struct fg_todo *todo = NULL, t;
+	size_t nr = 0, alloc = 0, nr_c, i;
+	struct fg_node **c;
+
+	ALLOC_GROW(todo, 1, alloc);
+	todo[nr++] = (struct fg_todo){ &fg->root, 0, 0, false };
+	while (nr) {
+		t = todo[--nr];
+		t.omit = t.omit || (double)t.node->count < min;
+		c = sorted_children(t.node, &nr_c);
+		for (sum = 0, i = 0; i < nr_c; i++)
+			sum += c[i]->count;
+		if (t.omit) {
+			lo->nr_omitted++;
+		} else {
+			ALLOC_GROW(lo->frames, st_add(lo->nr, 1), lo->alloc);
+			lo->frames[lo->nr++] = (struct fg_frame){
+				t.node, t.start, t.node->count - sum, t.depth };
+			if (t.depth > lo->max_depth)
+				lo->max_depth = t.depth;
+			lo->kinds[t.node->kind] = true;
+		}
+		/* callees left to right, so pushed right to left */
+		start = t.start + sum;
+		for (i = nr_c; i-- > 0;) {
+			start -= c[i]->count;
+			ALLOC_GROW(todo, st_add(nr, 1), alloc);
+			todo[nr++] = (struct fg_todo){ c[i], start, t.depth + 1, t.omit };
+		}
+		free(c);
+	}
+	free(todo);
+}
+
+/* ---- SVG --------------------------------------------------------------- */
+
+static const char fg_style[] =
+	".f { cursor: pointer; }\n"
+	".f text { pointer-events: none; }\n"
+	".f:hover rect { stroke: #222; stroke-width: 0.8; }\n"
+	".f.hit rect { fill: " HIGHLIGHT "; }\n"
+	".f.anc rect { fill-opacity: 0.45; }\n"
+	".hidden { display: none; }\n"
+	".ctl { cursor: pointer; fill: #1a55b0; }\n"
+	".ctl:hover { text-decoration: underline; }\n";
+
+/* Before the frames: counts errors, so a test can tell the script ran cleanly. */
+static const char fg_script_errors[] =
+	"var fgErrors = 0, fgReport = null;\n"
+	"window.addEventListener('error', function () {\n"
+	"  fgErrors++;\n"
+	"  if (fgReport)\n"
+	"    fgReport();\n"
+	"  else\n"
+	"    document.getElementById('status').textContent = 'frames=? errors=' + fgErrors;\n"
+	"});\n";
+
+/* After the frames, behind "var fg = { total, width, pad, cw };". */
+static const char fg_script[] =
+	"(function () {\n"
+	"  'use strict';\n"
+	"  var doc = document, frames = [], zoomed = null, term = null, extra = '';\n"
+	"\n"
+	"  function $(id) { return doc.getElementById(id); }\n"
+	"  function cls(el, name, on) {\n"
+	"    if (on) el.classList.add(name); else el.classList.remove(name);\n"
+	"  }\n"
+	"  /* as the writer does: whole name, or cut with \"..\", or nothing */\n"
+	"  function label(name, w) {\n"
+	"    var n = Math.floor((w - 6) / fg.cw);\n"
+	"    if (n < 3) return '';\n"
+	"    return name.length <= n ? name : name.slice(0, n - 2) + '..';\n"
+	"  }\n"
+	"  function place(f, x, w) {\n"
+	"    f.rect.setAttribute('x', x.toFixed(2));\n"
+	"    f.rect.setAttribute('width', w.toFixed(2));\n"
+	"    f.text.setAttribute('x', (x + 3).toFixed(2));\n"
+	"    f.text.textContent = label(f.name, w);\n"
+	"  }\n"
+	"  function restore(f) {\n"
+	"    f.rect.setAttribute('x', f.x0);\n"
+	"    f.rect.setAttribute('width', f.w0);\n"
+	"    f.text.setAttribute('x', f.tx0);\n"
+	"    f.text.textContent = f.t0;\n"
+	"  }\n"
+	"\n"
+	"  /* f spans the width; its callers stay, dimmed; all else hides */\n"
+	"  function zoom(f) {\n"
+	"    var inner = fg.width - 2 * fg.pad, k = f.n ? inner / f.n : 0, shown = 0;\n"
+	"    frames.forEach(function (e) {\n"
+	"      var anc = e.y > f.y && e.s <= f.s && e.s + e.n >= f.s + f.n;\n"
+	"      var sub = e.y <= f.y && e.s >= f.s && e.s + e.n <= f.s + f.n;\n"
+	"      cls(e.g, 'anc', anc);\n"
+	"      cls(e.g, 'hidden', !anc && !sub);\n"
+	"      if (anc)\n"
+	"        place(e, fg.pad, inner);\n"
+	"      else if (sub)\n"
+	"        place(e, fg.pad + (e.s - f.s) * k, e.n * k);\n"
+	"      if (anc || sub)\n"
+	"        shown++;\n"
+	"    });\n"
+	"    zoomed = f;\n"
+	"    cls($('unzoom'), 'hidden', false);\n"
+	"    return shown;\n"
+	"  }\n"
+	"  function unzoom() {\n"
+	"    frames.forEach(function (e) {\n"
+	"      cls(e.g, 'anc', false);\n"
+	"      cls(e.g, 'hidden', false);\n"
+	"      restore(e);\n"
+	"    });\n"
+	"    zoomed = null;\n"
+	"    cls($('unzoom'), 'hidden', true);\n"
+	"  }\n"
+	"\n"
+	"  /* a regular expression, or the plain text when it is not one */\n"
+	"  function matcher(t) {\n"
+	"    var re;\n"
+	"    try {\n"
+	"      re = new RegExp(t);\n"
+	"    } catch (err) {\n"
+	"      return function (s) { return s.indexOf(t) >= 0; };\n"
+	"    }\n"
+	"    return function (s) { return re.test(s); };\n"
+	"  }\n"
+	"  /* highlight matching frames; the share of all samples under them */\n"
+	"  function search(t) {\n"
+	"    var test = matcher(t), spans = [], hits = 0, sum = 0, end = -1, pct;\n"
+	"    frames.forEach(function (e) {\n"
+	"      var hit = !e.root && test(e.name);\n"
+	"      cls(e.g, 'hit', hit);\n"
+	"      if (hit) {\n"
+	"        hits++;\n"
+	"        spans.push([e.s, e.s + e.n]);\n"
+	"      }\n"
+	"    });\n"
+	"    /* nested matches count once */\n"
+	"    spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
+	"    spans.forEach(function (sp) {\n"
+	"      if (sp[1] > end) {\n"
+	"        sum += sp[1] - Math.max(sp[0], end);\n"
+	"        end = sp[1];\n"
+	"      }\n"
+	"    });\n"
+	"    pct = fg.total ? 100 * sum / fg.total : 0;\n"
+	"    term = t;\n"
+	"    $('matched').textContent = 'Matched: ' + pct.toFixed(2) + '% (' + hits +\n"
+	"      (hits === 1 ? ' frame)' : ' frames)');\n"
+	"    cls($('clear'), 'hidden', false);\n"
+	"    return { pct: pct, hits: hits };\n"
+	"  }\n"
+	"  function unsearch() {\n"
+	"    frames.forEach(function (e) { cls(e.g, 'hit', false); });\n"
+	"    term = null;\n"
+	"    $('matched').textContent = '';\n"
+	"    cls($('clear'), 'hidden', true);\n"
+	"  }\n"
+	"  function ask() {\n"
+	"    var t = window.prompt('Search frames (regular expression):', term === null ? '' : term);\n"
+	"    if (t === null)\n"
+	"      return;\n"
+	"    if (t === '')\n"
+	"      unsearch();\n"
+	"    else\n"
+	"      search(t);\n"
+	"    keep();\n"
+	"  }\n"
+	"\n"
+	"  /* the state in the URL fragment: #zoom=N&search=RE */\n"
+	"  function keep() {\n"
+	"    var p = [];\n"
+	"    if (zoomed)\n"
+	"      p.push('zoom=' + frames.indexOf(zoomed));\n"
+	"    if (term !== null)\n"
+	"      p.push('search=' + encodeURIComponent(term));\n"
+	"    try {\n"
+	"      history.replaceState(null, '', p.length ? '#' + p.join('&') :\n"
+	"        location.pathname + location.search);\n"
+	"    } catch (err) {\n"
+	"      /* some viewers have no history: the state is just not kept */\n"
+	"    }\n"
+	"  }\n"
+	"  function params() {\n"
+	"    var out = {};\n"
+	"    (location.hash || '').slice(1).split('&').forEach(function (kv) {\n"
+	"      var i = kv.indexOf('=');\n"
+	"      if (i <= 0)\n"
+	"        return;\n"
+	"      try {\n"
+	"        out[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));\n"
+	"      } catch (err) {\n"
+	"        /* a malformed escape: ignore the parameter */\n"
+	"      }\n"
+	"    });\n"
+	"    return out;\n"
+	"  }\n"
+	"  function report() {\n"
+	"    $('status').textContent = 'frames=' + frames.length + ' errors=' + fgErrors + extra;\n"
+	"  }\n"
+	"\n"
+	"  function bind(f) {\n"
+	"    f.g.addEventListener('click', function () {\n"
+	"      zoom(f);\n"
+	"      keep();\n"
+	"    });\n"
+	"    f.g.addEventListener('mouseover', function () {\n"
+	"      $('details').textContent = f.name + ': ' + f.info;\n"
+	"    });\n"
+	"    f.g.addEventListener('mouseout', function () {\n"
+	"      $('details').textContent = ' ';\n"
+	"    });\n"
+	"  }\n"
+	"  function init() {\n"
+	"    var gs = doc.querySelectorAll('g.f'), i, g, r, t, lines, f, p, res;\n"
+	"    for (i = 0; i < gs.length; i++) {\n"
+	"      g = gs[i];\n"
+	"      r = g.querySelector('rect');\n"
+	"      t = g.querySelector('text');\n"
+	"      lines = g.querySelector('title').textContent.split('\\n');\n"
+	"      f = {\n"
+	"        g: g, rect: r, text: t, name: lines[0], info: lines.slice(1).join(', '),\n"
+	"        s: +g.getAttribute('data-s'), n: +g.getAttribute('data-n'),\n"
+	"        y: +r.getAttribute('y'), root: g.classList.contains('root'),\n"
+	"        x0: r.getAttribute('x'), w0: r.getAttribute('width'),\n"
+	"        tx0: t.getAttribute('x'), t0: t.textContent\n"
+	"      };\n"
+	"      frames.push(f);\n"
+	"      bind(f);\n"
+	"    }\n"
+	"    $('unzoom').addEventListener('click', function () {\n"
+	"      unzoom();\n"
+	"      keep();\n"
+	"    });\n"
+	"    $('search').addEventListener('click', ask);\n"
+	"    $('clear').addEventListener('click', function () {\n"
+	"      unsearch();\n"
+	"      keep();\n"
+	"    });\n"
+	"    doc.addEventListener('keydown', function (e) {\n"
+	"      if ((e.ctrlKey || e.metaKey) && (e.key === 'f' || e.key === 'F')) {\n"
+	"        e.preventDefault();\n"
+	"        ask();\n"
+	"      } else if (e.key === 'Escape' && term !== null) {\n"
+	"        unsearch();\n"
+	"        keep();\n"
+	"      }\n"
+	"    });\n"
+	"    p = params();\n"
+	"    if (p.zoom !== undefined) {\n"
+	"      f = frames[+p.zoom];\n"
+	"      extra += f ? ' zoomed=' + p.zoom + ' visible=' + zoom(f) : ' zoomed=none';\n"
+	"    }\n"
+	"    if (p.search) {\n"
+	"      res = search(p.search);\n"
+	"      extra += ' matched=' + res.pct.toFixed(2) + '% hits=' + res.hits;\n"
+	"    }\n"
+	"    fgReport = report;\n"
+	"    report();\n"
+	"  }\n"
+	"  init();\n"
+	"})();\n"
+	;
+
+/* The legend: one swatch per kind drawn; returns the number of lines. */
+static int add_legend(struct sbuf *sb, const struct fg_layout *lo)
+{
+	double x = PAD, item;
+	int line = 0, k;
+	char col[8];
+
+	sbuf_addstr(sb, "<g id=\"legend\" font-size=\"11\">\n");
+	for (k = FG_PROCESS; k < FG_NR_KINDS; k++) {
+		if (!lo->kinds[k])
+			continue;
+		item = 16 + strlen(styles[k].name) * LEGEND_CW + 14;
+		if (x > PAD && x + item > lo->width - PAD) {
+			x = PAD;
+			line++;
+		}
+		kind_colour(k, col);
+		sbuf_addf(sb, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			  "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
+			  x, LEGEND_Y + line * LEGEND_H, col,
+			  x + 16, LEGEND_Y + line * LEGEND_H + 10, styles[k].name);
+		x += item;
+	}
+	sbuf_addstr(sb, "</g>\n");
+	return line + (x > PAD ? 1 : 0);
+}
+
+static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo)
+{
+	if (!fg->root.count) {
+		sbuf_addstr(sb, fg->nr_samples ? "no weight: every sample has period 0" : "no samples");
+		return;
+	}
+	if (fg->event) {
+		xml_add(sb, fg->event, SIZE_MAX);
+		sbuf_addstr(sb, ": ");
+	}
+	add_count(sb, fg->nr_samples);
+	sbuf_addstr(sb, fg->nr_samples == 1 ? " sample" : " samples");
+	if (fg->opts.weight_period) {
+		sbuf_addstr(sb, ", weighted by period (");
+		add_count(sb, fg->root.count);
+		sbuf_addstr(sb, ")");
+	}
+	if (lo->nr_omitted) {
+		sbuf_addf(sb, "; %zu frame%s narrower than %g%s not shown", lo->nr_omitted,
+			  lo->nr_omitted == 1 ? "" : "s", fg->opts.minwidth,
+			  fg->opts.minwidth_pct ? "% of all" : " px");
+	}
+}
+
+static void add_head(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo,
+		     const struct sbuf *legend)
+{
+	int w = lo->width, h = lo->height;
+
+	sbuf_addf(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		  "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
+		  "viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"%d\">\n", w, h, w, h,
+		  FONT_SIZE);
+	sbuf_addstr(sb, "<!-- jitsym flamegraph: the stacks of jitsym fold, callers below callees. "
+		    "Click a frame to zoom, Ctrl-F to search. -->\n");
+	sbuf_addf(sb, "<style><![CDATA[\n%s]]></style>\n", fg_style);
+	sbuf_addf(sb, "<script><![CDATA[\n%s]]></script>\n", fg_script_errors);
+	sbuf_addstr(sb, "<rect width=\"100%\" height=\"100%\" fill=\"#fafaf7\"/>\n");
+	sbuf_addf(sb, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\" "
+		  "font-family=\"sans-serif\" font-size=\"17\">", w / 2);
+	xml_add(sb, fg->opts.title ? fg->opts.title : "Flame Graph", SIZE_MAX);
+	sbuf_addf(sb, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"42\" text-anchor=\"middle\" "
+		  "font-size=\"11\" fill=\"#555\">", w / 2);
+	add_subtitle(sb, fg, lo);
+	sbuf_addstr(sb, "</text>\n");
+	sbuf_addf(sb, "<text id=\"unzoom\" class=\"ctl hidden\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
+		  "<text id=\"clear\" class=\"ctl hidden\" x=\"%d\" y=\"24\" text-anchor=\"end\">Clear</text>\n"
+		  "<text id=\"search\" class=\"ctl\" x=\"%d\" y=\"24\" text-anchor=\"end\">Search</text>\n",
+		  PAD, w - PAD - 60, w - PAD);
+	sbuf_add(sb, legend->buf, legend->len);
+	sbuf_addf(sb, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n"
+		  "<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"></text>\n"
+		  "<text id=\"status\" display=\"none\">script not run</text>\n"
+		  "<g id=\"frames\">\n", PAD, h - 10, w - PAD, h - 10);
+}
+
+/* One frame, on one line: title (name, amount, kind), box, label. */
+static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo,
+		      const struct fg_frame *fr)
+{
+	const struct fg_node *n = fr->node;
+	double x = PAD + (double)fr->start * lo->scale, w = (double)n->count * lo->scale;
+	int y = lo->height - BOTTOM - (int)(fr->depth + 1) * FRAME_H;
+	char col[8];
+
+	sbuf_addf(sb, "<g class=\"f%s\" data-s=\"%" PRIu64 "\" data-n=\"%" PRIu64 "\"><title>",
+		  fr->depth ? "" : " root", fr->start, n->count);
+	xml_add(sb, n->name, SIZE_MAX);
+	sbuf_addstr(sb, "&#10;");
+	add_amount(sb, fg, n->count);
+	sbuf_addf(sb, " (%.2f%%), self ", (double)n->count * 100 / (double)fg->root.count);
+	add_count(sb, fr->self);
+	sbuf_addf(sb, "&#10;%s</title>", styles[n->kind].name);
+	frame_colour(n->kind, n->name, col);
+	sbuf_addf(sb, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
+		  x, y, w, RECT_H, col);
+	sbuf_addf(sb, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + TEXT_DY);
+	add_label(sb, n->name, w);
+	sbuf_addstr(sb, "</text></g>\n");
+}
+
+static void add_tail(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo)
+{
+	sbuf_addf(sb, "</g>\n<script><![CDATA[\n"
+		  "var fg = { total: %" PRIu64 ", width: %d, pad: %d, cw: %g };\n%s]]></script>\n"
+		  "</svg>\n", fg->root.count, lo->width, PAD, CHAR_W, fg_script);
+}
+
+static void flush_sbuf(struct sbuf *sb, FILE *out)
+{
+	fwrite(sb->buf, 1, sb->len, out);
+	sbuf_reset(sb);
+}
+
+int flamegraph__write(struct flamegraph *fg, FILE *out)
+{
+	struct fg_layout lo = { .width = (int)fg->opts.width };
+	struct sbuf legend = SBUF_INIT;
+	struct sbuf *sb = &fg->sb;
+	int nr_lines;
+	size_t i;
+
+	if (fg->root.count) {
+		lo.scale = (double)(lo.width - 2 * PAD) / (double)fg->root.count;
+		layout(fg, &lo);
+	}
+	nr_lines = add_legend(&legend, &lo);
+	lo.top = LEGEND_Y + nr_lines * LEGEND_H + 4;
+	lo.height = lo.top + (int)(lo.nr ? lo.max_depth + 1 : 1) * FRAME_H + BOTTOM;
+	sbuf_reset(sb);
+	add_head(sb, fg, &lo, &legend);
+	sbuf_release(&legend);
+	for (i = 0; i < lo.nr; i++) {
+		add_frame(sb, fg, &lo, &lo.frames[i]);
+		if (sb->len > 1 << 16)
+			flush_sbuf(sb, out);
+	}
+	add_tail(sb, fg, &lo);
+	flush_sbuf(sb, out);
+	if (lo.nr_omitted)
+		note("flamegraph: %zu frames narrower than --minwidth %g%s not drawn",
+		     lo.nr_omitted, fg->opts.minwidth, fg->opts.minwidth_pct ? "%" : "");
+	free(lo.frames);
+	if (fflush(out) || ferror(out))
+		return error("cannot write output: %s", strerror(errno));
+	return 0;
+}
+
+int flamegraph__parse_minwidth(struct flamegraph_opts *opts, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	opts->minwidth_pct = *end == '%';
+	if (opts->minwidth_pct)
+		end++;
+	if (end == arg || *end || errno || !(v >= 0) || v > 1e9)
+		return error("--minwidth takes pixels or a percentage (0.1, 0.5%%), not '%s'", arg);
+	opts->minwidth = v;
+	return 0;
+}

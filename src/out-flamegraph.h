@@ -1,0 +1,69 @@
+/*
+ * out-flamegraph: aggregate samples into a call tree and write it as a
+ * self-contained interactive SVG flame graph (root at the bottom, callees
+ * above their callers, children sorted by name).
+ *
+ * The tree holds the stacks "jitsym fold" writes, labelled the same way
+ * (process name, optionally -PID or -PID/TID, then the frames outermost
+ * first, unresolved ones "[unknown]", ';' in names becoming ':'), so a
+ * frame's sample count is the sum of the folded lines that pass through
+ * it. Frames are coloured by what resolved them (kernel, native, jitdump,
+ * perf map, unknown) and, for JIT code, by the tier the runtime's name
+ * states (V8: "JS:*" TurboFan, "JS:+" Maglev, "JS:^" Sparkplug, "JS:~"
+ * Ignition); the shade within a kind comes from a hash of the name, so the
+ * output depends only on the samples: the same recording gives the same
+ * bytes.
+ *
+ * The SVG carries its own script and style (no network, no fonts): click
+ * a frame to zoom into it, "Reset Zoom" to go back, "Search" or Ctrl-F for
+ * a regular expression whose frames are highlighted and whose share of all
+ * samples is shown. The URL fragment "#zoom=N&search=RE" (N: the frame's
+ * index in document order) is applied on load and kept current, and an
+ * element with id "status" reports "frames=N errors=E" plus the results
+ * of the fragment's search and zoom, for tests.
+ */
+#ifndef JITSYM_OUT_FLAMEGRAPH_H
+#define JITSYM_OUT_FLAMEGRAPH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "session.h"
+
+#define FLAMEGRAPH_DEFAULT_WIDTH 1200
+#define FLAMEGRAPH_MIN_WIDTH 200
+#define FLAMEGRAPH_MAX_WIDTH 100000
+
+struct flamegraph_opts {
+	/* which stacks, as in struct fold_opts */
+	bool include_pid, include_tid;
+	bool no_kernel;
+	bool weight_period;     /* sum periods rather than count samples */
+	const char *title;      /* NULL: "Flame Graph" */
+	unsigned width;         /* image width in pixels; 0: the default */
+	/*
+	 * Frames narrower than this are not drawn (nor their callees): pixels,
+	 * or with minwidth_pct a percentage of all samples.
+	 */
+	double minwidth;
+	bool minwidth_pct;
+};
+
+struct flamegraph;
+
+struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts);
+void flamegraph__delete(struct flamegraph *fg);    /* accepts NULL */
+void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs);
+/*
+ * Write the SVG; 0, or -1 after error() on a write failure. Says with
+ * note() how many frames minwidth left out.
+ */
+int flamegraph__write(struct flamegraph *fg, FILE *out);
+
+/*
+ * Parse a --minwidth argument, "0.5" (pixels) or "0.1%" (of all samples),
+ * into opts; -1 after error() when it is not a number >= 0.
+ */
+int flamegraph__parse_minwidth(struct flamegraph_opts *opts, const char *arg);
+
+#endif
