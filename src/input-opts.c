@@ -1,5 +1,6 @@
 #include "common.h"
 #include "input-opts.h"
+#include "sbuf.h"
 
 const char *const input_opts_usage[] = {
 	"  -i, --input FILE      perf.data to read (default: perf.data; '-' for stdin)",
@@ -78,23 +79,53 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 	}
 }
 
+/*
+ * INPUT_SHORT_OPTIONS, plus the short form of each of the command's long
+ * options whose value is a letter or digit: { "fields", required_argument,
+ * NULL, 'F' } makes "-F LIST" work too.
+ */
+static char *short_options(const struct option *longopts)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_addstr(&sb, INPUT_SHORT_OPTIONS);
+	for (; longopts && longopts->name; longopts++) {
+		int v = longopts->val;
+
+		if (longopts->flag || !((v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z') ||
+					(v >= '0' && v <= '9')) || strchr(sb.buf, v))
+			continue;
+		sbuf_addch(&sb, (char)v);
+		if (longopts->has_arg == required_argument)
+			sbuf_addch(&sb, ':');
+		else if (longopts->has_arg == optional_argument)
+			sbuf_addstr(&sb, "::");
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
 /* 0 to run, 1 for a usage error, -2 for --help. */
 static int parse_argv(struct input_opts *o, int argc, char **argv,
 		      const struct option *longopts, cmd_opt_fn fn, void *cmd)
 {
-	int c, ret;
+	char *shortopts = short_options(longopts);
+	int c, ret = 0;
 
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		if (c == 'h')
-			return -2;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == 'h') {
+			ret = -2;
+			break;
+		}
 		ret = input_opts__parse(o, c, optarg);
-		if (ret < 0)
-			return 1;
-		if (ret > 0)
-			continue;
-		if (c == '?' || c == ':' || !fn || fn(cmd, c, optarg))
-			return 1;
+		if (ret < 0 || (ret == 0 && (c == '?' || c == ':' || !fn || fn(cmd, c, optarg)))) {
+			ret = 1;
+			break;
+		}
+		ret = 0;
 	}
+	free(shortopts);
+	if (ret)
+		return ret;
 	if (optind < argc)
 		o->path = argv[optind++];
 	if (optind < argc)

@@ -1,4 +1,5 @@
 #include "common.h"
+#include "progress.h"
 
 int verbosity;
 
@@ -32,6 +33,7 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 		return;
 	}
 	fflush(stdout);
+	progress__clear_line();
 	fprintf(stderr, "%s\n", line);
 }
 

@@ -1,61 +1,452 @@
 #include "common.h"
 #include "out-script.h"
+#include "kernel.h"
 #include "machine.h"
+#include "sbuf.h"
+#include "srcline.h"
+#include "strpool.h"
+#include "tracedata.h"
 
-static void print_header(FILE *out, const struct resolved_sample *rs, bool chain)
+#include <perf/event.h>
+
+static const struct {
+	const char *name;
+	unsigned int field;
+	uint64_t needs;       /* sample_type bit the field prints, 0 if none */
+	const char *needs_name;
+} field_table[] = {
+	{ "comm",    SF_COMM,    0, NULL },
+	{ "pid",     SF_PID,     PERF_SAMPLE_TID, "TID" },
+	{ "tid",     SF_TID,     PERF_SAMPLE_TID, "TID" },
+	{ "cpu",     SF_CPU,     PERF_SAMPLE_CPU, "CPU" },
+	{ "time",    SF_TIME,    PERF_SAMPLE_TIME, "TIME" },
+	{ "period",  SF_PERIOD,  PERF_SAMPLE_PERIOD, "PERIOD" },
+	{ "event",   SF_EVENT,   0, NULL },
+	{ "trace",   SF_TRACE,   PERF_SAMPLE_RAW, "RAW" },
+	{ "ip",      SF_IP,      PERF_SAMPLE_IP, "IP" },
+	{ "sym",     SF_SYM,     PERF_SAMPLE_IP, "IP" },
+	{ "symoff",  SF_SYMOFF,  PERF_SAMPLE_IP, "IP" },
+	{ "dso",     SF_DSO,     PERF_SAMPLE_IP, "IP" },
+	{ "srcline", SF_SRCLINE, PERF_SAMPLE_IP, "IP" },
+};
+
+#define SF_FRAME     (SF_IP | SF_SYM | SF_SYMOFF | SF_DSO)
+/* perf 6.1's defaults: hardware, software and other events; tracepoints */
+#define SF_DEFAULT   (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_PERIOD | SF_EVENT | SF_FRAME)
+#define SF_DEFAULT_TP (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE)
+
+static int field_by_name(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(field_table); i++)
+		if (strlen(field_table[i].name) == len && !memcmp(field_table[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+int script_fields__parse(struct script_fields *f, const char *arg)
+{
+	const char *p = arg;
+	int signs = 0, plain = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->given = true;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char sign = (*p == '+' || *p == '-') ? *p : 0;
+		const char *name = sign ? p + 1 : p;
+		size_t nlen = sign ? len - 1 : len;
+		int i;
+
+		if (len) {
+			i = field_by_name(name, nlen);
+			if (i < 0)
+				return error("unknown field '%.*s' in -F '%s' (known: comm, pid, tid, "
+					     "cpu, time, period, event, trace, ip, sym, symoff, dso, srcline)",
+					     (int)nlen, name, arg);
+			if (sign == '+')
+				f->add |= field_table[i].field;
+			else if (sign == '-')
+				f->del |= field_table[i].field;
+			else
+				f->set |= field_table[i].field;
+			sign ? signs++ : plain++;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (signs && plain)
+		return error("-F '%s' mixes +field/-field with a list of fields", arg);
+	f->replace = !signs;
+	return 0;
+}
+
+struct script_out {
+	FILE *out;
+	const struct script_out_opts *opts;
+	const struct pd_reader *reader;
+	unsigned int *fields;         /* per attr index */
+	size_t nr_fields;
+	bool tp_callchain;            /* some tracepoint recorded call chains */
+	int name_width;
+	struct tracedata *trace;
+	bool trace_tried;
+	struct kernel_syms *ksyms;    /* for tracepoint fields; loaded on first use */
+	bool ksyms_tried;
+	struct strpool *pool;         /* srcline's and ksyms' strings */
+	struct srcline_cache *srcline;
+	struct sbuf line;
+};
+
+static bool is_tracepoint(const struct pd_attr *a)
+{
+	return a->attr.type == PERF_TYPE_TRACEPOINT;
+}
+
+/* perf's dummy event carries sideband records, never samples: not checked */
+static bool is_dummy(const struct pd_attr *a)
+{
+	return a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config == PERF_COUNT_SW_DUMMY;
+}
+
+static unsigned int default_fields(const struct script_out *so, const struct pd_attr *a)
+{
+	if (!is_tracepoint(a))
+		return SF_DEFAULT;
+	return SF_DEFAULT_TP | (so->tp_callchain ? SF_FRAME : 0);
+}
+
+/*
+ * The fields an event prints, or -1 after error() when one named
+ * explicitly cannot be printed for it. Defaults the event's samples lack
+ * are dropped quietly, as is trace for anything but a tracepoint.
+ */
+static int event_fields(const struct script_out *so, const struct pd_attr *a, bool check,
+			unsigned int *out)
+{
+	const struct script_fields *f = so->opts->fields;
+	unsigned int want, named = 0;
+	size_t i;
+
+	if (!f || !f->given) {
+		want = default_fields(so, a);
+	} else if (f->replace) {
+		want = named = f->set;
+	} else {
+		/* any -F makes tracepoints lose their call chain default, as in perf */
+		want = (is_tracepoint(a) ? SF_DEFAULT_TP : SF_DEFAULT) | f->add;
+		want &= ~f->del;
+		named = f->add;
+	}
+	if (!is_tracepoint(a))
+		want &= ~SF_TRACE;
+	if (check && (want & SF_SYMOFF) && !(want & SF_SYM))
+		return error("-F symoff needs sym, which event '%s' does not print", a->name);
+	if (check && (want & SF_SRCLINE) && !(want & SF_IP))
+		return error("-F srcline needs ip, which event '%s' does not print", a->name);
+	for (i = 0; i < ARRAY_SIZE(field_table); i++) {
+		unsigned int bit = field_table[i].field;
+
+		if (!(want & bit) || !field_table[i].needs ||
+		    (a->attr.sample_type & field_table[i].needs))
+			continue;
+		if (check && (named & bit))
+			return error("samples of event '%s' have no %s: cannot print field '%s'",
+				     a->name, field_table[i].needs_name, field_table[i].name);
+		want &= ~bit;
+	}
+	*out = want;
+	return 0;
+}
+
+/* The fields slot of attr index idx, growing the table (~0u: not computed yet). */
+static unsigned int *fields_slot(struct script_out *so, unsigned int idx)
+{
+	size_t i;
+
+	if (idx >= so->nr_fields) {
+		so->fields = xreallocarray(so->fields, st_add(idx, 1), sizeof(*so->fields));
+		for (i = so->nr_fields; i <= idx; i++)
+			so->fields[i] = ~0u;
+		so->nr_fields = (size_t)idx + 1;
+	}
+	return &so->fields[idx];
+}
+
+static unsigned int fields_for(struct script_out *so, const struct pd_attr *a)
+{
+	unsigned int *slot = fields_slot(so, a->index);
+
+	/* an attr that arrived after the start (pipe mode) */
+	if (*slot == ~0u)
+		event_fields(so, a, false, slot);
+	return *slot;
+}
+
+/* The fields of every event, checked; the widest event name. */
+static int setup_events(struct script_out *so)
+{
+	size_t i, n = pd_reader__nr_attrs(so->reader);
+
+	for (i = 0; i < n; i++) {
+		const struct pd_attr *a = pd_reader__attr(so->reader, i);
+		size_t len = strlen(a->name);
+
+		if (is_tracepoint(a) && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+			so->tp_callchain = true;
+		if (len > (size_t)so->name_width)
+			so->name_width = len > 256 ? 256 : (int)len;
+	}
+	for (i = 0; i < n; i++) {
+		const struct pd_attr *a = pd_reader__attr(so->reader, i);
+
+		if (event_fields(so, a, !is_dummy(a), fields_slot(so, a->index)))
+			return -1;
+	}
+	return 0;
+}
+
+struct script_out *script_out__new(FILE *out, const struct pd_reader *r,
+				   const struct script_out_opts *opts)
+{
+	struct script_out *so = xcalloc(1, sizeof(*so));
+
+	so->out = out;
+	so->opts = opts;
+	so->reader = r;
+	sbuf_init(&so->line, SBUF_MAX_LINE);
+	if (setup_events(so)) {
+		script_out__delete(so);
+		return NULL;
+	}
+	return so;
+}
+
+void script_out__delete(struct script_out *so)
+{
+	if (!so)
+		return;
+	tracedata__delete(so->trace);
+	srcline_cache__delete(so->srcline);
+	kernel_syms__delete(so->ksyms);
+	strpool__delete(so->pool);
+	sbuf_release(&so->line);
+	free(so->fields);
+	free(so);
+}
+
+static struct strpool *pool_of(struct script_out *so)
+{
+	if (!so->pool)
+		so->pool = strpool__new();
+	return so->pool;
+}
+
+/* ---- tracepoint fields ------------------------------------------------ */
+
+static const struct pd_build_id *kernel_build_id(const struct pd_info *info)
+{
+	size_t i;
+
+	for (i = 0; i < info->nr_build_ids; i++)
+		if (info->build_ids[i].filename &&
+		    !strcmp(info->build_ids[i].filename, KSYM_DSO_KERNEL))
+			return &info->build_ids[i];
+	return NULL;
+}
+
+/* tracedata_ksym_fn: kernel symbols for %pS fields, loaded when first needed */
+static const char *trace_ksym(void *priv, uint64_t *addr, const char **mod)
+{
+	struct script_out *so = priv;
+	const struct ksym *s;
+
+	if (!so->ksyms_tried) {
+		const struct pd_info *in = pd_reader__info(so->reader);
+		const struct pd_build_id *kb = kernel_build_id(in);
+		char *path;
+
+		so->ksyms_tried = true;
+		path = kernel__kallsyms_path(so->opts->resolve ? so->opts->resolve->kallsyms : NULL,
+					     in->osrelease, kb ? kb->id : NULL, kb ? kb->size : 0);
+		if (path)
+			so->ksyms = kernel_syms__load(path, pool_of(so));
+		free(path);
+	}
+	s = so->ksyms ? kernel_syms__find(so->ksyms, *addr) : NULL;
+	if (!s)
+		return NULL;
+	*addr = s->start;
+	*mod = s->module;
+	return s->name;
+}
+
+static struct tracedata *trace_of(struct script_out *so)
+{
+	const struct pd_info *in = pd_reader__info(so->reader);
+	const char *path = pd_reader__path(so->reader);
+	enum tracedata_err err;
+	size_t off;
+
+	if (so->trace_tried)
+		return so->trace;
+	so->trace_tried = true;
+	if (!in->tracing_data) {
+		warning("'%s': no tracing data in the recording: tracepoint fields are not printed",
+			path);
+		return NULL;
+	}
+	so->trace = tracedata__new(in->tracing_data, (size_t)in->tracing_data_size, &err, &off);
+	if (!so->trace) {
+		warning("'%s': tracing data (%" PRIu64 " bytes) %s at offset %zu: tracepoint "
+			"fields are not printed", path, in->tracing_data_size,
+			tracedata__strerror(err), off);
+		return NULL;
+	}
+	if (tracedata__nr_bad_formats(so->trace))
+		warning("'%s': %zu of %zu tracepoint formats could not be parsed", path,
+			tracedata__nr_bad_formats(so->trace), tracedata__nr_events(so->trace));
+	tracedata__set_ksym_resolver(so->trace, trace_ksym, so);
+	return so->trace;
+}
+
+static void print_trace(struct script_out *so, const struct pd_sample *s)
+{
+	struct tracedata *td = trace_of(so);
+	enum tracedata_fmt ret;
+
+	if (!td || !s->raw_data)
+		return;
+	sbuf_reset(&so->line);
+	ret = tracedata__format(td, s->attr->attr.config, s->raw_data, s->raw_size, s->cpu,
+				&so->line);
+	switch (ret) {
+	case TRACEDATA_FMT_OK:
+		fwrite(so->line.buf, 1, so->line.len, so->out);
+		break;
+	case TRACEDATA_FMT_NO_EVENT:
+		warning("'%s': no format for tracepoint '%s' (id %" PRIu64 ") in the tracing data",
+			pd_reader__path(so->reader), s->attr->name, (uint64_t)s->attr->attr.config);
+		break;
+	case TRACEDATA_FMT_MISMATCH:
+		warning("'%s': a sample of '%s' holds another tracepoint's data; fields not printed",
+			pd_reader__path(so->reader), s->attr->name);
+		break;
+	case TRACEDATA_FMT_TOO_BIG:
+		warning("'%s': a sample of '%s' is too big to format", pd_reader__path(so->reader),
+			s->attr->name);
+		break;
+	}
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+/* perf prints the file's base name, as without --full-source-path */
+static void print_srcline(struct script_out *so, const struct frame *f)
+{
+	struct src_loc loc[32];
+	const char *base;
+
+	if (!so->srcline)
+		so->srcline = srcline_cache__new(pool_of(so));
+	if (srcline__lookup(so->srcline, f, loc, ARRAY_SIZE(loc)) && loc[0].file) {
+		base = strrchr(loc[0].file, '/');
+		fprintf(so->out, "\n  %s:%" PRIu32, base ? base + 1 : loc[0].file, loc[0].line);
+	} else if (f->dso[0] == '[' && strcmp(f->dso, KSYM_UNKNOWN)) {
+		/* perf's fallback for the kernel, modules, [vdso]: DSO[ADDR] */
+		fprintf(so->out, "\n  %s[%" PRIx64 "]", f->dso, f->print_addr);
+	}
+}
+
+static void print_frame(struct script_out *so, unsigned int fl, const struct frame *f,
+			uint64_t addr)
+{
+	FILE *out = so->out;
+
+	fprintf(out, "%16" PRIx64, addr);
+	if (fl & SF_SYM) {
+		if (!f->sym)
+			fputs(" [unknown]", out);
+		else if (fl & SF_SYMOFF)
+			fprintf(out, " %s+0x%" PRIx64, f->sym, f->symoff);
+		else
+			fprintf(out, " %s", f->sym);
+	}
+	if (fl & SF_DSO)
+		fprintf(out, " (%s)", f->dso);
+	if (fl & SF_SRCLINE)
+		print_srcline(so, f);
+}
+
+static void print_frames(struct script_out *so, unsigned int fl, const struct resolved_sample *rs)
+{
+	size_t i;
+
+	if (!rs->sample->callchain) {
+		fputc(' ', so->out);
+		/* perf prints the sample's own ip in full, unlike chain entries */
+		if (rs->nr_frames)
+			print_frame(so, fl, &rs->frames[0], rs->sample->ip);
+		return;
+	}
+	fputc('\n', so->out);
+	for (i = 0; i < rs->nr_frames; i++) {
+		fputc('\t', so->out);
+		print_frame(so, fl, &rs->frames[i], rs->frames[i].print_addr);
+		fputc('\n', so->out);
+	}
+}
+
+/* ---- the sample --------------------------------------------------------- */
+
+static void print_start(struct script_out *so, unsigned int fl, const struct resolved_sample *rs)
 {
 	const struct pd_sample *s = rs->sample;
-	uint64_t st = s->attr->attr.sample_type;
+	FILE *out = so->out;
 
-	if (chain)
-		fprintf(out, "%s ", rs->thread->comm);
-	else
-		fprintf(out, "%16s ", rs->thread->comm);
-	fprintf(out, "%5" PRIu32 " ", s->tid);
-	if (st & PERF_SAMPLE_CPU)
+	if (fl & SF_COMM) {
+		if ((fl & SF_IP) && (s->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+			fprintf(out, "%s ", rs->thread->comm);
+		else
+			fprintf(out, "%16s ", rs->thread->comm);
+	}
+	if ((fl & SF_PID) && (fl & SF_TID))
+		fprintf(out, "%5" PRIu32 "/%-5" PRIu32 " ", s->pid, s->tid);
+	else if (fl & SF_PID)
+		fprintf(out, "%5" PRIu32 " ", s->pid);
+	else if (fl & SF_TID)
+		fprintf(out, "%5" PRIu32 " ", s->tid);
+	if (fl & SF_CPU)
 		fprintf(out, "[%03" PRIu32 "] ", s->cpu);
-	if (st & PERF_SAMPLE_TIME) {
+	if (fl & SF_TIME) {
 		uint64_t usec = s->time / 1000;
 
 		fprintf(out, "%5" PRIu64 ".%06" PRIu64 ": ", usec / 1000000, usec % 1000000);
 	}
-	if (st & PERF_SAMPLE_PERIOD)
+	if (fl & SF_PERIOD)
 		fprintf(out, "%10" PRIu64 " ", s->period);
-	fprintf(out, "%s: ", s->attr->name);
+	if (fl & SF_EVENT)
+		fprintf(out, "%*s: ", so->name_width, s->attr->name);
 }
 
-static void print_frame(FILE *out, const struct frame *f, uint64_t addr)
+void script_out__sample(struct script_out *so, const struct resolved_sample *rs)
 {
-	fprintf(out, "%16" PRIx64 " ", addr);
-	if (f->sym)
-		fprintf(out, "%s+0x%" PRIx64, f->sym, f->symoff);
-	else
-		fputs("[unknown]", out);
-	fprintf(out, " (%s)\n", f->dso);
-}
+	unsigned int fl = fields_for(so, rs->sample->attr);
 
-void script__print_sample(FILE *out, const struct resolved_sample *rs)
-{
-	bool chain = rs->sample->callchain != NULL;
-	size_t i;
-
-	print_header(out, rs, chain);
-	if (!chain) {
-		fputc(' ', out);
-		/* perf prints the sample's own ip in full, unlike chain entries */
-		if (rs->nr_frames)
-			print_frame(out, &rs->frames[0], rs->sample->ip);
-		else
-			fputc('\n', out);
+	/* perf prints nothing, not even the newline, for an event without fields */
+	if (!fl)
 		return;
-	}
-	fputc('\n', out);
-	for (i = 0; i < rs->nr_frames; i++) {
-		fputc('\t', out);
-		print_frame(out, &rs->frames[i], rs->frames[i].print_addr);
-	}
-	fputc('\n', out);
+	print_start(so, fl, rs);
+	if (fl & SF_TRACE)
+		print_trace(so, rs->sample);
+	if (fl & SF_IP)
+		print_frames(so, fl, rs);
+	fputc('\n', so->out);
 }
+
+/* ---- --header ------------------------------------------------------------ */
 
 static void print_sample_type(FILE *out, uint64_t st)
 {

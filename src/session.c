@@ -3,6 +3,7 @@
 #include "jitmap.h"
 #include "machine.h"
 #include "order.h"
+#include "progress.h"
 #include "strpool.h"
 
 #include <perf/event.h>
@@ -20,6 +21,7 @@ struct session {
 	const struct session_hooks *hooks;
 	struct frame *frames;
 	size_t alloc_frames;
+	bool aborted;                 /* session__abort() */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -242,20 +244,44 @@ const struct pd_reader *session__reader(const struct session *s)
 	return s->reader;
 }
 
+void session__abort(const struct session *s)
+{
+	/* hooks get a const session; the flag is the one thing they may change */
+	((struct session *)s)->aborted = true;
+}
+
 const struct jitmap *session__jitmap(const struct session *s)
 {
 	return s->jitmap;
 }
 
+/* "reading 'perf.data'" on a terminal, for recordings that take a while */
+static struct progress *start_progress(const struct pd_reader *r)
+{
+	const char *path = pd_reader__path(r);
+	char *what = xasprintf("reading '%s'", path);
+	struct progress *p = progress__new(what, progress__input_size(path));
+
+	free(what);
+	return p;
+}
+
 static int run_records(struct session *s)
 {
 	struct order_queue *q = order_queue__new(deliver, s);
+	struct progress *progress = start_progress(s->reader);
+	uint64_t nr_samples = 0, done = 0;
 	struct pd_event ev;
 	int ret;
 
 	while ((ret = pd_reader__next(s->reader, &ev)) > 0) {
+		/* records inside COMPRESSED ones have offsets in the decompressed stream */
+		if (!ev.in_compressed)
+			done = ev.offset + ev.size;
+		nr_samples += ev.type == PERF_RECORD_SAMPLE;
+		progress__update(progress, done, nr_samples);
 		if (!s->resolver && ev.type < PERF_RECORD_USER_TYPE_START &&
-		    session_start(s)) {
+		    (session_start(s) || s->aborted)) {
 			ret = -1;
 			break;
 		}
@@ -264,8 +290,9 @@ static int run_records(struct session *s)
 	}
 	order_queue__flush(q);
 	order_queue__delete(q);
+	progress__delete(progress);
 	if (!s->resolver && ret == 0)
-		ret = session_start(s);
+		ret = session_start(s) || s->aborted ? -1 : 0;
 	return ret < 0 ? -1 : 0;
 }
 
@@ -281,7 +308,7 @@ int session__run(const char *path, const struct session_opts *opts,
 	s.pool = strpool__new();
 	s.machine = machine__new(s.pool);
 	ret = run_records(&s);
-	if (s.resolver && s.hooks->finish)
+	if (s.resolver && !s.aborted && s.hooks->finish)
 		s.hooks->finish(s.hooks->ctx, &s);
 	resolver__delete(s.resolver);
 	jitmap__delete(s.jitmap);

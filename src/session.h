@@ -55,6 +55,12 @@ struct session_hooks {
 };
 
 const struct pd_reader *session__reader(const struct session *s);
+/*
+ * From the start hook: read no further (a command that cannot go on, e.g.
+ * options the recording cannot satisfy; it has printed why). session__run()
+ * then returns -1.
+ */
+void session__abort(const struct session *s);
 const struct jitmap *session__jitmap(const struct session *s);
 
 /*

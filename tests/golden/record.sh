@@ -9,11 +9,16 @@
 #  - writes cmd and the expectations with run.sh --update (jitsym's
 #    output), then checks jitsym script against perf script run on the
 #    same bundle: identical on symbol and DSO names, but for caller frames
-#    at a symbol's first byte (see README: jitsym looks up ip - 1).
+#    at a symbol's first byte (see README: jitsym looks up ip - 1), and
+#    every line that is not a frame (sample headers, with a tracepoint's
+#    fields) byte for byte;
+#  - for the tracepoint case (sched:sched_switch, as for off-CPU profiles),
+#    also checks field selections without frames (-F) byte for byte.
 #
-#   tests/golden/record.sh BUILDDIR
+#   tests/golden/record.sh BUILDDIR [CASE...]    (default: every case)
 set -eu
-builddir=$(cd "${1:?usage: record.sh BUILDDIR}" && pwd)
+builddir=$(cd "${1:?usage: record.sh BUILDDIR [CASE...]}" && pwd)
+shift
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 fixed=/tmp/jitsym-golden
@@ -22,7 +27,11 @@ cp "$builddir/examples/native/native-demo" "$builddir/examples/native/libdemo.so
 export HOME="$fixed/home"   # perf's build-id cache, config: empty
 mkdir -p "$HOME"
 
-cases="native-recorded compressed-recorded multi-event-recorded pipe-recorded"
+all_cases="native-recorded compressed-recorded multi-event-recorded pipe-recorded tracepoint-recorded"
+cases=${*:-$all_cases}
+for c in $cases; do
+	case " $all_cases " in *" $c "*) ;; *) echo "record.sh: no case '$c' (cases: $all_cases)" >&2; exit 1 ;; esac
+done
 for c in $cases; do
 	rm -rf "${here:?}/$c"; mkdir -p "$here/$c/symfs$fixed"
 	cp "$fixed/native-demo" "$fixed/libdemo.so" "$here/$c/symfs$fixed/"
@@ -61,10 +70,41 @@ echo "== script"; "\$JITSYM" script \$opts $2
 CMD
 }
 
+write_tracepoint_cmd() { # case
+	cat >"$here/$1/cmd" <<'CMD'
+# Recorded with perf by tests/golden/record.sh: sched:sched_switch with call
+# chains (an off-CPU profile) of native-demo, with the binaries and kallsyms
+# it needs bundled. Each sample prints the tracepoint's fields, formatted
+# from the recording's tracing data.
+opts="--symfs symfs --kallsyms kallsyms --buildid-dir symfs"
+echo "== script"; "$JITSYM" script $opts perf.data
+echo "== script -F comm,tid,pid,time,cpu,event,period,trace"
+"$JITSYM" script $opts -F comm,tid,pid,time,cpu,event,period,trace perf.data
+echo "== script -F +pid,-cpu"; "$JITSYM" script $opts -F +pid,-cpu perf.data
+echo "== script -F event,trace,ip,sym"; "$JITSYM" script $opts -F event,trace,ip,sym perf.data
+echo "== fold"; "$JITSYM" fold $opts perf.data
+CMD
+}
+
+# jitsym and perf script -F FIELDS (no frames in them): byte for byte
+check_fields_against_perf() { # case fields
+	d=$here/$1
+	(cd "$d" && perf script -i perf.data --symfs symfs --kallsyms kallsyms -F "$2" 2>/dev/null) >"$fixed/perf.fields"
+	(cd "$d" && "$builddir/jitsym" script --symfs symfs --kallsyms kallsyms --buildid-dir symfs -F "$2" perf.data 2>/dev/null) >"$fixed/jitsym.fields"
+	cmp -s "$fixed/perf.fields" "$fixed/jitsym.fields" ||
+		{ echo "-F $2 differs from perf script:"; diff "$fixed/perf.fields" "$fixed/jitsym.fields" | head; exit 1; }
+	echo "$1: -F $2: $(wc -l <"$fixed/perf.fields") lines identical to perf script"
+}
+
 check_against_perf() { # case
 	d=$here/$1
 	(cd "$d" && perf script -i perf.data --symfs symfs --kallsyms kallsyms 2>/dev/null) >"$fixed/perf.script"
 	(cd "$d" && "$builddir/jitsym" script --symfs symfs --kallsyms kallsyms --buildid-dir symfs perf.data 2>/dev/null) >"$fixed/jitsym.script"
+	# everything but frame lines: headers and tracepoint fields, byte for byte
+	grep -v "$(printf '^\t')" "$fixed/perf.script" >"$fixed/perf.headers" || true
+	grep -v "$(printf '^\t')" "$fixed/jitsym.script" >"$fixed/jitsym.headers" || true
+	cmp -s "$fixed/perf.headers" "$fixed/jitsym.headers" ||
+		{ echo "sample headers differ:"; diff "$fixed/perf.headers" "$fixed/jitsym.headers" | head; exit 1; }
 	perl "$top/tests/live/fold-perf-script.pl" --normalize --caller-start-wild "$fixed/perf.script" >"$fixed/perf.norm"
 	perl "$top/tests/live/fold-perf-script.pl" --normalize "$fixed/jitsym.script" >"$fixed/jitsym.norm"
 	awk -F'\t' '
@@ -78,17 +118,36 @@ check_against_perf() { # case
 		"$fixed/perf.norm" "$fixed/jitsym.norm"
 }
 
-record -e cpu-clock -F 1999 -o "$here/native-recorded/perf.data"
-record -z -e cpu-clock -F 1999 -o "$here/compressed-recorded/perf.data"
-record -e cpu-clock,task-clock -F 999 -o "$here/multi-event-recorded/perf.data"
-record -e cpu-clock -F 1999 -o - >"$here/pipe-recorded/perf.data"
+record_case() { # case
+	case $1 in
+	native-recorded) record -e cpu-clock -F 1999 -o "$here/$1/perf.data" ;;
+	compressed-recorded) record -z -e cpu-clock -F 1999 -o "$here/$1/perf.data" ;;
+	multi-event-recorded) record -e cpu-clock,task-clock -F 999 -o "$here/$1/perf.data" ;;
+	pipe-recorded) record -e cpu-clock -F 1999 -o - >"$here/$1/perf.data" ;;
+	tracepoint-recorded) record -e sched:sched_switch -o "$here/$1/perf.data" ;;
+	esac
+}
+
+for c in $cases; do
+	record_case "$c"
+done
 for c in $cases; do
 	trim_kallsyms "$c"
-	write_cmd "$c" perf.data
+	case $c in
+	tracepoint-*) write_tracepoint_cmd "$c" ;;
+	*) write_cmd "$c" perf.data ;;
+	esac
 	printf '%s: ' "$c"; check_against_perf "$c"
 done
+case " $cases " in *" tracepoint-recorded "*)
+	for f in comm,tid,pid,time,cpu,event,period,trace +pid,-cpu trace,event; do
+		check_fields_against_perf tracepoint-recorded "$f"
+	done
+esac
 # the pipe-mode recording read through a real pipe
-sed -i 's|"\$JITSYM" \(.*\) perf.data$|cat perf.data \| "$JITSYM" \1 -|' "$here/pipe-recorded/cmd"
+case " $cases " in *" pipe-recorded "*)
+	sed -i 's|"\$JITSYM" \(.*\) perf.data$|cat perf.data \| "$JITSYM" \1 -|' "$here/pipe-recorded/cmd"
+esac
 # shellcheck disable=SC2086
 "$here/run.sh" --update $cases
 rm -rf "$fixed"
