@@ -24,11 +24,26 @@ struct label_entry {
 	const char *label;
 };
 
+/*
+ * Per-frame work is what costs: a direct-mapped cache in front of the
+ * label table, keyed by the resolver's interned symbol pointer and kind,
+ * answers most frames with one compare.
+ */
+#define LABEL_CACHE_BITS 12
+
+struct label_slot {
+	const char *sym;
+	int kind;
+	const char *label;
+};
+
 struct folder {
 	struct fold_opts opts;
 	struct strpool *pool;
 	struct stack *stacks;
 	struct label_entry *labels;
+	struct label_slot label_cache[1u << LABEL_CACHE_BITS];
+	const char *last_comm, *last_comm_label;   /* the session's pointer, ours */
 	uintptr_t *key;
 	size_t key_alloc;
 	const char *unknown;
@@ -64,8 +79,23 @@ void folder__delete(struct folder *f)
 	free(f);
 }
 
+static const char *frame_label_slow(struct folder *f, const struct frame *fr);
+
 /* The folded name of a frame: symbol or [unknown], with the annotation. */
 static const char *frame_label(struct folder *f, const struct frame *fr)
+{
+	uint64_t h = ((uintptr_t)fr->sym ^ (uint64_t)fr->kind) * 0x9E3779B97F4A7C15ULL;
+	struct label_slot *slot = &f->label_cache[h >> (64 - LABEL_CACHE_BITS)];
+
+	if (slot->label && slot->sym == fr->sym && slot->kind == (int)fr->kind)
+		return slot->label;
+	slot->sym = fr->sym;
+	slot->kind = fr->kind;
+	slot->label = frame_label_slow(f, fr);
+	return slot->label;
+}
+
+static const char *frame_label_slow(struct folder *f, const struct frame *fr)
 {
 	struct label_entry key, *e;
 	const char *suffix = "";
@@ -94,13 +124,33 @@ static const char *frame_label(struct folder *f, const struct frame *fr)
 	return e->label;
 }
 
+/* The key is pointers and ids: mix whole words rather than hash bytes. */
+static unsigned key_hash(const uintptr_t *key, size_t n)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (uint64_t)key[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return (unsigned)(h ^ (h >> 29));
+}
+
 void folder__add(struct folder *f, const struct resolved_sample *rs)
 {
 	size_t n = 0, i;
 	struct stack *s;
+	unsigned hash;
 
 	ALLOC_GROW(f->key, st_add(rs->nr_frames, 3), f->key_alloc);
-	f->key[n++] = (uintptr_t)strpool__intern(f->pool, rs->thread->comm);
+	/* comms are interned by the session, but it is gone when we write */
+	if (rs->thread->comm != f->last_comm) {
+		f->last_comm = rs->thread->comm;
+		f->last_comm_label = strpool__intern(f->pool, rs->thread->comm);
+	}
+	f->key[n++] = (uintptr_t)f->last_comm_label;
 	f->key[n++] = f->opts.include_pid || f->opts.include_tid ? rs->sample->pid : 0;
 	f->key[n++] = f->opts.include_tid ? rs->sample->tid : 0;
 	for (i = rs->nr_frames; i-- > 0;) {
@@ -110,13 +160,14 @@ void folder__add(struct folder *f, const struct resolved_sample *rs)
 			continue;
 		f->key[n++] = (uintptr_t)frame_label(f, fr);
 	}
-	HASH_FIND(hh, f->stacks, f->key, n * sizeof(uintptr_t), s);
+	hash = key_hash(f->key, n);
+	HASH_FIND_BYHASHVALUE(hh, f->stacks, f->key, n * sizeof(uintptr_t), hash, s);
 	if (!s) {
 		s = xmalloc(st_add(sizeof(*s), st_mult(n, sizeof(uintptr_t))));
 		s->count = 0;
 		s->key_len = n;
 		memcpy(s->key, f->key, n * sizeof(uintptr_t));
-		HASH_ADD(hh, f->stacks, key, n * sizeof(uintptr_t), s);
+		HASH_ADD_KEYPTR_BYHASHVALUE(hh, f->stacks, s->key, n * sizeof(uintptr_t), hash, s);
 	}
 	s->count += f->opts.weight_period ? rs->sample->period : 1;
 }
