@@ -154,6 +154,7 @@ struct pd_input {
 	uint64_t pos;           /* file offset of the next unread byte */
 	uint64_t end;           /* file mode: end of the data section */
 	bool borrowed;          /* map is the caller's buffer */
+	uint64_t released;      /* map pages before this were given back */
 };
 
 struct pd_reader {
@@ -274,11 +275,34 @@ static const uint8_t *input_peek(struct pd_input *in, size_t n, size_t *avail)
 	return *avail >= n ? in->buf + in->buf_pos : NULL;
 }
 
+/*
+ * A mapped file is read front to back once: the pages behind the reader
+ * are handed back to the kernel as it goes, so resident memory stays at
+ * about PD_MAP_WINDOW however large the file (nothing keeps pointers
+ * into records already returned: the order queue copies what it keeps,
+ * and the feature sections lie after the data).
+ */
+#define PD_MAP_WINDOW (32u << 20)
+
+static void input_release_behind(struct pd_input *in)
+{
+	uint64_t keep_from = in->pos > PD_MAP_WINDOW / 2 ? in->pos - PD_MAP_WINDOW / 2 : 0;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t upto = keep_from & ~(page - 1);
+
+	if (in->borrowed || upto <= in->released + PD_MAP_WINDOW)
+		return;
+	madvise((void *)(in->map + in->released), (size_t)(upto - in->released), MADV_DONTNEED);
+	in->released = upto;
+}
+
 static void input_advance(struct pd_input *in, size_t n)
 {
 	in->pos += n;
 	if (!in->map)
 		in->buf_pos += n;
+	else
+		input_release_behind(in);
 }
 
 /* Skip n bytes (auxtrace payloads); false if the input ends first. */
