@@ -18,11 +18,11 @@
 #include "sbuf.h"
 #include "strpool.h"
 #include "test.h"
+#include "test-files.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmpdir[64];
 static struct strpool *pool;
 
 /* ---- the test programs ---- */
@@ -96,19 +96,6 @@ static const struct seen *run__get(const struct run *r, const char *name)
 	return NULL;
 }
 
-static char *tpath(const char *name)
-{
-	return xasprintf("%s/%s", tmpdir, name);
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	FILE *fp = fopen(path, "wb");
-
-	if (!fp || fwrite(data, 1, len, fp) != len || fclose(fp))
-		die("cannot write '%s'", path);
-}
-
 static char *read_file(const char *path, size_t *len)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -131,31 +118,6 @@ static void copy_file(const char *from, const char *to)
 
 	write_file(to, data, len);
 	free(data);
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	struct sbuf cmd = SBUF_INIT;
-	va_list ap;
-	int n, rc;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	{
-		char *buf = xmalloc((size_t)n + 1);
-
-		va_start(ap, fmt);
-		vsnprintf(buf, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		sbuf_addstr(&cmd, buf);
-		free(buf);
-	}
-	sbuf_addstr(&cmd, " >/dev/null 2>&1");
-	rc = system(cmd.buf);
-	sbuf_release(&cmd);
-	return rc;
 }
 
 static bool run_program(const char *exe, struct run *r)
@@ -583,8 +545,7 @@ static void test_demangle(void)
 
 static void cleanup(void)
 {
-	if (tmpdir[0] && !getenv("T_DSO_KEEP"))
-		sh("rm -rf '%s'", tmpdir);
+	test_files_cleanup("T_DSO_KEEP");
 }
 
 int main(void)

@@ -23,12 +23,12 @@
 #include "srcline.h"
 #include "strpool.h"
 #include "test.h"
+#include "test-files.h"
 
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmpdir[64];
 static struct strpool *pool;
 
 static const char demo_c[] =
@@ -138,40 +138,6 @@ static const struct seen *seen_get(const char *name)
 		if (!strcmp(seen[i].name, name))
 			return &seen[i];
 	return NULL;
-}
-
-static char *tpath(const char *name)
-{
-	return xasprintf("%s/%s", tmpdir, name);
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	FILE *fp = fopen(path, "wb");
-
-	if (!fp || fwrite(data, 1, len, fp) != len || fclose(fp))
-		die("cannot write '%s'", path);
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd, *full;
-	int n, rc;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	cmd = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(cmd, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	full = xasprintf("%s >/dev/null 2>&1", cmd);
-	rc = system(full);
-	free(full);
-	free(cmd);
-	return rc;
 }
 
 /* The line of src holding marker ("@DEEP"), 1-based; 0 when absent. */
@@ -533,8 +499,7 @@ static void test_srcline__jit(void)
 
 static void cleanup(void)
 {
-	if (tmpdir[0] && !getenv("T_SRCLINE_KEEP"))
-		sh("rm -rf '%s'", tmpdir);
+	test_files_cleanup("T_SRCLINE_KEEP");
 }
 
 int main(void)

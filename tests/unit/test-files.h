@@ -1,0 +1,56 @@
+/*
+ * File helpers for the unit tests of src/ modules (which link libjitsym):
+ * a temporary directory, paths in it, writing files, and running shell
+ * commands quietly. Include after common.h.
+ */
+#ifndef JITSYM_TEST_FILES_H
+#define JITSYM_TEST_FILES_H
+
+#include <stdlib.h>
+
+static char tmpdir[64];
+
+/* A path in the test's temporary directory; free() it. */
+static inline char *tpath(const char *name)
+{
+	return xasprintf("%s/%s", tmpdir, name);
+}
+
+static inline void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+
+	if (!fp || fwrite(data, 1, len, fp) != len || fclose(fp))
+		die("cannot write '%s'", path);
+}
+
+/* Run a shell command with its output discarded; system()'s status. */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd, *full;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	cmd = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(cmd, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	full = xasprintf("%s >/dev/null 2>&1", cmd);
+	rc = system(full);
+	free(full);
+	free(cmd);
+	return rc;
+}
+
+/* Remove the temporary directory unless the environment variable keep is set. */
+static inline void test_files_cleanup(const char *keep)
+{
+	if (tmpdir[0] && !getenv(keep))
+		sh("rm -rf '%s'", tmpdir);
+}
+
+#endif
