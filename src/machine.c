@@ -7,6 +7,7 @@
 
 struct proc {
 	uint32_t pid;
+	uint64_t gen;                 /* bumped whenever what its addresses mean changes */
 	struct rangeset maps;         /* offset: file offset; data: struct map */
 	UT_hash_handle hh;
 };
@@ -31,6 +32,7 @@ struct machine *machine__new(struct strpool *pool)
 
 	m->pool = pool;
 	m->kernel.pid = (uint32_t)-1;
+	m->kernel.gen = 1;
 	return m;
 }
 
@@ -67,6 +69,13 @@ uint32_t proc__pid(const struct proc *p)
 	return p->pid;
 }
 
+uint64_t proc__generation(const struct proc *p)
+{
+	return p->gen;
+}
+
+
+
 static struct proc *findnew_proc(struct machine *m, uint32_t pid)
 {
 	struct proc *p;
@@ -77,6 +86,7 @@ static struct proc *findnew_proc(struct machine *m, uint32_t pid)
 	if (!p) {
 		p = xcalloc(1, sizeof(*p));
 		p->pid = pid;
+		p->gen = 1;
 		HASH_ADD(hh, m->procs, pid, sizeof(p->pid), p);
 	}
 	return p;
@@ -114,6 +124,11 @@ struct thread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t
 	return &t->t;
 }
 
+void machine__changed(struct machine *m, uint32_t pid)
+{
+	findnew_proc(m, pid)->gen++;
+}
+
 void machine__comm(struct machine *m, uint32_t pid, uint32_t tid, const char *comm, bool exec)
 {
 	struct thread *t = machine__findnew_thread(m, pid, tid);
@@ -143,8 +158,10 @@ void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid,
 	child = machine__findnew_thread(m, pid, tid);
 	child->comm = comm;
 	/* a new process starts with a copy of its parent's address space */
-	if (pid != ppid && child->proc != pp)
+	if (pid != ppid && child->proc != pp) {
 		rangeset__copy(&child->proc->maps, &pp->maps);
+		child->proc->gen++;
+	}
 }
 
 void machine__exit(struct machine *m, uint32_t pid, uint32_t tid)
@@ -187,6 +204,7 @@ bool map_name_is_anon(const char *fn)
 void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len,
 		   uint64_t pgoff, const struct map *tmpl)
 {
+	struct proc *p;
 	struct map *map;
 
 	if (!len || start + len < start)
@@ -198,5 +216,7 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 	map->dso = NULL;
 	ALLOC_GROW(m->maps, m->nr_maps + 1, m->alloc_maps);
 	m->maps[m->nr_maps++] = map;
-	rangeset__insert(&findnew_proc(m, pid)->maps, start, start + len, pgoff, map);
+	p = findnew_proc(m, pid);
+	rangeset__insert(&p->maps, start, start + len, pgoff, map);
+	p->gen++;
 }

@@ -70,6 +70,14 @@ bool map_name_is_anon(const char *filename);
 /* The mapping covering addr in proc: true and *hit filled, or false. */
 bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit);
 uint32_t proc__pid(const struct proc *p);
+/*
+ * A counter that changes whenever what an address in p may resolve to
+ * changes (an mmap into it, a fork's copy, machine__changed()): caches of
+ * resolved addresses are valid while it stays the same.
+ */
+uint64_t proc__generation(const struct proc *p);
+/* Something else that names p's addresses changed (its JIT code, an exec). */
+void machine__changed(struct machine *m, uint32_t pid);
 /* The kernel's own address space (kernel and module MMAPs). */
 struct proc *machine__kernel(struct machine *m);
 

@@ -35,7 +35,6 @@ struct resolver {
 	struct kernel_syms *ksyms;
 	struct bid_entry *bids;
 	struct frame_slot *cache;
-	uint64_t gen;
 	const char *s_unknown, *s_kernel;
 };
 
@@ -98,7 +97,6 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	r->pool = pool;
 	r->dsos = dso_cache__new(&dopts, pool);
 	r->cache = xcalloc(FRAME_CACHE_SIZE, sizeof(*r->cache));
-	r->gen = 1;
 	r->s_unknown = strpool__intern(pool, KSYM_UNKNOWN);
 	r->s_kernel = strpool__intern(pool, KSYM_DSO_KERNEL);
 	index_build_ids(r, info);
@@ -122,9 +120,9 @@ void resolver__delete(struct resolver *r)
 	free(r);
 }
 
-void resolver__invalidate(struct resolver *r)
+void resolver__invalidate(struct resolver *r, uint32_t pid)
 {
-	r->gen++;
+	machine__changed(r->machine, pid);
 }
 
 static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
@@ -230,12 +228,14 @@ void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
 		      cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	const void *space = kernel ? (const void *)r : (const void *)t->proc;
-	uint64_t key = ip << 1 | caller;
+	uint64_t key = ip << 1 | caller, gen;
 	struct frame_slot *slot;
 	uint64_t h = (key ^ (uintptr_t)space) * 0x9E3779B97F4A7C15ULL;
 
 	slot = &r->cache[h >> (64 - FRAME_CACHE_BITS)];
-	if (slot->gen == r->gen && slot->space == space && slot->key == key) {
+	/* kernel symbols do not change during a run; a process's addresses do */
+	gen = kernel ? 1 : proc__generation(t->proc);
+	if (slot->gen == gen && slot->space == space && slot->key == key) {
 		*out = slot->frame;
 		return;
 	}
@@ -247,6 +247,6 @@ void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		resolve_user(r, t, ip, caller, out);
 	slot->space = space;
 	slot->key = key;
-	slot->gen = r->gen;
+	slot->gen = gen;
 	slot->frame = *out;
 }

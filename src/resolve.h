@@ -9,7 +9,8 @@
  * Caller frames (return addresses) are looked up at ip - 1, since a return
  * address points past the call and may already be in the next function.
  * Results are cached per (process, address), so a hot loop costs one hash
- * lookup; the cache is dropped whenever an address space changes.
+ * lookup; a process's entries are dropped when its address space or JIT
+ * code changes, and only its.
  */
 #ifndef JITSYM_RESOLVE_H
 #define JITSYM_RESOLVE_H
@@ -65,8 +66,11 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 			       const struct pd_info *info);
 void resolver__delete(struct resolver *r);   /* accepts NULL */
 
-/* The address spaces changed (an mmap, fork or exec): drop cached frames. */
-void resolver__invalidate(struct resolver *r);
+/*
+ * What process pid's addresses resolve to changed (its JIT code, an
+ * exec): drop its cached frames. mmaps and forks are seen by the machine.
+ */
+void resolver__invalidate(struct resolver *r, uint32_t pid);
 
 /*
  * Resolve ip as seen by thread t in cpumode (PERF_RECORD_MISC_KERNEL,

@@ -109,7 +109,7 @@ static void on_sample(struct session *s, const struct pd_event *ev)
 		return;
 	/* the process's JIT code as of this sample */
 	if (jitmap__advance(s->jitmap, ev->sample.pid, ev->sample.time))
-		resolver__invalidate(s->resolver);
+		resolver__invalidate(s->resolver, ev->sample.pid);
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
@@ -131,7 +131,6 @@ static void on_mmap(struct session *s, const struct pd_event *ev)
 		      ev->u.mmap.pgoff, &map);
 	if (jitmap__is_marker(ev->u.mmap.filename))
 		jitmap__marker(s->jitmap, ev->u.mmap.pid, ev->u.mmap.filename);
-	resolver__invalidate(s->resolver);
 }
 
 static void deliver(void *ctx, const struct pd_event *ev)
@@ -147,14 +146,14 @@ static void deliver(void *ctx, const struct pd_event *ev)
 			      ev->u.comm.exec);
 		if (ev->u.comm.exec) {
 			jitmap__exec(s->jitmap, ev->u.comm.pid, ev->sample.time);
-			resolver__invalidate(s->resolver);
+			resolver__invalidate(s->resolver, ev->u.comm.pid);
 		}
 		break;
 	case PERF_RECORD_FORK:
 		machine__fork(s->machine, ev->u.fork.pid, ev->u.fork.ppid, ev->u.fork.tid,
 			      ev->u.fork.ptid);
 		jitmap__fork(s->jitmap, ev->u.fork.pid, ev->u.fork.ppid, ev->u.fork.time);
-		resolver__invalidate(s->resolver);
+		resolver__invalidate(s->resolver, ev->u.fork.pid);
 		break;
 	case PERF_RECORD_EXIT:
 		machine__exit(s->machine, ev->u.fork.pid, ev->u.fork.tid);
