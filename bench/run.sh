@@ -56,8 +56,8 @@ top=$(cd "$here/.." && pwd)
 
 # name kind freq(Hz) seconds expected-MB node-functions
 # Bytes per sample: node ~290 (deep stacks), java ~220, native ~110. Node
-# spends its first ~3 s compiling its 20000 functions (~43000 code loads
-# in the jitdump); node-smoke has 2000 (~5000 loads) so that perf inject,
+# spends its first ~3 s compiling its 20000 functions (55000-77000 code
+# loads in the jitdump); node-smoke has 2000 (fewer loads) so that perf inject,
 # which writes one jitted-*.so per load, keeps make bench-smoke short.
 CORPUS='
 node-small     node    3000   3    4  20000
@@ -333,9 +333,10 @@ drop_maps() {
 	restored_maps=
 }
 
-# compact_dir DIR: a directory that held perf inject's 100000 jitted-*.so
-# keeps its size, and creating files in it gets slower run after run; make
-# it afresh (renames: the jitdump keeps the path perf.data recorded).
+# compact_dir DIR: an ext4 directory that held perf inject's ~70000
+# jitted-*.so keeps its size after they are deleted; make it afresh
+# (renames: the jitdump keeps the path perf.data recorded). perf inject's
+# system time still grows from one repetition to the next (see README).
 compact_dir() {
 	local d=$1 n=$1.compact.$$
 	[ "$(stat -c %s "$d")" -gt 65536 ] || return 0
@@ -542,7 +543,8 @@ res=$out/results.md
 	echo "## jitsym benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(free -g | awk '/^Mem:/ { print $2 }') GiB RAM, Linux $(uname -r)"
-	echo "- jitsym $commit ($jitsym); $("$PERF" --version); node $("$NODE" --version 2>/dev/null || echo none); java $("$JAVA_HOME/bin/java" -version 2>&1 | awk -F'"' 'NR == 1 { print $2 }')"
+	echo "- jitsym: $jitsym, built $(date -u -r "$jitsym" '+%Y-%m-%d %H:%M:%S UTC'), sha256 $(sha256sum "$jitsym" | cut -c1-12); checkout at $commit"
+	echo "- $("$PERF" --version); node $("$NODE" --version 2>/dev/null || echo none); java $("$JAVA_HOME/bin/java" -version 2>&1 | awk -F'"' 'NR == 1 { print $2 }')"
 	echo "- wall, CPU (user+sys) and peak RSS: median of the repetitions, /usr/bin/time; MB/s: perf.data MB / wall"
 	echo "- \"vs inject\": perf inject --jit + perf script + fold-perf-script.pl wall / this wall; \"vs perf script\": plain perf script wall / this wall; \"vs fold\": this wall / jitsym fold wall"
 	echo
