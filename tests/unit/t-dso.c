@@ -543,11 +543,6 @@ static void test_demangle(void)
 	T("demangle: versioned name left alone", demangles("memcpy@@GLIBC_2.14", 0, NULL));
 }
 
-static void cleanup(void)
-{
-	test_files_cleanup("T_DSO_KEEP");
-}
-
 int main(void)
 {
 	struct run r;
@@ -558,10 +553,7 @@ int main(void)
 	test_demangle();
 	T("dso_cache__delete(NULL)", (dso_cache__delete(NULL), true));
 
-	snprintf(tmpdir, sizeof(tmpdir), "%s", "/tmp/t-dso.XXXXXX");
-	if (!mkdtemp(tmpdir))
-		die("cannot create a temporary directory");
-	atexit(cleanup);
+	tmpdir_create("t-dso", "T_DSO_KEEP");
 	if (!build_programs()) {
 		printf("ok - # skip: no working C compiler for the ELF tests\n");
 		strpool__delete(pool);

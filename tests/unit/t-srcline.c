@@ -497,11 +497,6 @@ static void test_srcline__jit(void)
 	srcline_cache__delete(c);
 }
 
-static void cleanup(void)
-{
-	test_files_cleanup("T_SRCLINE_KEEP");
-}
-
 int main(void)
 {
 	char *exe;
@@ -511,10 +506,7 @@ int main(void)
 	T("srcline_cache__delete(NULL)", (srcline_cache__delete(NULL), true));
 	test_srcline__jit();
 
-	snprintf(tmpdir, sizeof(tmpdir), "%s", "/tmp/t-srcline.XXXXXX");
-	if (!mkdtemp(tmpdir))
-		die("cannot create a temporary directory");
-	atexit(cleanup);
+	tmpdir_create("t-srcline", "T_SRCLINE_KEEP");
 	if (!build_programs()) {
 		printf("ok - # skip: no working C compiler for the DWARF tests\n");
 		strpool__delete(pool);

@@ -46,11 +46,25 @@ static int sh(const char *fmt, ...)
 	return rc;
 }
 
-/* Remove the temporary directory unless the environment variable keep is set. */
-static inline void test_files_cleanup(const char *keep)
+static const char *tmpdir_keep;   /* environment variable that keeps tmpdir */
+
+static void tmpdir_remove(void)
 {
-	if (tmpdir[0] && !getenv(keep))
+	if (tmpdir[0] && !getenv(tmpdir_keep))
 		sh("rm -rf '%s'", tmpdir);
+}
+
+/*
+ * Create tmpdir as /tmp/NAME.XXXXXX, removed at exit unless the
+ * environment variable keep is set; dies when it cannot be created.
+ */
+static inline void tmpdir_create(const char *name, const char *keep)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/%s.XXXXXX", name);
+	if (!mkdtemp(tmpdir))
+		die("cannot create a temporary directory");
+	tmpdir_keep = keep;
+	atexit(tmpdir_remove);
 }
 
 #endif
