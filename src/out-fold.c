@@ -7,47 +7,106 @@
 #include <uthash.h>
 
 /*
- * A stack's key is its words, compared and hashed as bytes: the comm
- * pointer, pid and tid (0 unless included), then the frame label pointers
- * outermost first. Labels are interned, so equal names share a pointer.
+ * A stack is a sequence of 32-bit label ids: its head (comm, with pid and
+ * tid when asked) then its frames outermost first. Keys live in large
+ * chunks, stacks in one array, and an open-addressing table of stack
+ * indices finds them: a sample costs one hash of its ids and, when the
+ * stack was seen before, one compare; nothing is allocated per sample.
+ * Memory is four bytes per frame of each distinct stack plus a few words.
  */
-struct stack {
-	UT_hash_handle hh;
-	uint64_t count;
-	size_t key_len;
-	uintptr_t key[];
+#define KEY_CHUNK_WORDS (1u << 20)
+#define LABEL_CACHE_BITS 12
+#define OUT_BUF_SIZE (1u << 20)
+
+struct label {
+	const char *str;        /* interned in the folder's pool */
+	uint32_t len;
+	uint32_t rank;          /* position in output order, set at write time */
 };
 
 struct label_entry {
 	UT_hash_handle hh;
 	struct { const char *sym; int kind; } k;
-	const char *label;
+	uint32_t id;
 };
 
-/*
- * Per-frame work is what costs: a direct-mapped cache in front of the
- * label table, keyed by the resolver's interned symbol pointer and kind,
- * answers most frames with one compare.
- */
-#define LABEL_CACHE_BITS 12
+/* Label ids by interned text: frames of different kinds can print the same. */
+struct text_entry {
+	UT_hash_handle hh;
+	const char *str;
+	uint32_t id;
+};
 
+struct head_entry {
+	UT_hash_handle hh;
+	struct { const char *comm; uint32_t pid, tid; } k;
+	uint32_t id;
+};
+
+/* A direct-mapped cache in front of the label table: most frames cost one compare. */
 struct label_slot {
 	const char *sym;
 	int kind;
-	const char *label;
+	uint32_t id;            /* 0: empty (id 0 is never a frame label) */
+};
+
+struct stack {
+	const uint32_t *key;
+	uint32_t len;
+	uint32_t hash;
+	uint64_t count;
+};
+
+struct key_chunk {
+	struct key_chunk *next;
+	size_t used, size;
+	uint32_t words[];
 };
 
 struct folder {
 	struct fold_opts opts;
 	struct strpool *pool;
-	struct stack *stacks;
-	struct label_entry *labels;
+	struct label *labels;
+	size_t nr_labels, alloc_labels;
+	struct label_entry *label_table;
+	struct text_entry *texts;
+	struct head_entry *heads;
 	struct label_slot label_cache[1u << LABEL_CACHE_BITS];
-	const char *last_comm, *last_comm_label;   /* the session's pointer, ours */
-	uintptr_t *key;
+	const char *last_comm;              /* the session's pointer */
+	uint32_t last_pid, last_tid, last_head;
+	struct stack *stacks;
+	size_t nr_stacks, alloc_stacks;
+	uint32_t *table;                    /* stack index + 1; 0: empty */
+	size_t table_size;                  /* a power of two */
+	struct key_chunk *chunks;
+	uint32_t *key;
 	size_t key_alloc;
-	const char *unknown;
 };
+
+/* The id of a label's text, new or not. */
+static uint32_t new_label(struct folder *f, const char *s, size_t len)
+{
+	struct text_entry *t;
+	const char *str;
+
+	if (len > UINT32_MAX)
+		len = UINT32_MAX;
+	str = strpool__intern_len(f->pool, s, len);
+	HASH_FIND_PTR(f->texts, &str, t);
+	if (t)
+		return t->id;
+	if (f->nr_labels >= UINT32_MAX)
+		die("more than 2^32 distinct frame names");
+	ALLOC_GROW(f->labels, f->nr_labels + 1, f->alloc_labels);
+	f->labels[f->nr_labels].str = str;
+	f->labels[f->nr_labels].len = (uint32_t)len;
+	f->labels[f->nr_labels].rank = 0;
+	t = xmalloc(sizeof(*t));
+	t->str = str;
+	t->id = (uint32_t)f->nr_labels;
+	HASH_ADD_PTR(f->texts, str, t);
+	return (uint32_t)f->nr_labels++;
+}
 
 struct folder *folder__new(const struct fold_opts *opts)
 {
@@ -55,168 +114,356 @@ struct folder *folder__new(const struct fold_opts *opts)
 
 	f->opts = *opts;
 	f->pool = strpool__new();
-	f->unknown = strpool__intern(f->pool, "[unknown]");
+	new_label(f, "", 0);        /* id 0: the cache's empty mark */
+	f->table_size = 1u << 12;
+	f->table = xcalloc(f->table_size, sizeof(*f->table));
 	return f;
 }
 
 void folder__delete(struct folder *f)
 {
-	struct stack *s, *stmp;
 	struct label_entry *l, *ltmp;
+	struct head_entry *h, *htmp;
+	struct text_entry *t, *ttmp;
 
 	if (!f)
 		return;
-	HASH_ITER(hh, f->stacks, s, stmp) {
-		HASH_DEL(f->stacks, s);
-		free(s);
+	HASH_ITER(hh, f->texts, t, ttmp) {
+		HASH_DEL(f->texts, t);
+		free(t);
 	}
-	HASH_ITER(hh, f->labels, l, ltmp) {
-		HASH_DEL(f->labels, l);
+	HASH_ITER(hh, f->label_table, l, ltmp) {
+		HASH_DEL(f->label_table, l);
 		free(l);
 	}
+	HASH_ITER(hh, f->heads, h, htmp) {
+		HASH_DEL(f->heads, h);
+		free(h);
+	}
+	while (f->chunks) {
+		struct key_chunk *c = f->chunks;
+
+		f->chunks = c->next;
+		free(c);
+	}
 	strpool__delete(f->pool);
+	free(f->labels);
+	free(f->stacks);
+	free(f->table);
 	free(f->key);
 	free(f);
 }
 
-static const char *frame_label_slow(struct folder *f, const struct frame *fr);
-
-/* The folded name of a frame: symbol or [unknown], with the annotation. */
-static const char *frame_label(struct folder *f, const struct frame *fr)
+/* ';' separates frames and a newline ends the line: keep them out of names. */
+static void add_clean(struct sbuf *sb, const char *s, bool underscores)
 {
-	uint64_t h = ((uintptr_t)fr->sym ^ (uint64_t)fr->kind) * 0x9E3779B97F4A7C15ULL;
-	struct label_slot *slot = &f->label_cache[h >> (64 - LABEL_CACHE_BITS)];
-
-	if (slot->label && slot->sym == fr->sym && slot->kind == (int)fr->kind)
-		return slot->label;
-	slot->sym = fr->sym;
-	slot->kind = fr->kind;
-	slot->label = frame_label_slow(f, fr);
-	return slot->label;
+	for (; *s; s++)
+		sbuf_addch(sb, *s == ';' ? ':' : *s == '\n' ? ' ' :
+			       underscores && *s == ' ' ? '_' : *s);
 }
 
-static const char *frame_label_slow(struct folder *f, const struct frame *fr)
+static uint32_t frame_label_slow(struct folder *f, const struct frame *fr)
 {
 	struct label_entry key, *e;
 	const char *suffix = "";
 	struct sbuf sb = SBUF_INIT;
-	const char *s;
 
 	memset(&key.k, 0, sizeof(key.k));
 	key.k.sym = fr->sym;
 	key.k.kind = fr->kind;
-	HASH_FIND(hh, f->labels, &key.k, sizeof(key.k), e);
+	HASH_FIND(hh, f->label_table, &key.k, sizeof(key.k), e);
 	if (e)
-		return e->label;
+		return e->id;
 	if (f->opts.annotate && fr->kind == FRAME_KERNEL)
 		suffix = "_[k]";
 	else if (f->opts.annotate && (fr->kind == FRAME_JIT || fr->kind == FRAME_PERFMAP))
 		suffix = "_[j]";
-	/* ';' separates frames and a newline ends the line: keep them out of names */
-	for (s = fr->sym ? fr->sym : "[unknown]"; *s; s++)
-		sbuf_addch(&sb, *s == ';' ? ':' : *s == '\n' ? ' ' : *s);
+	add_clean(&sb, fr->sym ? fr->sym : "[unknown]", false);
 	sbuf_addstr(&sb, suffix);
 	e = xcalloc(1, sizeof(*e));
 	e->k = key.k;
-	e->label = strpool__intern_len(f->pool, sb.buf, sb.len);
+	e->id = new_label(f, sb.buf, sb.len);
 	sbuf_release(&sb);
-	HASH_ADD(hh, f->labels, k, sizeof(e->k), e);
-	return e->label;
+	HASH_ADD(hh, f->label_table, k, sizeof(e->k), e);
+	return e->id;
 }
 
-/* The key is pointers and ids: mix whole words rather than hash bytes. */
-static unsigned key_hash(const uintptr_t *key, size_t n)
+/* The folded name of a frame: symbol or [unknown], with the annotation. */
+static uint32_t frame_label(struct folder *f, const struct frame *fr)
+{
+	uint64_t h = ((uintptr_t)fr->sym ^ (uint64_t)fr->kind) * 0x9E3779B97F4A7C15ULL;
+	struct label_slot *slot = &f->label_cache[h >> (64 - LABEL_CACHE_BITS)];
+
+	if (slot->id && slot->sym == fr->sym && slot->kind == (int)fr->kind)
+		return slot->id;
+	slot->sym = fr->sym;
+	slot->kind = fr->kind;
+	slot->id = frame_label_slow(f, fr);
+	return slot->id;
+}
+
+/* The line's first word: comm (words joined by '_', as stackcollapse-perf.pl does) [-pid[/tid]]. */
+static uint32_t head_label(struct folder *f, const char *comm, uint32_t pid, uint32_t tid)
+{
+	struct head_entry key, *e;
+	struct sbuf sb = SBUF_INIT;
+
+	if (!f->opts.include_pid && !f->opts.include_tid)
+		pid = 0;
+	if (!f->opts.include_tid)
+		tid = 0;
+	if (f->last_head && comm == f->last_comm && pid == f->last_pid && tid == f->last_tid)
+		return f->last_head;
+	memset(&key.k, 0, sizeof(key.k));
+	key.k.comm = comm;
+	key.k.pid = pid;
+	key.k.tid = tid;
+	HASH_FIND(hh, f->heads, &key.k, sizeof(key.k), e);
+	if (!e) {
+		add_clean(&sb, comm, true);
+		if (f->opts.include_tid)
+			sbuf_addf(&sb, "-%" PRIu32 "/%" PRIu32, pid, tid);
+		else if (f->opts.include_pid)
+			sbuf_addf(&sb, "-%" PRIu32, pid);
+		e = xcalloc(1, sizeof(*e));
+		e->k = key.k;
+		e->id = new_label(f, sb.buf, sb.len);
+		sbuf_release(&sb);
+		HASH_ADD(hh, f->heads, k, sizeof(e->k), e);
+	}
+	f->last_comm = comm;
+	f->last_pid = pid;
+	f->last_tid = tid;
+	f->last_head = e->id;
+	return e->id;
+}
+
+static uint32_t key_hash(const uint32_t *key, size_t n)
 {
 	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		h ^= (uint64_t)key[i];
+	for (; i + 2 <= n; i += 2) {
+		h ^= (uint64_t)key[i] | (uint64_t)key[i + 1] << 32;
 		h *= 0xff51afd7ed558ccdULL;
 		h ^= h >> 32;
 	}
-	return (unsigned)(h ^ (h >> 29));
+	if (i < n) {
+		h ^= key[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return (uint32_t)(h >> 32);
+}
+
+static const uint32_t *store_key(struct folder *f, const uint32_t *key, size_t n)
+{
+	struct key_chunk *c = f->chunks;
+	uint32_t *dst;
+
+	if (!c || c->size - c->used < n) {
+		size_t size = n > KEY_CHUNK_WORDS ? n : KEY_CHUNK_WORDS;
+
+		c = xmalloc(st_add(sizeof(*c), st_mult(size, sizeof(uint32_t))));
+		c->next = f->chunks;
+		c->used = 0;
+		c->size = size;
+		f->chunks = c;
+	}
+	dst = c->words + c->used;
+	c->used += n;
+	memcpy(dst, key, n * sizeof(*key));
+	return dst;
+}
+
+static void grow_table(struct folder *f)
+{
+	size_t size = f->table_size * 2, mask = size - 1, i;
+	uint32_t *table = xcalloc(size, sizeof(*table));
+
+	for (i = 0; i < f->nr_stacks; i++) {
+		size_t pos = f->stacks[i].hash & mask;
+
+		while (table[pos])
+			pos = (pos + 1) & mask;
+		table[pos] = (uint32_t)(i + 1);
+	}
+	free(f->table);
+	f->table = table;
+	f->table_size = size;
 }
 
 void folder__add(struct folder *f, const struct resolved_sample *rs)
 {
-	size_t n = 0, i;
+	size_t n = 0, i, mask, pos;
 	struct stack *s;
-	unsigned hash;
+	uint32_t hash;
 
-	ALLOC_GROW(f->key, st_add(rs->nr_frames, 3), f->key_alloc);
-	/* comms are interned by the session, but it is gone when we write */
-	if (rs->thread->comm != f->last_comm) {
-		f->last_comm = rs->thread->comm;
-		f->last_comm_label = strpool__intern(f->pool, rs->thread->comm);
-	}
-	f->key[n++] = (uintptr_t)f->last_comm_label;
-	f->key[n++] = f->opts.include_pid || f->opts.include_tid ? rs->sample->pid : 0;
-	f->key[n++] = f->opts.include_tid ? rs->sample->tid : 0;
+	ALLOC_GROW(f->key, st_add(rs->nr_frames, 1), f->key_alloc);
+	f->key[n++] = head_label(f, rs->thread->comm, rs->sample->pid, rs->sample->tid);
 	for (i = rs->nr_frames; i-- > 0;) {
 		const struct frame *fr = &rs->frames[i];
 
 		if (f->opts.no_kernel && fr->kind == FRAME_KERNEL)
 			continue;
-		f->key[n++] = (uintptr_t)frame_label(f, fr);
+		f->key[n++] = frame_label(f, fr);
 	}
 	hash = key_hash(f->key, n);
-	HASH_FIND_BYHASHVALUE(hh, f->stacks, f->key, n * sizeof(uintptr_t), hash, s);
-	if (!s) {
-		s = xmalloc(st_add(sizeof(*s), st_mult(n, sizeof(uintptr_t))));
-		s->count = 0;
-		s->key_len = n;
-		memcpy(s->key, f->key, n * sizeof(uintptr_t));
-		HASH_ADD_KEYPTR_BYHASHVALUE(hh, f->stacks, s->key, n * sizeof(uintptr_t), hash, s);
+	mask = f->table_size - 1;
+	for (pos = hash & mask; f->table[pos]; pos = (pos + 1) & mask) {
+		s = &f->stacks[f->table[pos] - 1];
+		if (s->hash == hash && s->len == n && !memcmp(s->key, f->key, n * sizeof(*f->key)))
+			goto found;
 	}
+	if (f->nr_stacks >= UINT32_MAX - 1 || n > UINT32_MAX)
+		die("more than 2^32 distinct stacks");
+	ALLOC_GROW(f->stacks, f->nr_stacks + 1, f->alloc_stacks);
+	s = &f->stacks[f->nr_stacks++];
+	s->key = store_key(f, f->key, n);
+	s->len = (uint32_t)n;
+	s->hash = hash;
+	s->count = 0;
+	f->table[pos] = (uint32_t)f->nr_stacks;
+	if (f->nr_stacks * 2 > f->table_size)
+		grow_table(f);
+found:
 	s->count += f->opts.weight_period ? rs->sample->period : 1;
 }
 
-static void stack_line(struct folder *f, const struct stack *s, struct sbuf *sb)
-{
-	const char *comm = (const char *)s->key[0];
-	size_t i;
+/* ---- writing ------------------------------------------------------------ */
 
-	sbuf_reset(sb);
-	/* stackcollapse-perf.pl joins words of a comm with underscores */
-	for (; *comm; comm++)
-		sbuf_addch(sb, *comm == ' ' ? '_' : *comm == ';' ? ':' : *comm);
-	if (f->opts.include_tid)
-		sbuf_addf(sb, "-%" PRIuPTR "/%" PRIuPTR, s->key[1], s->key[2]);
-	else if (f->opts.include_pid)
-		sbuf_addf(sb, "-%" PRIuPTR, s->key[1]);
-	for (i = 3; i < s->key_len; i++) {
-		sbuf_addch(sb, ';');
-		sbuf_addstr(sb, (const char *)s->key[i]);
-	}
-	sbuf_addf(sb, " %" PRIu64 "\n", s->count);
+/*
+ * Lines come out in bytewise order of the whole line, "head;f1;...;fn N".
+ * Comparing two stacks id by id gives that order if each label is ranked
+ * as it compares followed by ';' (the separator after it), except where a
+ * stack ends: there the label is followed by ' ' and is compared as text.
+ */
+static int cmp_text(const struct label *a, char ta, const struct label *b, char tb)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->str, b->str, n);
+	unsigned char ca, cb;
+
+	if (c)
+		return c;
+	ca = n < a->len ? (unsigned char)a->str[n] : (unsigned char)ta;
+	cb = n < b->len ? (unsigned char)b->str[n] : (unsigned char)tb;
+	return ca < cb ? -1 : ca > cb;
 }
 
-static int cmp_lines(const void *a, const void *b)
+static const struct label *sort_labels;
+
+static int cmp_label_ids(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return cmp_text(&sort_labels[*(const uint32_t *)a], ';',
+			&sort_labels[*(const uint32_t *)b], ';');
+}
+
+static void rank_labels(struct folder *f)
+{
+	uint32_t *ids = xcalloc(f->nr_labels, sizeof(*ids));
+	size_t i;
+
+	for (i = 0; i < f->nr_labels; i++)
+		ids[i] = (uint32_t)i;
+	sort_labels = f->labels;
+	qsort(ids, f->nr_labels, sizeof(*ids), cmp_label_ids);
+	for (i = 0; i < f->nr_labels; i++)
+		f->labels[ids[i]].rank = (uint32_t)i;
+	free(ids);
+}
+
+static const struct folder *sort_folder;
+
+static int cmp_stacks(const void *pa, const void *pb)
+{
+	const struct stack *a = &sort_folder->stacks[*(const uint32_t *)pa];
+	const struct stack *b = &sort_folder->stacks[*(const uint32_t *)pb];
+	const struct label *labels = sort_folder->labels;
+	size_t n = a->len < b->len ? a->len : b->len, i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t x = a->key[i], y = b->key[i];
+
+		if (x == y)
+			continue;
+		if (i + 1 == a->len || i + 1 == b->len)
+			return cmp_text(&labels[x], i + 1 == a->len ? ' ' : ';',
+					&labels[y], i + 1 == b->len ? ' ' : ';');
+		return labels[x].rank < labels[y].rank ? -1 : 1;
+	}
+	/* one is a prefix of the other: its ' ' sorts before the other's ';' */
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+struct outbuf {
+	FILE *out;
+	char *buf;
+	size_t len;
+	bool failed;
+};
+
+static void out_flush(struct outbuf *o)
+{
+	if (o->len && fwrite(o->buf, 1, o->len, o->out) != o->len)
+		o->failed = true;
+	o->len = 0;
+}
+
+static void out_add(struct outbuf *o, const char *s, size_t len)
+{
+	if (OUT_BUF_SIZE - o->len < len) {
+		out_flush(o);
+		if (len > OUT_BUF_SIZE) {
+			if (fwrite(s, 1, len, o->out) != len)
+				o->failed = true;
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, len);
+	o->len += len;
+}
+
+static void write_stack(const struct folder *f, const struct stack *s, struct outbuf *o)
+{
+	char num[24], *p = num + sizeof(num);
+	uint64_t c = s->count;
+	size_t i;
+
+	for (i = 0; i < s->len; i++) {
+		const struct label *l = &f->labels[s->key[i]];
+
+		if (i)
+			out_add(o, ";", 1);
+		out_add(o, l->str, l->len);
+	}
+	*--p = '\n';
+	do
+		*--p = (char)('0' + c % 10);
+	while (c /= 10);
+	*--p = ' ';
+	out_add(o, p, (size_t)(num + sizeof(num) - p));
 }
 
 int folder__write(struct folder *f, FILE *out)
 {
-	size_t nr = HASH_COUNT(f->stacks), i = 0;
-	char **lines = xcalloc(nr ? nr : 1, sizeof(*lines));
-	struct sbuf sb = SBUF_INIT;
-	struct stack *s;
+	uint32_t *order = xcalloc(f->nr_stacks ? f->nr_stacks : 1, sizeof(*order));
+	struct outbuf o = { .out = out, .buf = xmalloc(OUT_BUF_SIZE) };
+	size_t i;
 	int ret = 0;
 
-	for (s = f->stacks; s; s = s->hh.next) {
-		stack_line(f, s, &sb);
-		lines[i++] = sbuf_detach(&sb, NULL);
-	}
-	qsort(lines, nr, sizeof(*lines), cmp_lines);
-	for (i = 0; i < nr; i++) {
-		fputs(lines[i], out);
-		free(lines[i]);
-	}
-	free(lines);
-	sbuf_release(&sb);
-	if (fflush(out) || ferror(out))
+	rank_labels(f);
+	for (i = 0; i < f->nr_stacks; i++)
+		order[i] = (uint32_t)i;
+	sort_folder = f;
+	qsort(order, f->nr_stacks, sizeof(*order), cmp_stacks);
+	for (i = 0; i < f->nr_stacks && !o.failed; i++)
+		write_stack(f, &f->stacks[order[i]], &o);
+	out_flush(&o);
+	free(o.buf);
+	free(order);
+	if (o.failed || fflush(out) || ferror(out))
 		ret = error("cannot write output: %s", strerror(errno));
 	return ret;
 }
