@@ -15,7 +15,7 @@
  * Memory is four bytes per frame of each distinct stack plus a few words.
  */
 #define KEY_CHUNK_WORDS (1u << 20)
-#define LABEL_CACHE_BITS 12
+#define LABEL_CACHE_BITS 16
 #define OUT_BUF_SIZE (1u << 20)
 
 struct label {
@@ -24,11 +24,6 @@ struct label {
 	uint32_t rank;          /* position in output order, set at write time */
 };
 
-struct label_entry {
-	UT_hash_handle hh;
-	struct { const char *sym; int kind; } k;
-	uint32_t id;
-};
 
 /* Label ids by interned text: frames of different kinds can print the same. */
 struct text_entry {
@@ -43,7 +38,10 @@ struct head_entry {
 	uint32_t id;
 };
 
-/* A direct-mapped cache in front of the label table: most frames cost one compare. */
+/*
+ * Frame labels by (symbol, kind): an open-addressing table, and in front
+ * of it a direct-mapped cache that answers most frames with one compare.
+ */
 struct label_slot {
 	const char *sym;
 	int kind;
@@ -68,7 +66,8 @@ struct folder {
 	struct strpool *pool;
 	struct label *labels;
 	size_t nr_labels, alloc_labels;
-	struct label_entry *label_table;
+	struct label_slot *label_table;
+	size_t label_table_size, nr_frame_labels;   /* a power of two; entries */
 	struct text_entry *texts;
 	struct head_entry *heads;
 	struct label_slot label_cache[1u << LABEL_CACHE_BITS];
@@ -115,6 +114,8 @@ struct folder *folder__new(const struct fold_opts *opts)
 	f->opts = *opts;
 	f->pool = strpool__new();
 	new_label(f, "", 0);        /* id 0: the cache's empty mark */
+	f->label_table_size = 1u << 12;
+	f->label_table = xcalloc(f->label_table_size, sizeof(*f->label_table));
 	f->table_size = 1u << 12;
 	f->table = xcalloc(f->table_size, sizeof(*f->table));
 	return f;
@@ -122,7 +123,6 @@ struct folder *folder__new(const struct fold_opts *opts)
 
 void folder__delete(struct folder *f)
 {
-	struct label_entry *l, *ltmp;
 	struct head_entry *h, *htmp;
 	struct text_entry *t, *ttmp;
 
@@ -132,10 +132,7 @@ void folder__delete(struct folder *f)
 		HASH_DEL(f->texts, t);
 		free(t);
 	}
-	HASH_ITER(hh, f->label_table, l, ltmp) {
-		HASH_DEL(f->label_table, l);
-		free(l);
-	}
+	free(f->label_table);
 	HASH_ITER(hh, f->heads, h, htmp) {
 		HASH_DEL(f->heads, h);
 		free(h);
@@ -162,29 +159,60 @@ static void add_clean(struct sbuf *sb, const char *s, bool underscores)
 			       underscores && *s == ' ' ? '_' : *s);
 }
 
+static size_t label_hash(const char *sym, int kind)
+{
+	return (size_t)((((uintptr_t)sym ^ (uint64_t)kind) * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+static void grow_label_table(struct folder *f)
+{
+	size_t size = f->label_table_size * 2, mask = size - 1, i;
+	struct label_slot *table = xcalloc(size, sizeof(*table));
+
+	for (i = 0; i < f->label_table_size; i++) {
+		const struct label_slot *e = &f->label_table[i];
+		size_t pos;
+
+		if (!e->id)
+			continue;
+		for (pos = label_hash(e->sym, e->kind) & mask; table[pos].id; pos = (pos + 1) & mask)
+			;
+		table[pos] = *e;
+	}
+	free(f->label_table);
+	f->label_table = table;
+	f->label_table_size = size;
+}
+
 static uint32_t frame_label_slow(struct folder *f, const struct frame *fr)
 {
-	struct label_entry key, *e;
+	size_t mask = f->label_table_size - 1, pos;
 	const char *suffix = "";
 	struct sbuf sb = SBUF_INIT;
+	struct label_slot *e;
 
-	memset(&key.k, 0, sizeof(key.k));
-	key.k.sym = fr->sym;
-	key.k.kind = fr->kind;
-	HASH_FIND(hh, f->label_table, &key.k, sizeof(key.k), e);
-	if (e)
-		return e->id;
+	for (pos = label_hash(fr->sym, fr->kind) & mask; f->label_table[pos].id; pos = (pos + 1) & mask) {
+		e = &f->label_table[pos];
+		if (e->sym == fr->sym && e->kind == (int)fr->kind)
+			return e->id;
+	}
 	if (f->opts.annotate && fr->kind == FRAME_KERNEL)
 		suffix = "_[k]";
 	else if (f->opts.annotate && (fr->kind == FRAME_JIT || fr->kind == FRAME_PERFMAP))
 		suffix = "_[j]";
 	add_clean(&sb, fr->sym ? fr->sym : "[unknown]", false);
 	sbuf_addstr(&sb, suffix);
-	e = xcalloc(1, sizeof(*e));
-	e->k = key.k;
+	e = &f->label_table[pos];
+	e->sym = fr->sym;
+	e->kind = fr->kind;
 	e->id = new_label(f, sb.buf, sb.len);
 	sbuf_release(&sb);
-	HASH_ADD(hh, f->label_table, k, sizeof(e->k), e);
+	if (++f->nr_frame_labels * 2 > f->label_table_size) {
+		uint32_t id = e->id;
+
+		grow_label_table(f);
+		return id;
+	}
 	return e->id;
 }
 
