@@ -442,6 +442,13 @@ static void apply_move(struct jitmap *jm, struct jitproc *p, const struct jit_ev
 	rangeset__insert(&p->code, sym->start, sym->start + sym->size, 0, sym);
 }
 
+static void code_changed(struct jitmap *jm, uint32_t pid, uint64_t start, uint64_t size)
+{
+	if (jm->opts.code_changed)
+		jm->opts.code_changed(jm->opts.ctx, pid, start,
+				      start + size < start ? UINT64_MAX : start + size);
+}
+
 bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 {
 	struct jitproc *p = find_proc(jm, pid);
@@ -453,11 +460,15 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 	       (jm->opts.timeless || p->events[p->next].time <= time)) {
 		const struct jit_event *ev = &p->events[p->next++];
 
-		if (ev->kind == JIT_EV_LOAD)
+		if (ev->kind == JIT_EV_LOAD) {
 			rangeset__insert(&p->code, ev->sym->start, ev->sym->start + ev->sym->size,
 					 0, ev->sym);
-		else
+			code_changed(jm, pid, ev->sym->start, ev->sym->size);
+		} else {
 			apply_move(jm, p, ev);
+			code_changed(jm, pid, ev->old_addr, ev->size);
+			code_changed(jm, pid, ev->new_addr, ev->size);
+		}
 		changed = true;
 	}
 	return changed;

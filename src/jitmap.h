@@ -65,6 +65,12 @@ struct jitmap_opts {
 	 * them: apply every record at once (the last load at an address wins).
 	 */
 	bool timeless;
+	/*
+	 * Called when pid's JIT code in [start, end) changes (a load or a
+	 * move applied), so caches of resolved addresses can drop just those.
+	 */
+	void (*code_changed)(void *ctx, uint32_t pid, uint64_t start, uint64_t end);
+	void *ctx;
 };
 
 /* pool must outlive the map; opts and the names in it are copied. */
@@ -78,7 +84,10 @@ void jitmap__marker(struct jitmap *jm, uint32_t pid, const char *path);
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time);
 void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time);
 
-/* Apply pid's jitdump records up to time; true when its JIT code changed. */
+/*
+ * Apply pid's jitdump records up to time; true when its JIT code changed
+ * (opts->code_changed has been told where).
+ */
 bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time);
 /* The jitdump function at ip in pid now (after jitmap__advance()), or NULL. */
 const struct jit_sym *jitmap__find_jitdump(struct jitmap *jm, uint32_t pid, uint64_t ip);

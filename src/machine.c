@@ -5,9 +5,19 @@
 
 #include <uthash.h>
 
+/*
+ * JIT runtimes load code all the time; dropping a process's whole cache
+ * at each load would leave it nearly empty. Loads bump a counter per page
+ * instead, pages hashed into PAGE_GENS slots (sharing one only costs
+ * extra misses); a range of more pages than that bumps the whole process.
+ */
+#define PAGE_SHIFT_GEN 8
+#define PAGE_GENS 16384u
+
 struct proc {
 	uint32_t pid;
 	uint64_t gen;                 /* bumped whenever what its addresses mean changes */
+	uint32_t *page_gen;           /* PAGE_GENS counters by page hash, or NULL */
 	struct rangeset maps;         /* offset: file offset; data: struct map */
 	UT_hash_handle hh;
 };
@@ -46,6 +56,7 @@ void machine__delete(struct machine *m)
 	HASH_ITER(hh, m->procs, p, ptmp) {
 		HASH_DEL(m->procs, p);
 		rangeset__release(&p->maps);
+		free(p->page_gen);
 		free(p);
 	}
 	HASH_ITER(hh, m->threads, t, ttmp) {
@@ -72,6 +83,19 @@ uint32_t proc__pid(const struct proc *p)
 uint64_t proc__generation(const struct proc *p)
 {
 	return p->gen;
+}
+
+static inline size_t page_slot(uint64_t page)
+{
+	return (size_t)((page * 0x9E3779B97F4A7C15ULL) >> 48) % PAGE_GENS;
+}
+
+uint64_t proc__generation_at(const struct proc *p, uint64_t addr)
+{
+	/* both counters only grow, so the sum changes whenever either does */
+	if (!p->page_gen)
+		return p->gen;
+	return p->gen + p->page_gen[page_slot(addr >> PAGE_SHIFT_GEN)];
 }
 
 
@@ -127,6 +151,22 @@ struct thread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t
 void machine__changed(struct machine *m, uint32_t pid)
 {
 	findnew_proc(m, pid)->gen++;
+}
+
+void machine__changed_range(struct machine *m, uint32_t pid, uint64_t start, uint64_t end)
+{
+	struct proc *p = findnew_proc(m, pid);
+	/* the page of end too: a caller's return address one past the code */
+	uint64_t first = start >> PAGE_SHIFT_GEN, last = end >> PAGE_SHIFT_GEN, pg;
+
+	if (end < start || last - first >= PAGE_GENS) {
+		p->gen++;
+		return;
+	}
+	if (!p->page_gen)
+		p->page_gen = xcalloc(PAGE_GENS, sizeof(*p->page_gen));
+	for (pg = first; pg <= last; pg++)
+		p->page_gen[page_slot(pg)]++;
 }
 
 void machine__comm(struct machine *m, uint32_t pid, uint32_t tid, const char *comm, bool exec)

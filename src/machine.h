@@ -76,8 +76,16 @@ uint32_t proc__pid(const struct proc *p);
  * resolved addresses are valid while it stays the same.
  */
 uint64_t proc__generation(const struct proc *p);
+/*
+ * proc__generation(), made finer for addresses in p's JIT code: it also
+ * changes when machine__changed_range() names the page of addr (or of
+ * addr - 1, a caller's call site).
+ */
+uint64_t proc__generation_at(const struct proc *p, uint64_t addr);
 /* Something else that names p's addresses changed (its JIT code, an exec). */
 void machine__changed(struct machine *m, uint32_t pid);
+/* What p's addresses in [start, end) name changed (JIT code loaded there). */
+void machine__changed_range(struct machine *m, uint32_t pid, uint64_t start, uint64_t end);
 /* The kernel's own address space (kernel and module MMAPs). */
 struct proc *machine__kernel(struct machine *m);
 

@@ -234,7 +234,7 @@ void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 
 	slot = &r->cache[h >> (64 - FRAME_CACHE_BITS)];
 	/* kernel symbols do not change during a run; a process's addresses do */
-	gen = kernel ? 1 : proc__generation(t->proc);
+	gen = kernel ? 1 : proc__generation_at(t->proc, ip);
 	if (slot->gen == gen && slot->space == space && slot->key == key) {
 		*out = slot->frame;
 		return;

@@ -107,9 +107,8 @@ static void on_sample(struct session *s, const struct pd_event *ev)
 
 	if (!keep_sample(s, &ev->sample, t))
 		return;
-	/* the process's JIT code as of this sample */
-	if (jitmap__advance(s->jitmap, ev->sample.pid, ev->sample.time))
-		resolver__invalidate(s->resolver, ev->sample.pid);
+	/* the process's JIT code as of this sample (code_changed() drops stale frames) */
+	jitmap__advance(s->jitmap, ev->sample.pid, ev->sample.time);
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
@@ -204,6 +203,13 @@ static bool monotonic_samples(const struct pd_reader *r)
 	       a->attr.clockid == 1 /* CLOCK_MONOTONIC */;
 }
 
+static void code_changed(void *ctx, uint32_t pid, uint64_t start, uint64_t end)
+{
+	struct session *s = ctx;
+
+	machine__changed_range(s->machine, pid, start, end);
+}
+
 static struct jitmap *new_jitmap(struct session *s, const char *path)
 {
 	struct jitmap_opts jo = {
@@ -212,6 +218,8 @@ static struct jitmap *new_jitmap(struct session *s, const char *path)
 		.perfmap_dirs = s->opts->perfmap_dirs,
 		.nr_perfmap_dirs = s->opts->nr_perfmap_dirs,
 		.timeless = !monotonic_samples(s->reader),
+		.code_changed = code_changed,
+		.ctx = s,
 	};
 	const char *slash = strrchr(path, '/');
 	struct jitmap *jm;
