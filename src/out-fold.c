@@ -4,6 +4,9 @@
 #include "sbuf.h"
 #include "strpool.h"
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include <uthash.h>
 
 /*
@@ -17,11 +20,12 @@
 #define KEY_CHUNK_WORDS (1u << 20)
 #define LABEL_CACHE_BITS 16
 #define OUT_BUF_SIZE (1u << 20)
+/* Fewer stacks than this sort faster than a thread starts. */
+#define SORT_PARALLEL_MIN 65536
 
 struct label {
 	const char *str;        /* interned in the folder's pool */
 	uint32_t len;
-	uint32_t rank;          /* position in output order, set at write time */
 };
 
 
@@ -80,6 +84,8 @@ struct folder {
 	struct key_chunk *chunks;
 	uint32_t *key;
 	size_t key_alloc;
+	uint32_t *by_rank;                  /* at write: label ids in output order */
+	bool written;                       /* keys hold ranks from then on */
 };
 
 /* The id of a label's text, new or not. */
@@ -99,7 +105,6 @@ static uint32_t new_label(struct folder *f, const char *s, size_t len)
 	ALLOC_GROW(f->labels, f->nr_labels + 1, f->alloc_labels);
 	f->labels[f->nr_labels].str = str;
 	f->labels[f->nr_labels].len = (uint32_t)len;
-	f->labels[f->nr_labels].rank = 0;
 	t = xmalloc(sizeof(*t));
 	t->str = str;
 	t->id = (uint32_t)f->nr_labels;
@@ -148,6 +153,7 @@ void folder__delete(struct folder *f)
 	free(f->stacks);
 	free(f->table);
 	free(f->key);
+	free(f->by_rank);
 	free(f);
 }
 
@@ -388,41 +394,101 @@ static int cmp_label_ids(const void *a, const void *b)
 			&sort_labels[*(const uint32_t *)b], ';');
 }
 
-static void rank_labels(struct folder *f)
+/*
+ * Rewrite every key from label ids to ranks, so sorting compares integers
+ * in the key alone; f->by_rank[rank] is the label id. Done once, at write.
+ */
+static void rank_keys(struct folder *f)
 {
-	uint32_t *ids = xcalloc(f->nr_labels, sizeof(*ids));
+	uint32_t *rank = xcalloc(f->nr_labels, sizeof(*rank));
+	struct key_chunk *c;
 	size_t i;
 
+	f->by_rank = xcalloc(f->nr_labels, sizeof(*f->by_rank));
 	for (i = 0; i < f->nr_labels; i++)
-		ids[i] = (uint32_t)i;
+		f->by_rank[i] = (uint32_t)i;
 	sort_labels = f->labels;
-	qsort(ids, f->nr_labels, sizeof(*ids), cmp_label_ids);
+	qsort(f->by_rank, f->nr_labels, sizeof(*f->by_rank), cmp_label_ids);
 	for (i = 0; i < f->nr_labels; i++)
-		f->labels[ids[i]].rank = (uint32_t)i;
-	free(ids);
+		rank[f->by_rank[i]] = (uint32_t)i;
+	for (c = f->chunks; c; c = c->next)
+		for (i = 0; i < c->used; i++)
+			c->words[i] = rank[c->words[i]];
+	free(rank);
 }
+
+struct sort_entry {
+	const uint32_t *key;    /* ranks */
+	uint32_t len;
+	uint32_t stack;
+};
 
 static const struct folder *sort_folder;
 
 static int cmp_stacks(const void *pa, const void *pb)
 {
-	const struct stack *a = &sort_folder->stacks[*(const uint32_t *)pa];
-	const struct stack *b = &sort_folder->stacks[*(const uint32_t *)pb];
-	const struct label *labels = sort_folder->labels;
+	const struct sort_entry *a = pa, *b = pb;
 	size_t n = a->len < b->len ? a->len : b->len, i;
 
 	for (i = 0; i < n; i++) {
 		uint32_t x = a->key[i], y = b->key[i];
+		const struct label *labels;
+		const uint32_t *by_rank;
 
 		if (x == y)
 			continue;
-		if (i + 1 == a->len || i + 1 == b->len)
-			return cmp_text(&labels[x], i + 1 == a->len ? ' ' : ';',
-					&labels[y], i + 1 == b->len ? ' ' : ';');
-		return labels[x].rank < labels[y].rank ? -1 : 1;
+		if (i + 1 < a->len && i + 1 < b->len)
+			return x < y ? -1 : 1;
+		labels = sort_folder->labels;
+		by_rank = sort_folder->by_rank;
+		return cmp_text(&labels[by_rank[x]], i + 1 == a->len ? ' ' : ';',
+				&labels[by_rank[y]], i + 1 == b->len ? ' ' : ';');
 	}
 	/* one is a prefix of the other: its ' ' sorts before the other's ';' */
 	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+struct sort_job {
+	struct sort_entry *v;
+	size_t n;
+};
+
+static void *sort_thread(void *arg)
+{
+	struct sort_job *job = arg;
+
+	qsort(job->v, job->n, sizeof(*job->v), cmp_stacks);
+	return NULL;
+}
+
+/*
+ * Sort v (n entries): with a second CPU, each half in its own thread and
+ * then merged. Stacks are distinct, so the order is total and the result
+ * the same either way.
+ */
+static void sort_stacks(struct sort_entry *v, size_t n)
+{
+	struct sort_job lo = { v, n / 2 }, hi = { v + n / 2, n - n / 2 };
+	struct sort_entry *tmp;
+	size_t i = 0, j = 0, k = 0;
+	pthread_t th;
+
+	if (n < SORT_PARALLEL_MIN || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    pthread_create(&th, NULL, sort_thread, &hi)) {
+		qsort(v, n, sizeof(*v), cmp_stacks);
+		return;
+	}
+	sort_thread(&lo);
+	pthread_join(th, NULL);
+	tmp = xmalloc(st_mult(n, sizeof(*tmp)));
+	while (i < lo.n && j < hi.n)
+		tmp[k++] = cmp_stacks(&lo.v[i], &hi.v[j]) <= 0 ? lo.v[i++] : hi.v[j++];
+	while (i < lo.n)
+		tmp[k++] = lo.v[i++];
+	while (j < hi.n)
+		tmp[k++] = hi.v[j++];
+	memcpy(v, tmp, st_mult(n, sizeof(*v)));
+	free(tmp);
 }
 
 struct outbuf {
@@ -460,7 +526,7 @@ static void write_stack(const struct folder *f, const struct stack *s, struct ou
 	size_t i;
 
 	for (i = 0; i < s->len; i++) {
-		const struct label *l = &f->labels[s->key[i]];
+		const struct label *l = &f->labels[f->by_rank[s->key[i]]];
 
 		if (i)
 			out_add(o, ";", 1);
@@ -476,18 +542,24 @@ static void write_stack(const struct folder *f, const struct stack *s, struct ou
 
 int folder__write(struct folder *f, FILE *out)
 {
-	uint32_t *order = xcalloc(f->nr_stacks ? f->nr_stacks : 1, sizeof(*order));
+	struct sort_entry *order = xcalloc(f->nr_stacks ? f->nr_stacks : 1, sizeof(*order));
 	struct outbuf o = { .out = out, .buf = xmalloc(OUT_BUF_SIZE) };
 	size_t i;
 	int ret = 0;
 
-	rank_labels(f);
-	for (i = 0; i < f->nr_stacks; i++)
-		order[i] = (uint32_t)i;
+	if (f->written)
+		BUG("folder written twice");
+	f->written = true;
+	rank_keys(f);
+	for (i = 0; i < f->nr_stacks; i++) {
+		order[i].key = f->stacks[i].key;
+		order[i].len = f->stacks[i].len;
+		order[i].stack = (uint32_t)i;
+	}
 	sort_folder = f;
-	qsort(order, f->nr_stacks, sizeof(*order), cmp_stacks);
+	sort_stacks(order, f->nr_stacks);
 	for (i = 0; i < f->nr_stacks && !o.failed; i++)
-		write_stack(f, &f->stacks[order[i]], &o);
+		write_stack(f, &f->stacks[order[i].stack], &o);
 	out_flush(&o);
 	free(o.buf);
 	free(order);
