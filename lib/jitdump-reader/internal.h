@@ -18,9 +18,17 @@ struct jitdump_reader {
 	const uint8_t *data;    /* the whole file, len bytes */
 	size_t len;
 	void *map;              /* data when mapped, for munmap(); or NULL */
+	size_t page_size;       /* of the mapping */
+	/*
+	 * The mapped pages below released have been given back with
+	 * MADV_DONTNEED as the cursor passed them: they are read again from
+	 * the file if touched, so RSS stays bounded by a window, not the file.
+	 */
+	size_t released;
 	uint8_t *copy;          /* data when read into memory; or NULL */
 	char *path;             /* for messages; NULL for buffers */
 	bool big_endian;        /* byte order of the file */
+	unsigned int open_flags;  /* JITDUMP_READER_* */
 
 	uint32_t version;
 	uint32_t header_size;   /* total_size; records start there */

@@ -24,6 +24,9 @@
 #include "internal.h"
 
 #define READ_CHUNK (64u << 10)
+/* Mapped bytes the cursor has passed are given back in steps of this many. */
+#define RELEASE_STEP (1u << 20)
+#define OPEN_FLAGS (JITDUMP_READER_ARCH_TIMESTAMP_OK | JITDUMP_READER_NO_DEBUG_ENTRIES)
 
 static jitdump_print_fn_t print_fn;
 
@@ -255,6 +258,34 @@ static int decode_debug_entry(struct cursor *c, struct jitdump_debug_entry *e,
 	return 0;
 }
 
+/*
+ * Check the nr entries at c as decode_debug() does, with the same errors,
+ * keeping none: the fixed fields are skipped unread when all are present.
+ */
+static int check_debug_entries(struct cursor *c, uint64_t nr)
+{
+	struct jitdump_debug_entry e, prev = { .filename = "" };
+	uint64_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		if (c->left >= 16) {
+			cursor_skip(c, 16);
+			ret = cursor_cstr(c, 0, &e.filename, "debug entry file name not terminated");
+			if (!ret && !i && (unsigned char)e.filename[0] == 0xff && !e.filename[1]) {
+				c->why = "first debug entry refers to a previous file name";
+				ret = -JITDUMP_E_BAD_RECORD;
+			}
+		} else {
+			/* the first field that is missing decides the error */
+			ret = decode_debug_entry(c, &e, i ? &prev : NULL);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int decode_debug(struct jitdump_reader *r, struct cursor *c,
 			struct jitdump_record *rec)
 {
@@ -268,6 +299,12 @@ static int decode_debug(struct jitdump_reader *r, struct cursor *c,
 	/* bounds the allocation by the bytes present, not by nr */
 	if ((ret = cursor_array(c, nr, JD_DEBUG_ENTRY_MIN, "nr_entry too large for the record")))
 		return ret;
+	if (r->open_flags & JITDUMP_READER_NO_DEBUG_ENTRIES) {
+		if ((ret = check_debug_entries(c, nr)))
+			return ret;
+		rec->u.debug.nr_entry = (size_t)nr;
+		return 0;
+	}
 	if ((ret = grow_entries(r, (size_t)nr)))
 		return ret;
 	for (i = 0; i < nr; i++) {
@@ -368,8 +405,26 @@ static int next_known(struct jitdump_reader *r, struct jitdump_record *rec,
 	return ret ? ret : 1;
 }
 
+/*
+ * Give back the mapped pages wholly below r->pos, a step at a time. Only
+ * RSS changes: the mapping stays, so bytes handed out earlier stay valid
+ * (a private, never written file mapping reads them again from the file).
+ */
+static void release_behind(struct jitdump_reader *r)
+{
+	size_t end;
+
+	if (!r->map || r->pos - r->released < RELEASE_STEP)
+		return;
+	end = r->pos & ~(r->page_size - 1);
+	if (end > r->released &&
+	    !madvise((uint8_t *)r->map + r->released, end - r->released, MADV_DONTNEED))
+		r->released = end;
+}
+
 int jitdump_reader__next(struct jitdump_reader *r, struct jitdump_record *rec)
 {
+	release_behind(r);
 	for (;;) {
 		size_t left = r->len - r->pos;
 		const uint8_t *p = r->data + r->pos;
@@ -467,7 +522,7 @@ struct jitdump_reader *jitdump_reader__new(const void *buf, size_t len, unsigned
 {
 	struct jitdump_reader *r;
 
-	if ((!buf && len) || (flags & ~JITDUMP_READER_ARCH_TIMESTAMP_OK)) {
+	if ((!buf && len) || (flags & ~OPEN_FLAGS)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -478,6 +533,7 @@ struct jitdump_reader *jitdump_reader__new(const void *buf, size_t len, unsigned
 	}
 	r->data = buf ? buf : (const void *)"";
 	r->len = len;
+	r->open_flags = flags;
 	return reader_start(r, flags);
 }
 
@@ -528,6 +584,7 @@ static int read_all(struct jitdump_reader *r, int fd)
 static int load_fd(struct jitdump_reader *r, int fd)
 {
 	struct stat st;
+	long page;
 	void *map;
 
 	if (fstat(fd, &st))
@@ -543,7 +600,11 @@ static int load_fd(struct jitdump_reader *r, int fd)
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED)
 		return read_all(r, fd);
+	/* read front to back: read ahead (a hint; failure changes nothing) */
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
 	r->map = map;
+	page = sysconf(_SC_PAGESIZE);
+	r->page_size = page > 0 ? (size_t)page : 4096;
 	r->data = map;
 	r->len = (size_t)st.st_size;
 	return 0;
@@ -554,7 +615,7 @@ struct jitdump_reader *jitdump_reader__open(const char *path, unsigned int flags
 	struct jitdump_reader *r;
 	int fd, ret;
 
-	if (flags & ~JITDUMP_READER_ARCH_TIMESTAMP_OK) {
+	if (flags & ~OPEN_FLAGS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -567,6 +628,7 @@ struct jitdump_reader *jitdump_reader__open(const char *path, unsigned int flags
 		return NULL;
 	}
 	memcpy(r->path, path, strlen(path) + 1);
+	r->open_flags = flags;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;

@@ -10,7 +10,9 @@
  * Checks: records come in file order, lie inside the input, and every
  * pointer (name, code, entries' file names, unwinding data) points inside
  * its record, with strings terminated there; a bad record is skipped by
- * its size; the stream ends exactly once and stays ended.
+ * its size; the stream ends exactly once and stays ended. A reader with
+ * JITDUMP_READER_NO_DEBUG_ENTRIES returns the same records and errors,
+ * debug info without its entries.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -131,6 +133,37 @@ static void walk(struct jitdump_reader *r, const uint8_t *data, size_t size)
 	}
 }
 
+/* Walk a reader with and one without debug entries side by side. */
+static void compare_lean(const uint8_t *data, size_t size)
+{
+	struct jitdump_reader *full, *lean;
+	struct jitdump_record a, b;
+	size_t calls = 0;
+	int ret;
+
+	full = jitdump_reader__new(data, size, JITDUMP_READER_ARCH_TIMESTAMP_OK);
+	lean = jitdump_reader__new(data, size, JITDUMP_READER_ARCH_TIMESTAMP_OK |
+				   JITDUMP_READER_NO_DEBUG_ENTRIES);
+	CHECK(!full == !lean);
+	while (full && lean) {
+		CHECK(++calls <= size / JITDUMP_RECORD_HEADER_SIZE + 2);
+		ret = jitdump_reader__next(full, &a);
+		if (ret == -ENOMEM)
+			break;
+		CHECK(jitdump_reader__next(lean, &b) == ret);
+		CHECK(a.offset == b.offset && a.size == b.size);
+		CHECK(jitdump_reader__offset(full) == jitdump_reader__offset(lean));
+		if (ret != 1 && ret != -JITDUMP_E_BAD_RECORD)
+			break;
+		CHECK(a.type == b.type && a.timestamp == b.timestamp);
+		if (ret == 1 && a.type == JITDUMP_CODE_DEBUG_INFO)
+			CHECK(a.u.debug.code_addr == b.u.debug.code_addr &&
+			      a.u.debug.nr_entry == b.u.debug.nr_entry && !b.u.debug.entries);
+	}
+	jitdump_reader__delete(full);
+	jitdump_reader__delete(lean);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct jitdump_reader *r, *strict;
@@ -153,5 +186,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	walk(r, data, size);
 	jitdump_reader__delete(strict);
 	jitdump_reader__delete(r);
+	compare_lean(data, size);
 	return 0;
 }

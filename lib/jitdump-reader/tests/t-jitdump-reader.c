@@ -493,11 +493,11 @@ static void test_jitdump__bad_total_size(bool be)
 }
 
 /* Expect: record 0 fine, record 1 JITDUMP_E_BAD_RECORD and skipped, record 2 fine. */
-static void expect_bad_record(const struct jdw *w, const uint64_t off[3], const char *name,
-			      const char *detail)
+static void expect_bad_record_flags(const struct jdw *w, const uint64_t off[3], const char *name,
+				    const char *detail, unsigned int flags)
 {
 	struct jitdump_record rec;
-	struct jitdump_reader *r = open_w(w, 0);
+	struct jitdump_reader *r = open_w(w, flags);
 	char buf[200];
 	int ret;
 
@@ -522,6 +522,17 @@ static void expect_bad_record(const struct jdw *w, const uint64_t off[3], const 
 	snprintf(buf, sizeof(buf), "%s: then the end", name);
 	T(buf, ret == 0);
 	jitdump_reader__delete(r);
+}
+
+/* The same whether or not debug entries are kept: the flag changes no check. */
+static void expect_bad_record(const struct jdw *w, const uint64_t off[3], const char *name,
+			      const char *detail)
+{
+	char buf[200];
+
+	expect_bad_record_flags(w, off, name, detail, 0);
+	snprintf(buf, sizeof(buf), "%s, no debug entries", name);
+	expect_bad_record_flags(w, off, buf, detail, JITDUMP_READER_NO_DEBUG_ENTRIES);
 }
 
 /* A DEBUG_INFO record between two CLOSE records. */
@@ -619,6 +630,30 @@ static void test_jitdump__filenames(bool be)
 	build_debug(&w, be, chain, 1, off);
 	w.buf[off[2] - 1] = 'x';
 	expect_bad_record(&w, off, tn("debug file name not terminated", be), "file name");
+	jdw_release(&w);
+}
+
+static void test_jitdump__no_debug_entries(bool be)
+{
+	static const struct jdw_entry chain[3] = {
+		{ 1, 1, 0, "a.js" }, { 2, 2, 0, "\xff" }, { 3, 3, 0, "b.js" },
+	};
+	struct jitdump_record rec;
+	struct jitdump_reader *r;
+	uint64_t off[3];
+	struct jdw w;
+
+	build_debug(&w, be, chain, 3, off);
+	r = open_w(&w, JITDUMP_READER_NO_DEBUG_ENTRIES);
+	T(tn("no debug entries: code_addr and the count, no entries", be), r &&
+	  jitdump_reader__next(r, &rec) == 1 && jitdump_reader__next(r, &rec) == 1 &&
+	  rec.type == JITDUMP_CODE_DEBUG_INFO && rec.offset == off[1] &&
+	  rec.u.debug.code_addr == 0x1000 && rec.u.debug.nr_entry == 3 &&
+	  !rec.u.debug.entries);
+	T(tn("no debug entries: nothing allocated for them", be), r && !r->entries &&
+	  jitdump_reader__next(r, &rec) == 1 && rec.type == JITDUMP_CODE_CLOSE &&
+	  jitdump_reader__next(r, &rec) == 0);
+	jitdump_reader__delete(r);
 	jdw_release(&w);
 }
 
@@ -915,6 +950,52 @@ static int write_file(const char *path, const void *buf, size_t len)
 	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+/*
+ * Past the first MiB the reader gives back the pages behind it; what it
+ * handed out before stays readable (read again from the file).
+ */
+static void test_open_big(const char *path)
+{
+	size_t big = (3u << 20) + 8, i;
+	const uint8_t *data = NULL;
+	struct jitdump_record rec;
+	struct jitdump_reader *r;
+	const char *name = NULL;
+	uint8_t *blob = malloc(big);
+	int ret, same = 1;
+	struct jdw w;
+
+	if (!blob) {
+		T("open big: memory", false);
+		return;
+	}
+	for (i = 0; i < big; i++)
+		blob[i] = (uint8_t)(i * 7 + i / 4099);
+	jdw_init(&w, false);
+	jdw_header(&w, 2, 40, 62, 4242, 2, 0);
+	jdw_load(&w, 1, 1, 1, 0x1000, 1, "first", code16, 16);
+	jdw_unwind(&w, 2, blob, big, 0, big);
+	jdw_load(&w, 3, 1, 1, 0x2000, 2, "after", code16, 16);
+	write_file(path, w.buf, w.len);
+	r = jitdump_reader__open(path, 0);
+	if (r && jitdump_reader__next(r, &rec) == 1)
+		name = rec.u.load.name;
+	if (r && jitdump_reader__next(r, &rec) == 1 && rec.type == JITDUMP_CODE_UNWINDING_INFO)
+		data = rec.u.unwind.data;
+	ret = r ? drain(r, &(size_t){ 0 }, NULL, 0, NULL) : -1;
+	T("open big: read to the end", r && ret == 0 && jitdump_reader__offset(r) == w.len);
+	T("open big: the pages behind are given back", r && r->map && r->released >= (2u << 20) &&
+	  r->released <= w.len);
+	for (i = 0; data && i < big; i++)
+		if (data[i] != blob[i])
+			same = 0;
+	T("open big: bytes handed out earlier stay valid", name && !strcmp(name, "first") &&
+	  data && same);
+	jitdump_reader__delete(r);
+	jdw_release(&w);
+	free(blob);
+}
+
 static void test_jitdump__open(void)
 {
 	char dir[] = "/tmp/t-jitdump-XXXXXX", path[64];
@@ -960,6 +1041,7 @@ static void test_jitdump__open(void)
 	errno = 0;
 	T("open: an empty file is a truncated header", !jitdump_reader__open(path, 0) &&
 	  errno == JITDUMP_E_TRUNCATED_HEADER);
+	test_open_big(path);
 	unlink(path);
 	errno = 0;
 	T("open: a missing file gives ENOENT", !jitdump_reader__open(path, 0) && errno == ENOENT);
@@ -1017,6 +1099,7 @@ int main(void)
 		test_jitdump__bad_total_size(be);
 		test_jitdump__nr_entry(be);
 		test_jitdump__filenames(be);
+		test_jitdump__no_debug_entries(be);
 		test_jitdump__load(be);
 		test_jitdump__short_records(be);
 		test_jitdump__unwind(be);

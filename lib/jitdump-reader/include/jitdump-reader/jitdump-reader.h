@@ -82,6 +82,14 @@ extern "C" {
  * by accident.
  */
 #define JITDUMP_READER_ARCH_TIMESTAMP_OK (1u << 0)
+/*
+ * NO_DEBUG_ENTRIES: for callers that do not want line tables. A
+ * JIT_CODE_DEBUG_INFO record is checked exactly as without the flag (a
+ * record is malformed or not either way), but its entries are not kept:
+ * debug.entries is NULL and debug.nr_entry still counts the entries the
+ * record holds. Saves the entries array and the caller's work on it.
+ */
+#define JITDUMP_READER_NO_DEBUG_ENTRIES  (1u << 1)
 
 /*
  * Format errors. Returned negated by int functions, set positive in errno
@@ -158,7 +166,8 @@ struct jitdump_record {
 		struct {
 			uint64_t code_addr;
 			size_t nr_entry;
-			const struct jitdump_debug_entry *entries; /* NULL when 0 */
+			/* NULL when nr_entry is 0, or with JITDUMP_READER_NO_DEBUG_ENTRIES */
+			const struct jitdump_debug_entry *entries;
 		} debug;
 		struct {
 			uint64_t unwinding_size;    /* bytes of data */
@@ -176,7 +185,10 @@ struct jitdump_reader;
  * Open a jitdump file read-only and check its header. The file is mapped
  * (read into memory if it cannot be, e.g. a pipe); a file still being
  * appended to is read up to its size when opened (one truncated while
- * open would fault the mapping; runtimes only ever append). flags:
+ * open would fault the mapping; runtimes only ever append). The mapped
+ * pages the reader has moved past are given back to the system as it goes
+ * (they are read again from the file if a record's bytes are touched
+ * later), so memory use does not grow with the file. flags:
  * JITDUMP_READER_*.
  * NULL and errno on failure: open and read errors as the system reports
  * them, ENOMEM, EINVAL for unknown flags, or JITDUMP_E_BAD_MAGIC,
