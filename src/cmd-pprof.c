@@ -98,6 +98,7 @@ int cmd_pprof(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	pprof.event = in.session.filter.event;
+	in.session.jit_lines = true;          /* locations carry their lines */
 	b = pprof_builder__new(&pprof);
 	hooks.ctx = b;
 	/* what was read before any damage is still written */

@@ -154,6 +154,7 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	cmd.event = in.session.filter.event;
+	in.session.jit_lines = opts.source_lines;
 	cmd.reporter = reporter__new(&opts);
 	/* what was read before any damage is still reported */
 	ret = session__run(in.path, &in.session, &hooks);

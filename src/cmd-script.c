@@ -88,6 +88,7 @@ int cmd_script(int argc, char **argv)
 	}
 	cmd.out_opts.fields = &cmd.fields;
 	cmd.out_opts.resolve = &in.session.resolve;
+	in.session.jit_lines = script_fields__want(&cmd.fields, SF_SRCLINE);
 	ret = session__run(in.path, &in.session, &hooks);
 	script_out__delete(cmd.so);
 	if (input_opts__close_output(cmd.out))

@@ -53,6 +53,12 @@ struct jitmap {
 	struct jitproc *procs;
 	struct jit_sym **syms;                /* every jitdump function, owned */
 	size_t nr_syms, alloc_syms;
+	/*
+	 * syms by (code_index, start), the last made winning; open addressing,
+	 * size a power of two. Built on the first move that needs it.
+	 */
+	struct jit_sym **by_index;
+	size_t by_index_size, by_index_nr;
 	struct jit_line **line_arrays;
 	size_t nr_line_arrays, alloc_line_arrays;
 	uint64_t seq;
@@ -113,6 +119,7 @@ void jitmap__delete(struct jitmap *jm)
 	while (jm->nr_line_arrays)
 		free(jm->line_arrays[--jm->nr_line_arrays]);
 	free(jm->syms);
+	free(jm->by_index);
 	free(jm->line_arrays);
 	free((void *)jm->opts.jit_dirs);
 	free((void *)jm->opts.perfmap_dirs);
@@ -161,6 +168,68 @@ static struct jit_sym *new_sym(struct jitmap *jm)
 	ALLOC_GROW(jm->syms, jm->nr_syms + 1, jm->alloc_syms);
 	jm->syms[jm->nr_syms++] = sym;
 	return sym;
+}
+
+static size_t index_slot(const struct jitmap *jm, uint64_t index, uint64_t addr)
+{
+	uint64_t h = (index * 0x9e3779b97f4a7c15ull) ^ addr;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return (size_t)h & (jm->by_index_size - 1);
+}
+
+static void index_add(struct jitmap *jm, struct jit_sym *sym)
+{
+	size_t i = index_slot(jm, sym->code_index, sym->start);
+	struct jit_sym *s;
+
+	while ((s = jm->by_index[i]) &&
+	       (s->code_index != sym->code_index || s->start != sym->start))
+		i = (i + 1) & (jm->by_index_size - 1);
+	if (!s)
+		jm->by_index_nr++;
+	jm->by_index[i] = sym;
+}
+
+/* Index sym once its code_index and start are final; a no-op until the index is wanted. */
+static void index_sym(struct jitmap *jm, struct jit_sym *sym)
+{
+	struct jit_sym **old = jm->by_index;
+	size_t i, old_size = jm->by_index_size;
+
+	if (!old)
+		return;
+	if (jm->by_index_nr + 1 > old_size / 2) {
+		jm->by_index_size = st_mult(old_size, 2);
+		jm->by_index = xcalloc(jm->by_index_size, sizeof(*jm->by_index));
+		jm->by_index_nr = 0;
+		for (i = 0; i < old_size; i++)
+			if (old[i])
+				index_add(jm, old[i]);
+		free(old);
+	}
+	index_add(jm, sym);
+}
+
+/* The last sym made with this code_index at addr, or NULL. */
+static struct jit_sym *find_by_index(struct jitmap *jm, uint64_t index, uint64_t addr)
+{
+	struct jit_sym *s;
+	size_t i;
+
+	if (!jm->by_index) {
+		jm->by_index_size = 64;
+		jm->by_index = xcalloc(jm->by_index_size, sizeof(*jm->by_index));
+		for (i = 0; i < jm->nr_syms; i++)
+			index_sym(jm, jm->syms[i]);
+	}
+	for (i = index_slot(jm, index, addr); (s = jm->by_index[i]);
+	     i = (i + 1) & (jm->by_index_size - 1))
+		if (s->code_index == index && s->start == addr)
+			return s;
+	return NULL;
 }
 
 static void push_event(struct jitmap *jm, struct jitproc *p, const struct jit_event *ev)
@@ -244,6 +313,7 @@ static void add_load(struct jitmap *jm, uint32_t pid, const char *path,
 	sym->source = path;
 	sym->load_time = rec->timestamp;
 	sym->code_index = rec->u.load.code_index;
+	index_sym(jm, sym);
 	attach_debug(jm, sym, pd);
 	push_event(jm, p, &ev);
 	p->info.nr_loads++;
@@ -310,7 +380,8 @@ static const char *read_records(struct jitmap *jm, struct jitdump_reader *r, uin
 			add_move(jm, record_pid(&rec, pid), &rec);
 			break;
 		case JITDUMP_CODE_DEBUG_INFO:
-			keep_debug(jm, &pd, &rec);
+			if (jm->opts.lines)
+				keep_debug(jm, &pd, &rec);
 			findnew_proc(jm, pid)->info.nr_debug++;
 			break;
 		default:
@@ -347,12 +418,24 @@ static char *find_file(const struct jitmap *jm, const char *recorded, const char
 	return NULL;
 }
 
+/* Runtimes write records nearly always in time order: most lists are sorted already. */
+static bool events_sorted(const struct jit_event *ev, size_t nr)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (cmp_event(&ev[i - 1], &ev[i]) > 0)
+			return false;
+	return true;
+}
+
 static void sort_pending(struct jitmap *jm)
 {
 	struct jitproc *p;
 
 	for (p = jm->procs; p; p = p->hh.next)
-		if (p->nr_events > p->next)
+		if (p->nr_events > p->next &&
+		    !events_sorted(p->events + p->next, p->nr_events - p->next))
 			qsort(p->events + p->next, p->nr_events - p->next,
 			      sizeof(*p->events), cmp_event);
 }
@@ -383,7 +466,8 @@ void jitmap__marker(struct jitmap *jm, uint32_t pid, const char *path)
 	sbuf_release(&tried);
 	p->info.jitdump = strpool__intern(jm->pool, found);
 	free(found);
-	r = jitdump_reader__open(p->info.jitdump, 0);
+	r = jitdump_reader__open(p->info.jitdump,
+				 jm->opts.lines ? 0 : JITDUMP_READER_NO_DEBUG_ENTRIES);
 	if (!r) {
 		p->info.jitdump_problem = strpool__intern(jm->pool, jitdump__strerror(errno));
 		warning("pid %" PRIu32 ": cannot read jitdump '%s': %s", pid, p->info.jitdump,
@@ -396,16 +480,6 @@ void jitmap__marker(struct jitmap *jm, uint32_t pid, const char *path)
 }
 
 /* ---- the timeline ----------------------------------------------------- */
-
-static struct jit_sym *find_by_index(struct jitmap *jm, uint64_t index, uint64_t addr)
-{
-	size_t i;
-
-	for (i = jm->nr_syms; i-- > 0;)
-		if (jm->syms[i]->code_index == index && jm->syms[i]->start == addr)
-			return jm->syms[i];
-	return NULL;
-}
 
 static void apply_move(struct jitmap *jm, struct jitproc *p, const struct jit_event *ev)
 {
@@ -423,6 +497,7 @@ static void apply_move(struct jitmap *jm, struct jitproc *p, const struct jit_ev
 	sym->size = ev->size;
 	sym->load_time = ev->time;
 	sym->code_index = ev->code_index;
+	index_sym(jm, sym);
 	/* line addresses move with the code */
 	sym->lines = NULL;
 	sym->nr_lines = 0;

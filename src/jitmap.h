@@ -66,6 +66,11 @@ struct jitmap_opts {
 	 */
 	bool timeless;
 	/*
+	 * Keep JIT_CODE_DEBUG_INFO line tables (struct jit_sym's lines). Without
+	 * it the records are still read and counted but every sym has no lines.
+	 */
+	bool lines;
+	/*
 	 * Called when pid's JIT code in [start, end) changes (a load or a
 	 * move applied), so caches of resolved addresses can drop just those.
 	 */

@@ -83,6 +83,17 @@ int script_fields__parse(struct script_fields *f, const char *arg)
 	return 0;
 }
 
+bool script_fields__want(const struct script_fields *f, unsigned int field)
+{
+	unsigned int dflt = SF_DEFAULT | SF_DEFAULT_TP;
+
+	if (!f || !f->given)
+		return dflt & field;
+	if (f->replace)
+		return f->set & field;
+	return (dflt | f->add) & ~f->del & field;
+}
+
 struct script_out {
 	FILE *out;
 	const struct script_out_opts *opts;

@@ -61,6 +61,8 @@ struct script_fields {
 
 /* Parse a -F argument into f (a later -F replaces an earlier one, as in perf); -1 after error(). */
 int script_fields__parse(struct script_fields *f, const char *arg);
+/* Whether f may print field (enum script_field) for some event. */
+bool script_fields__want(const struct script_fields *f, unsigned int field);
 
 struct script_out_opts {
 	const struct script_fields *fields;   /* NULL: perf's defaults */

@@ -218,6 +218,7 @@ static struct jitmap *new_jitmap(struct session *s, const char *path)
 		.perfmap_dirs = s->opts->perfmap_dirs,
 		.nr_perfmap_dirs = s->opts->nr_perfmap_dirs,
 		.timeless = !monotonic_samples(s->reader),
+		.lines = s->opts->jit_lines,
 		.code_changed = code_changed,
 		.ctx = s,
 	};

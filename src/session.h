@@ -32,6 +32,7 @@ struct session_opts {
 	size_t nr_jit_dirs;
 	const char **perfmap_dirs;    /* --perfmap-dir, in order */
 	size_t nr_perfmap_dirs;
+	bool jit_lines;               /* the command prints JIT source lines */
 };
 
 struct resolved_sample {
