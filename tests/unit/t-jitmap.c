@@ -1,7 +1,8 @@
 /*
  * Unit tests for the JIT timeline (jitmap.c): loads, reuse of an address,
- * partial overlap, moves, V8 debug info, the perf map fallback, fork and
- * exec, recordings without -k 1, and missing or cut-short jitdumps. The
+ * partial overlap, moves (also from code already moved away), V8 debug
+ * info and leaving it out, the perf map fallback, fork and exec,
+ * recordings without -k 1, and missing or cut-short jitdumps. The
  * jitdump files are written with the jitdump-reader tests' writer.
  */
 #include "common.h"
@@ -19,6 +20,7 @@
 #define PID 5000100
 #define CHILD 5000101
 #define LOST 5000200
+#define MOVER 5000300
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -72,7 +74,7 @@ static void write_dump_100(bool truncate)
 	jdw_release(&w);
 }
 
-static struct jitmap *new_map(struct strpool *pool, bool timeless)
+static struct jitmap *new_map_lines(struct strpool *pool, bool timeless, bool lines)
 {
 	const char *pm_dirs[] = { dir };
 	struct jitmap_opts o = {
@@ -80,9 +82,15 @@ static struct jitmap *new_map(struct strpool *pool, bool timeless)
 		.perfmap_dirs = pm_dirs,
 		.nr_perfmap_dirs = 1,
 		.timeless = timeless,
+		.lines = lines,
 	};
 
 	return jitmap__new(&o, pool);
+}
+
+static struct jitmap *new_map(struct strpool *pool, bool timeless)
+{
+	return new_map_lines(pool, timeless, true);
 }
 
 static void test_timeline(struct strpool *pool)
@@ -172,6 +180,56 @@ static void test_missing_and_truncated(struct strpool *pool)
 	jitmap__delete(jm);
 }
 
+static void test_no_lines(struct strpool *pool)
+{
+	struct jitmap *jm = new_map_lines(pool, false, false);
+	struct jitmap_proc_info info;
+	const struct jit_sym *d;
+
+	write_dump_100(false);
+	jitmap__marker(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
+	jitmap__advance(jm, PID, 60);
+	d = jitmap__find_jitdump(jm, PID, 0x4030);
+	T("no lines: the function is there", d && !strcmp(d->name, "JS:*f /app/f.js:7"));
+	T("no lines: without its line table", d && !d->lines && !d->nr_lines &&
+	  !jit_sym__line(d, 0x4030));
+	T("no lines: debug info records still counted",
+	  jitmap__proc_info(jm, PID, &info) && info.nr_debug == 1 && info.nr_records == 8);
+	jitmap__delete(jm);
+}
+
+/*
+ * A move from an address nothing covers any more (its code moved away
+ * already): the function is found by code_index and address among
+ * everything loaded, the last one made winning.
+ */
+static void test_stale_move(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	struct jdw w;
+
+	jdw_init(&w, false);
+	jdw_header(&w, 1, 40, 62, MOVER, 1, 0);
+	jdw_load(&w, 10, MOVER, MOVER, 0x7000, 7, "F", code, 0x40);
+	jdw_load(&w, 11, MOVER, MOVER, 0x7100, 8, "G", code, 0x40);
+	jdw_move(&w, 20, MOVER, MOVER, 0x7000, 0x8000, 0x40, 7);
+	jdw_move(&w, 30, MOVER, MOVER, 0x7000, 0x9000, 0x40, 7);
+	jdw_move(&w, 40, MOVER, MOVER, 0x7200, 0xa000, 0x40, 9);
+	write_file("jit-" STR(MOVER) ".dump", w.buf, w.len);
+	jdw_release(&w);
+	jitmap__marker(jm, MOVER, "/nonexistent/jit-" STR(MOVER) ".dump");
+	jitmap__advance(jm, MOVER, 20);
+	T("stale move: the first move takes the code", !strcmp(name_at(jm, MOVER, 0x8010), "F") &&
+	  !strcmp(name_at(jm, MOVER, 0x7010), "(none)"));
+	jitmap__advance(jm, MOVER, 30);
+	T("stale move: found by code_index and old address",
+	  !strcmp(name_at(jm, MOVER, 0x9010), "F") && !strcmp(name_at(jm, MOVER, 0x7110), "G"));
+	jitmap__advance(jm, MOVER, 40);
+	T("stale move: unknown code is named as moved",
+	  !strcmp(name_at(jm, MOVER, 0xa010), "[moved JIT code]"));
+	jitmap__delete(jm);
+}
+
 static void test_is_marker(void)
 {
 	T("marker: jit-123.dump", jitmap__is_marker("jit-123.dump"));
@@ -195,6 +253,8 @@ int main(void)
 	test_timeline(pool);
 	test_timeless(pool);
 	test_missing_and_truncated(pool);
+	test_no_lines(pool);
+	test_stale_move(pool);
 	test_is_marker();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd))
