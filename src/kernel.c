@@ -16,19 +16,37 @@
 #define BUILD_ID_SHA1_SIZE 20
 #define BUILD_ID_MAX 64
 
+/* Bytes read from a kallsyms file at a time; more than a line's worth. */
+#define KALLSYMS_CHUNK (64u << 10)
+
 struct kentry {
-	struct ksym sym;
+	struct ksym sym;        /* sym.name not interned until interned is set */
 	size_t seq;             /* line order, to break ties between aliases */
+	size_t name_off;        /* in kernel_syms.names, while loading */
+	bool interned;
+	bool bpf;               /* a BPF program: its DSO is its name */
 };
 
 struct kernel_syms {
 	struct kentry *syms;    /* sorted by start, one per address */
 	size_t nr;
+	struct strpool *pool;
+	char *names;            /* the kept names, each NUL-terminated, until interned */
+	char *path;             /* a file still to read (kernel_syms__new()), else NULL */
+	int err;                /* why reading gave no symbols: errno, else 0 */
 };
 
-/* One line read by read_line(): not NUL-terminated, may contain NULs. */
+/* Reads a file line by line, a chunk at a time. */
+struct line_reader {
+	FILE *fp;
+	char *buf;              /* KALLSYMS_CHUNK bytes */
+	size_t pos, len;        /* unread: buf[pos..len) */
+	bool eof;
+};
+
+/* One line from read_line(): not NUL-terminated, may contain NULs. */
 struct kline {
-	char buf[KALLSYMS_LINE_MAX];
+	const char *p;
 	size_t len;
 	bool too_long;
 };
@@ -40,20 +58,42 @@ struct load_stats {
 	size_t zero_addr;
 };
 
-/* Read one line; false at end of file. Overlong lines are consumed whole. */
-static bool read_line(FILE *fp, struct kline *l)
+/*
+ * Read one line; false at end of file. A line longer than
+ * KALLSYMS_LINE_MAX is consumed whole and comes back too_long.
+ */
+static bool read_line(struct line_reader *lr, struct kline *l)
 {
-	int c;
+	bool too_long = false;
+	size_t n;
 
-	l->len = 0;
-	l->too_long = false;
-	while ((c = getc_unlocked(fp)) != EOF && c != '\n') {
-		if (l->len < sizeof(l->buf))
-			l->buf[l->len++] = (char)c;
-		else
-			l->too_long = true;
+	for (;;) {
+		char *start = lr->buf + lr->pos;
+		size_t avail = lr->len - lr->pos;
+		char *nl = avail ? memchr(start, '\n', avail) : NULL;
+
+		if (nl || (lr->eof && (avail || too_long))) {
+			n = nl ? (size_t)(nl - start) : avail;
+			l->p = start;
+			l->len = n;
+			l->too_long = too_long || n > KALLSYMS_LINE_MAX;
+			lr->pos += n + (nl != NULL);
+			return true;
+		}
+		if (lr->eof)
+			return false;
+		if (avail > KALLSYMS_LINE_MAX) {
+			too_long = true;
+			avail = 0;
+		}
+		memmove(lr->buf, lr->buf + lr->len - avail, avail);
+		lr->pos = 0;
+		lr->len = avail;
+		n = fread(lr->buf + lr->len, 1, KALLSYMS_CHUNK - lr->len, lr->fp);
+		lr->len += n;
+		if (!n)
+			lr->eof = true;
 	}
-	return c != EOF || l->len > 0 || l->too_long;
 }
 
 static bool is_blank(char c)
@@ -116,27 +156,33 @@ static bool keep_type(char type)
 	}
 }
 
-/*
- * Parse "ADDR TYPE NAME [\t[MODULE]]" into *e (names interned). Returns
- * false for a malformed line, with *why set.
- */
-static bool parse_line(const struct kline *l, struct strpool *pool,
-		       struct kentry *e, const char **why)
-{
-	const char *p = l->buf, *end = l->buf + l->len;
-	const char *name, *name_end, *mod = NULL, *mod_end = NULL;
+/* What parse_line() found: the name is left in the line, to copy if kept. */
+struct kparsed {
 	uint64_t addr;
+	char type;
+	const char *name, *mod;         /* mod: "[ext4]", NULL for core kernel */
+	size_t name_len, mod_len;
+};
+
+/*
+ * Parse "ADDR TYPE NAME [\t[MODULE]]". Returns false for a malformed line,
+ * with *why set.
+ */
+static bool parse_line(const struct kline *l, struct kparsed *k, const char **why)
+{
+	const char *p = l->p, *end = l->p + l->len;
+	const char *name_end, *mod_end;
 
 	if (l->too_long) {
 		*why = "line too long";
 		return false;
 	}
-	if (memchr(l->buf, '\0', l->len)) {
+	if (memchr(l->p, '\0', l->len)) {
 		*why = "NUL byte";
 		return false;
 	}
 	p = skip_blanks(p, end);
-	if (!parse_hex(&p, end, &addr) || (p < end && !is_blank(*p))) {
+	if (!parse_hex(&p, end, &k->addr) || (p < end && !is_blank(*p))) {
 		*why = "bad address";
 		return false;
 	}
@@ -149,18 +195,20 @@ static bool parse_line(const struct kline *l, struct strpool *pool,
 		*why = "bad type";
 		return false;
 	}
-	e->sym.type = *p;
-	name = skip_blanks(p + 1, end);
-	name_end = skip_word(name, end);
-	if (name == name_end) {
+	k->type = *p;
+	k->name = skip_blanks(p + 1, end);
+	name_end = skip_word(k->name, end);
+	if (k->name == name_end) {
 		*why = "missing name";
 		return false;
 	}
+	k->name_len = (size_t)(name_end - k->name);
+	k->mod = NULL;
+	k->mod_len = 0;
 	p = skip_blanks(name_end, end);
 	if (p < end) {
-		mod = p;
 		mod_end = skip_word(p, end);
-		if (mod_end - mod < 3 || mod[0] != '[' || mod_end[-1] != ']') {
+		if (mod_end - p < 3 || p[0] != '[' || mod_end[-1] != ']') {
 			*why = "bad module";
 			return false;
 		}
@@ -168,53 +216,79 @@ static bool parse_line(const struct kline *l, struct strpool *pool,
 			*why = "trailing garbage";
 			return false;
 		}
+		k->mod = p;
+		k->mod_len = (size_t)(mod_end - p);
 	}
-	e->sym.start = addr;
-	e->sym.end = 0;
-	e->sym.name = strpool__intern_len(pool, name, (size_t)(name_end - name));
-	if (mod) {
-		e->sym.dso = strpool__intern_len(pool, mod, (size_t)(mod_end - mod));
-		e->sym.module = strpool__intern_len(pool, mod + 1,
-						    (size_t)(mod_end - mod) - 2);
-	} else {
-		e->sym.dso = KSYM_DSO_KERNEL;
-		e->sym.module = NULL;
-	}
-	/* perf names a BPF program's DSO after the program itself. */
-	if (e->sym.module && !strcmp(e->sym.module, "bpf"))
-		e->sym.dso = e->sym.name;
 	return true;
 }
 
-static int read_kallsyms(FILE *fp, const char *path, struct strpool *pool,
-			 struct kernel_syms *ks, struct load_stats *st)
+/*
+ * Fill e's module and DSO, interned (so that pointers compare modules);
+ * consecutive lines of one module share the last lookup.
+ */
+static void kentry__set_module(struct kentry *e, const struct kparsed *k,
+			       struct strpool *pool, struct ksym *last)
 {
-	struct kline *l = xmalloc(sizeof(*l));
-	size_t alloc = 0;
-	struct kentry e;
+	if (!k->mod) {
+		e->sym.dso = KSYM_DSO_KERNEL;
+		e->sym.module = NULL;
+		return;
+	}
+	if (!last->dso || strlen(last->dso) != k->mod_len ||
+	    memcmp(last->dso, k->mod, k->mod_len)) {
+		last->dso = strpool__intern_len(pool, k->mod, k->mod_len);
+		last->module = strpool__intern_len(pool, k->mod + 1, k->mod_len - 2);
+	}
+	e->sym.dso = last->dso;
+	e->sym.module = last->module;
+	/* perf names a BPF program's DSO after the program itself. */
+	e->bpf = !strcmp(e->sym.module, "bpf");
+}
+
+static int read_kallsyms(FILE *fp, const char *path, struct kernel_syms *ks,
+			 struct load_stats *st)
+{
+	struct line_reader lr = { .fp = fp, .buf = xmalloc(KALLSYMS_CHUNK) };
+	size_t alloc = 0, nr_names = 0, alloc_names = 0, i;
+	struct ksym last = { 0 };
+	struct kparsed k;
+	struct kline l;
 	const char *why;
 
-	while (read_line(fp, l)) {
+	while (read_line(&lr, &l)) {
+		struct kentry *e;
+
 		st->lines++;
-		if (!l->too_long && skip_blanks(l->buf, l->buf + l->len) == l->buf + l->len)
+		if (!l.too_long && skip_blanks(l.p, l.p + l.len) == l.p + l.len)
 			continue;
-		if (!parse_line(l, pool, &e, &why)) {
+		if (!parse_line(&l, &k, &why)) {
 			warning("'%s':%zu: malformed kallsyms line (%s)",
 				path, st->lines, why);
 			continue;
 		}
 		st->parsed++;
-		if (!e.sym.start) {
+		if (!k.addr) {
 			st->zero_addr++;
 			continue;
 		}
-		if (!keep_type(e.sym.type) || e.sym.name[0] == '$')
+		if (!keep_type(k.type) || k.name[0] == '$')
 			continue;
-		e.seq = ks->nr;
 		ALLOC_GROW(ks->syms, ks->nr + 1, alloc);
-		ks->syms[ks->nr++] = e;
+		e = &ks->syms[ks->nr];
+		memset(e, 0, sizeof(*e));
+		e->seq = ks->nr++;
+		e->sym.start = k.addr;
+		e->sym.type = k.type;
+		kentry__set_module(e, &k, ks->pool, &last);
+		e->name_off = nr_names;
+		ALLOC_GROW(ks->names, st_add(nr_names, k.name_len + 1), alloc_names);
+		memcpy(ks->names + nr_names, k.name, k.name_len);
+		ks->names[nr_names + k.name_len] = '\0';
+		nr_names += k.name_len + 1;
 	}
-	free(l);
+	for (i = 0; i < ks->nr; i++)
+		ks->syms[i].sym.name = ks->names + ks->syms[i].name_off;
+	free(lr.buf);
 	if (ferror(fp))
 		return error("cannot read '%s': %s", path, strerror(errno));
 	return 0;
@@ -242,12 +316,15 @@ static uint64_t page_end(uint64_t start)
 	return ((start + page - 1) & ~(page - 1)) + page;
 }
 
-/* Sort, keep the last-listed alias at each address, then set the ends. */
+/* Sort (kallsyms mostly is), keep the last-listed alias at each address, set the ends. */
 static void index_syms(struct kernel_syms *ks)
 {
 	size_t i, n = 0;
 
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_kentry);
+	for (i = 1; i < ks->nr && ks->syms[i - 1].sym.start <= ks->syms[i].sym.start; i++)
+		;
+	if (i < ks->nr)
+		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_kentry);
 	for (i = 0; i < ks->nr; i++) {
 		if (i + 1 < ks->nr && ks->syms[i + 1].sym.start == ks->syms[i].sym.start)
 			continue;
@@ -269,41 +346,68 @@ static void index_syms(struct kernel_syms *ks)
 	}
 }
 
-struct kernel_syms *kernel_syms__load(const char *path, struct strpool *pool)
+/* Read ks->path into ks; on failure ks has no symbols and ks->err says why. */
+static void kernel_syms__read(struct kernel_syms *ks)
 {
-	struct kernel_syms *ks;
 	struct load_stats st = { 0 };
+	char *path = ks->path;
 	FILE *fp;
 	int ret;
 
+	if (!path)
+		return;
+	ks->path = NULL;
 	fp = fopen(path, "r");
 	if (!fp) {
-		int saved = errno;
-
-		error("cannot open '%s': %s", path, strerror(saved));
-		errno = saved;
-		return NULL;
+		ks->err = errno;
+		error("cannot open '%s': %s", path, strerror(ks->err));
+		free(path);
+		return;
 	}
-	ks = xcalloc(1, sizeof(*ks));
-	ret = read_kallsyms(fp, path, pool, ks, &st);
+	ret = read_kallsyms(fp, path, ks, &st);
 	fclose(fp);
 	if (ret < 0) {
-		kernel_syms__delete(ks);
-		errno = EIO;
-		return NULL;
-	}
-	if (!ks->nr) {
+		ks->err = EIO;
+	} else if (!ks->nr) {
 		if (st.parsed && st.zero_addr == st.parsed)
 			warning("'%s' lists only zero addresses (kptr_restrict?): "
 				"no kernel symbols", path);
 		else
 			warning("no kernel text symbols in '%s'", path);
+		ks->err = ENODATA;
+	} else {
+		index_syms(ks);
+		note("'%s': %zu kernel symbols from %zu lines", path, ks->nr, st.lines);
+	}
+	if (ks->err) {
+		ks->nr = 0;
+		free(ks->syms);
+		ks->syms = NULL;
+	}
+	free(path);
+}
+
+struct kernel_syms *kernel_syms__new(const char *path, struct strpool *pool)
+{
+	struct kernel_syms *ks = xcalloc(1, sizeof(*ks));
+
+	ks->pool = pool;
+	ks->path = xstrdup(path);
+	return ks;
+}
+
+struct kernel_syms *kernel_syms__load(const char *path, struct strpool *pool)
+{
+	struct kernel_syms *ks = kernel_syms__new(path, pool);
+
+	kernel_syms__read(ks);
+	if (ks->err) {
+		int saved = ks->err;
+
 		kernel_syms__delete(ks);
-		errno = ENODATA;
+		errno = saved;
 		return NULL;
 	}
-	index_syms(ks);
-	note("'%s': %zu kernel symbols from %zu lines", path, ks->nr, st.lines);
 	return ks;
 }
 
@@ -312,15 +416,36 @@ void kernel_syms__delete(struct kernel_syms *ks)
 	if (!ks)
 		return;
 	free(ks->syms);
+	free(ks->names);
+	free(ks->path);
 	free(ks);
 }
 
-const struct ksym *kernel_syms__find(const struct kernel_syms *ks, uint64_t addr)
+bool kernel_syms__usable(struct kernel_syms *ks)
 {
-	size_t lo = 0, hi = ks->nr;
+	kernel_syms__read(ks);
+	return ks->nr > 0;
+}
 
+/* The entry's symbol, its name interned on first use. */
+static const struct ksym *kentry__sym(struct kernel_syms *ks, struct kentry *e)
+{
+	if (!e->interned) {
+		e->sym.name = strpool__intern(ks->pool, e->sym.name);
+		if (e->bpf)
+			e->sym.dso = e->sym.name;
+		e->interned = true;
+	}
+	return &e->sym;
+}
+
+const struct ksym *kernel_syms__find(struct kernel_syms *ks, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	kernel_syms__read(ks);
 	/* Find the first symbol starting above addr; the one before may hold it. */
-	while (lo < hi) {
+	for (hi = ks->nr; lo < hi; ) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (ks->syms[mid].sym.start <= addr)
@@ -330,17 +455,19 @@ const struct ksym *kernel_syms__find(const struct kernel_syms *ks, uint64_t addr
 	}
 	if (!lo || addr >= ks->syms[lo - 1].sym.end)
 		return NULL;
-	return &ks->syms[lo - 1].sym;
+	return kentry__sym(ks, &ks->syms[lo - 1]);
 }
 
-size_t kernel_syms__nr(const struct kernel_syms *ks)
+size_t kernel_syms__nr(struct kernel_syms *ks)
 {
+	kernel_syms__read(ks);
 	return ks->nr;
 }
 
-const struct ksym *kernel_syms__at(const struct kernel_syms *ks, size_t idx)
+const struct ksym *kernel_syms__at(struct kernel_syms *ks, size_t idx)
 {
-	return idx < ks->nr ? &ks->syms[idx].sym : NULL;
+	kernel_syms__read(ks);
+	return idx < ks->nr ? kentry__sym(ks, &ks->syms[idx]) : NULL;
 }
 
 const char *ksym__dso_name(const struct ksym *sym)

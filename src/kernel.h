@@ -19,7 +19,8 @@
  *    mapping; we have no mappings here, so we apply it at every change of
  *    module as well.
  *
- * All strings are interned in the strpool given to kernel_syms__load() and
+ * Symbols handed out have their strings interned in the strpool given to
+ * kernel_syms__load() or kernel_syms__new() (names on first use), and
  * live as long as it does.
  */
 #ifndef JITSYM_KERNEL_H
@@ -54,13 +55,21 @@ struct ksym {
  * because of kptr_restrict (after warning()); errno is set either way.
  */
 struct kernel_syms *kernel_syms__load(const char *path, struct strpool *pool);
+/*
+ * The same, read when first needed: by kernel_syms__usable(), __find(),
+ * __nr() or __at(), which print kernel_syms__load()'s messages then. A
+ * file that gives no symbols leaves an empty set. Does no I/O; never NULL.
+ */
+struct kernel_syms *kernel_syms__new(const char *path, struct strpool *pool);
 void kernel_syms__delete(struct kernel_syms *ks);   /* accepts NULL */
+/* Whether the set has symbols (reading it first if needed). */
+bool kernel_syms__usable(struct kernel_syms *ks);
 
 /* The symbol covering addr, or NULL. O(log n). */
-const struct ksym *kernel_syms__find(const struct kernel_syms *ks, uint64_t addr);
+const struct ksym *kernel_syms__find(struct kernel_syms *ks, uint64_t addr);
 /* Number of symbols kept (after dropping duplicates); index order = address. */
-size_t kernel_syms__nr(const struct kernel_syms *ks);
-const struct ksym *kernel_syms__at(const struct kernel_syms *ks, size_t idx);
+size_t kernel_syms__nr(struct kernel_syms *ks);
+const struct ksym *kernel_syms__at(struct kernel_syms *ks, size_t idx);
 
 /*
  * What perf script prints in parentheses for a kernel frame:

@@ -77,7 +77,7 @@ static void load_kernel(struct resolver *r, const struct resolve_opts *opts,
 
 	if (!path)
 		return;
-	r->ksyms = kernel_syms__load(path, r->pool);
+	r->ksyms = kernel_syms__new(path, r->pool);   /* read at the first kernel frame */
 	free(path);
 }
 
@@ -127,12 +127,13 @@ void resolver__invalidate(struct resolver *r, uint32_t pid)
 
 static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
 {
-	const struct ksym *s = r->ksyms ? kernel_syms__find(r->ksyms, caller ? ip - 1 : ip) : NULL;
+	bool loaded = r->ksyms && kernel_syms__usable(r->ksyms);
+	const struct ksym *s = loaded ? kernel_syms__find(r->ksyms, caller ? ip - 1 : ip) : NULL;
 
 	f->kind = FRAME_KERNEL;
 	f->print_addr = ip;
 	/* like perf: a miss among loaded kernel symbols has no DSO */
-	f->dso = r->ksyms ? r->s_unknown : r->s_kernel;
+	f->dso = loaded ? r->s_unknown : r->s_kernel;
 	if (!s)
 		return;
 	f->sym = s->name;

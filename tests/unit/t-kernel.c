@@ -193,6 +193,53 @@ static void test_kernel__load_failures(struct strpool *pool)
 	free(path);
 }
 
+/* kernel_syms__new(): nothing is read until the symbols are needed. */
+static void test_kernel__lazy(struct strpool *pool)
+{
+	static const char text[] =
+		"ffffffff81000000 T first\n"
+		"ffffffff81000100 t second\n"
+		"ffffffffc0000000 t bpf_prog_1_x\t[bpf]\n";
+	static const char empty[] = "0000000000000000 T _text\n";
+	char *path = xasprintf("%s/lazy", tmpdir), *epath;
+	struct kernel_syms *ks = kernel_syms__new(path, pool);
+	const struct ksym *s;
+	unsigned long warn0;
+
+	/* written after kernel_syms__new(): only a later read can see it */
+	free(write_file("lazy", text, sizeof(text) - 1));
+	s = kernel_syms__find(ks, 0xffffffff81000104ULL);
+	T("lazy: read at the first find", sym_is(s, "second") && s->start == 0xffffffff81000100ULL);
+	T("lazy: names are interned", s && s->name == strpool__intern(pool, "second"));
+	T("lazy: usable after reading", kernel_syms__usable(ks) && kernel_syms__nr(ks) == 3);
+	s = kernel_syms__at(ks, 2);
+	T("lazy: a BPF program's DSO is its name", s && s->dso == s->name &&
+	  !strcmp(ksym__dso_name(s), "bpf_prog_1_x"));
+	kernel_syms__delete(ks);
+	unlink(path);
+
+	/* a missing file: no message until used, then an empty set */
+	ks = kernel_syms__new(path, pool);
+	T("lazy: missing file is not usable", !kernel_syms__usable(ks));
+	T("lazy: missing file finds nothing",
+	  !kernel_syms__find(ks, 0xffffffff81000000ULL) && !kernel_syms__nr(ks) &&
+	  !kernel_syms__at(ks, 0));
+	kernel_syms__delete(ks);
+	kernel_syms__delete(kernel_syms__new(path, pool));   /* never read */
+	free(path);
+
+	epath = write_file("lazy-zeros", empty, sizeof(empty) - 1);
+	warn0 = msg_warning_count();
+	ks = kernel_syms__new(epath, pool);
+	T("lazy: no warning before use", msg_warning_count() == warn0);
+	T("lazy: kptr_restrict file is not usable", !kernel_syms__usable(ks));
+	T("lazy: warns once, when used", msg_warning_count() == warn0 + 1 &&
+	  !kernel_syms__usable(ks) && msg_warning_count() == warn0 + 1);
+	kernel_syms__delete(ks);
+	unlink(epath);
+	free(epath);
+}
+
 static size_t put_note(unsigned char *p, const char *name, uint32_t namesz,
 		       uint32_t type, const unsigned char *desc, uint32_t descsz)
 {
@@ -359,6 +406,7 @@ int main(void)
 
 	test_kernel__load_synthetic(pool);
 	test_kernel__load_failures(pool);
+	test_kernel__lazy(pool);
 	test_kernel__notes();
 	test_kernel__running();
 	test_kernel__kallsyms_path();
