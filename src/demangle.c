@@ -126,3 +126,8 @@ char *demangle__name(const char *name, unsigned int flags)
 		rust_legacy_fixup(&out);
 	return out;
 }
+
+bool demangle__is_costly(const char *name)
+{
+	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R');
+}

@@ -10,6 +10,8 @@
 #ifndef JITSYM_DEMANGLE_H
 #define JITSYM_DEMANGLE_H
 
+#include <stdbool.h>
+
 enum demangle_flags {
 	DEMANGLE_PARAMS = 1 << 0,   /* "ns::f(int, char const*)" rather than "ns::f" */
 };
@@ -19,5 +21,11 @@ enum demangle_flags {
  * when name is not a mangled name this module knows. name must not be NULL.
  */
 char *demangle__name(const char *name, unsigned int flags);
+
+/*
+ * Whether demangle__name() may have to parse name as C++ or Rust ("_Z...",
+ * "_R..."): the costly case. Other names it returns quickly, mostly NULL.
+ */
+bool demangle__is_costly(const char *name);
 
 #endif

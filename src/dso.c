@@ -18,7 +18,7 @@
 #define STT_GNU_IFUNC 10
 #endif
 
-/* No node, in the symbol tree's links. */
+/* No symbol, in indexes and the tree's links. */
 #define NIL UINT32_MAX
 
 /* Symlinks followed while resolving one path under symfs (as the kernel's 40). */
@@ -30,14 +30,43 @@ struct dso_key {
 	size_t build_id_size;           /* 0: none given */
 };
 
+/*
+ * A symbol as read from .symtab or .dynsym, or a PLT entry, kept for the
+ * DSO's life so that names are demangled and interned only when needed.
+ */
+struct rawsym {
+	uint64_t start, end;
+	const char *raw;                /* ELF name, in a strtab copy; a PLT entry's target */
+	const char *shown;              /* display name, NULL until needed */
+	uint8_t bind;
+	bool plt;                       /* shown is "<target's shown name>@plt" */
+};
+
+/*
+ * A symbol perf's tree keeps after loading: the alias perf prefers at an
+ * address, or a PLT entry. Aliases that differ only in names that take
+ * demangling to compare are chosen between at their first lookup.
+ */
 struct dso_sym {
-	struct symbol pub;              /* pub.name NULL until first found */
-	const char *raw;                /* ELF name, in one of the strtab copies */
-	uint32_t left, right;           /* perf's search tree (see struct symtree) */
+	struct symbol pub;              /* name NULL until first found, size until chosen */
+	uint32_t win;                   /* the rawsym kept; NIL: not chosen yet */
+	uint32_t first, count;          /* not chosen: candidates d->alias[first..+count) */
+	bool alone;                     /* overlaps no other symbol: no need for the tree */
+};
+
+/* A node of perf's tree, kept parallel to the rawsyms. */
+struct tnode {
+	uint32_t left, right, parent;
+	bool red;
 };
 
 struct dso_seg {                        /* a PT_LOAD header */
 	uint64_t offset, filesz, vaddr;
+};
+
+struct dso_strtab {
+	char *copy;                     /* with a NUL at the end */
+	const void *src;                /* the Elf_Data copied, while loading */
 };
 
 struct dso {
@@ -50,10 +79,15 @@ struct dso {
 	const char *file, *symfile;
 	struct dso_seg *segs;
 	size_t nr_segs, alloc_segs;
-	struct dso_sym *syms;           /* sorted by start */
+	struct rawsym *raws;            /* as perf adds them: .symtab, .dynsym, PLT */
+	size_t nr_raws, alloc_raws, nr_symtab, nr_dynsym;
+	struct dso_sym *syms;           /* sorted by start, equal starts in tree order */
+	uint64_t *starts;               /* syms[i].pub.start, for the binary search */
 	size_t nr_syms;
+	uint32_t *alias;                /* the candidates of symbols not chosen yet */
+	struct tnode *tree;             /* perf's tree, built by the first lookup needing it */
 	uint32_t root;
-	char **strtabs;                 /* copies of string tables raw names point into */
+	struct dso_strtab *strtabs;     /* string tables raw names point into */
 	size_t nr_strtabs, alloc_strtabs;
 };
 
@@ -80,29 +114,6 @@ struct elf_image {
 
 enum image_status { IMAGE_OK, IMAGE_MISSING, IMAGE_NOT_ELF };
 
-/*
- * Symbols are loaded into a red-black tree keyed by start address, equal
- * keys to the right, built with the same sequence of inserts and erases as
- * perf's (symtab, fix ends, drop aliases; dynsym, again; PLT entries), and
- * searched the same way. Where symbols overlap (a zero-sized _init grown
- * over the .plt entries added after it, nested symbols) the one perf finds
- * depends on the tree's shape, so the shape is kept for lookups.
- */
-struct rawsym {
-	uint64_t start, end;
-	const char *raw;
-	const char *shown;              /* display name, NULL until needed */
-	uint32_t left, right, parent;
-	uint8_t bind;
-	bool red;
-	bool erased;
-};
-
-struct symtree {
-	struct rawsym *v;               /* every node ever added, erased ones too */
-	size_t nr, alloc;
-	uint32_t root;
-};
 
 /* ---- paths ---- */
 
@@ -560,15 +571,24 @@ static void dso__read_segments(struct dso *d, struct elf_image *img)
 	}
 }
 
-/* Keep a copy of a string table; returns it, with a NUL at the end. */
+/*
+ * A copy of a string table, with a NUL at the end; one per table however
+ * often it is asked for while loading (.dynsym's names serve the PLT too).
+ */
 static const char *dso__keep_strtab(struct dso *d, Elf_Data *data)
 {
-	char *copy = xmalloc(st_add(data->d_size, 1));
+	char *copy;
+	size_t i;
 
+	for (i = 0; i < d->nr_strtabs; i++)
+		if (d->strtabs[i].src == data)
+			return d->strtabs[i].copy;
+	copy = xmalloc(st_add(data->d_size, 1));
 	memcpy(copy, data->d_buf, data->d_size);
 	copy[data->d_size] = '\0';
 	ALLOC_GROW(d->strtabs, d->nr_strtabs + 1, d->alloc_strtabs);
-	d->strtabs[d->nr_strtabs++] = copy;
+	d->strtabs[d->nr_strtabs].copy = copy;
+	d->strtabs[d->nr_strtabs++].src = data;
 	return copy;
 }
 
@@ -593,25 +613,460 @@ static bool arm_mapping_symbol(const GElf_Ehdr *eh, const char *name)
 	       (name[2] == '\0' || name[2] == '.');
 }
 
-/* Check one ELF symbol against its section; fills the section name test. */
-static bool elf_sym__in_alloc_section(struct elf_image *img, const GElf_Sym *sym,
-				      bool is_label)
+/* What symbols need to know of their section, looked up once per section. */
+enum sec_flags {
+	SEC_KNOWN = 1 << 0,
+	SEC_ALLOC = 1 << 1,             /* SHF_ALLOC: loaded */
+	SEC_TEXT_OR_DATA = 1 << 2,      /* named like text or data: labels count */
+};
+
+static uint8_t image__sec_flags(struct elf_image *img, size_t shndx)
 {
-	Elf_Scn *scn = elf_getscn(img->elf, sym->st_shndx);
+	Elf_Scn *scn = elf_getscn(img->elf, shndx);
 	GElf_Shdr shdr;
 	const char *name;
+	uint8_t f = SEC_KNOWN;
 
 	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
-		return false;
-	if (!is_label)
-		return true;
+		return f;
 	name = image__secname(img, &shdr);
-	return strstr(name, "text") || strstr(name, "data");
+	f |= SEC_ALLOC;
+	if (strstr(name, "text") || strstr(name, "data"))
+		f |= SEC_TEXT_OR_DATA;
+	return f;
 }
 
-/* ---- the symbol tree ---- */
+/*
+ * Check one ELF symbol against its section. cache has one slot per section
+ * index below SHN_LORESERVE (all a wanted symbol can have), zero at first.
+ */
+static bool elf_sym__in_alloc_section(struct elf_image *img, const GElf_Sym *sym,
+				      bool is_label, uint8_t *cache)
+{
+	uint8_t *f = &cache[sym->st_shndx];
 
-static struct rawsym *N(struct symtree *t, uint32_t i)
+	if (!*f)
+		*f = image__sec_flags(img, sym->st_shndx);
+	return (*f & SEC_ALLOC) && (!is_label || (*f & SEC_TEXT_OR_DATA));
+}
+
+
+/* ---- choosing between aliases ---- */
+
+/*
+ * Symbols are chosen as perf 6.1 does: it adds them to a red-black tree
+ * keyed by start address (equal keys to the right, so in the order added),
+ * gives zero-sized ones the room up to the next, keeps one per address
+ * (symtab, then again after adding dynsym), adds PLT entries, and searches
+ * the tree. Choosing only needs the tree's order, which sorted arrays give;
+ * where symbols overlap (a zero-sized _init grown over the .plt entries
+ * added after it, nested symbols) the one perf finds depends on the tree's
+ * shape too, so lookups there replay perf's tree (see dso__find_in_tree()).
+ */
+
+/* The name shown for raw: demangled when asked for and possible; interned. */
+static const char *cache__shown_name(struct dso_cache *c, const char *raw)
+{
+	char *dm = c->demangle ? demangle__name(raw, c->demangle_flags) : NULL;
+	const char *name;
+
+	if (!dm)
+		return strpool__intern(c->pool, raw);
+	name = strpool__intern(c->pool, dm);
+	free(dm);
+	return name;
+}
+
+static const char *rawsym__shown(struct rawsym *r, struct dso_cache *c)
+{
+	struct sbuf name;
+
+	if (r->shown)
+		return r->shown;
+	if (!r->plt) {
+		r->shown = cache__shown_name(c, r->raw);
+		return r->shown;
+	}
+	sbuf_init(&name, SBUF_MAX_SYMNAME);
+	sbuf_addf(&name, "%s@plt", cache__shown_name(c, r->raw));
+	r->shown = strpool__intern(c->pool, name.buf);
+	sbuf_release(&name);
+	return r->shown;
+}
+
+/*
+ * Of two symbols at one address, is b better by size and binding (> 0),
+ * worse (< 0), or as good (0)? perf's preference, before names.
+ */
+static int rawsym__cmp_kind(const struct rawsym *a, const struct rawsym *b)
+{
+	bool az = a->end == a->start, bz = b->end == b->start;
+
+	if (az != bz)
+		return az ? 1 : -1;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return a->bind == STB_WEAK ? 1 : -1;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return b->bind == STB_GLOBAL ? 1 : -1;
+	return 0;
+}
+
+/* Of two different shown names, is b better? Fewer leading '_', then longer. */
+static bool names__b_wins(const char *a, const char *b)
+{
+	size_t au = strspn(a, "_"), bu = strspn(b, "_");
+
+	if (au != bu)
+		return bu < au;
+	return strlen(b) > strlen(a);
+}
+
+/* Of two symbols at one address, is b better than a? perf's preference. */
+static bool rawsym__b_wins(struct rawsym *a, struct rawsym *b, struct dso_cache *c)
+{
+	int kind = rawsym__cmp_kind(a, b);
+
+	if (kind)
+		return kind > 0;
+	if (!strcmp(a->raw, b->raw))
+		return false;   /* .symtab and .dynsym copies: a tie, skip demangling */
+	return names__b_wins(rawsym__shown(a, c), rawsym__shown(b, c));
+}
+
+/*
+ * rawsym__b_wins() for two symbols as good by kind, without interning:
+ * 1 or 0, or -1 when that takes demangling a C++ or Rust name, which is
+ * left for the first lookup.
+ */
+static int rawsym__b_wins_cheaply(const struct rawsym *a, const struct rawsym *b,
+				  struct dso_cache *c)
+{
+	char *da, *db;
+	bool ret;
+
+	if (!strcmp(a->raw, b->raw))
+		return 0;
+	if (!c->demangle)
+		return names__b_wins(a->raw, b->raw);
+	if (demangle__is_costly(a->raw) || demangle__is_costly(b->raw))
+		return -1;
+	da = demangle__name(a->raw, c->demangle_flags);
+	db = demangle__name(b->raw, c->demangle_flags);
+	ret = names__b_wins(da ? da : a->raw, db ? db : b->raw);
+	free(da);
+	free(db);
+	return ret;
+}
+
+/* ---- loading: perf's tree, as sorted arrays ---- */
+
+/*
+ * A node of perf's tree while loading: one symbol, or aliases perf keeps
+ * one of, all alike but for names that take demangling to compare.
+ */
+struct live {
+	uint64_t start;
+	uint32_t rep;                   /* the one kept, or one that may be */
+	uint32_t first, count;          /* count > 1: those that may be, in alias[] */
+};
+
+struct symload {
+	struct live *live;              /* the tree's nodes, in its order */
+	size_t nr_live, alloc_live;
+	uint32_t *alias;                /* runs of candidates, in the order perf compares them */
+	size_t nr_alias, alloc_alias;
+};
+
+struct skey {
+	uint64_t start;
+	uint32_t idx;
+};
+
+/* Sort by start, equal starts keeping their order (LSD radix, 8 bits a pass). */
+static void skeys__sort(struct skey *k, size_t n)
+{
+	struct skey *tmp, *src = k, *dst, *swap;
+	size_t count[256], i, sum, c;
+	uint64_t diff = 0;
+	unsigned int shift;
+
+	for (i = 1; i < n && k[i - 1].start <= k[i].start; i++)
+		;
+	if (i >= n)
+		return;
+	for (i = 1; i < n; i++)
+		diff |= k[i].start ^ k[0].start;
+	dst = tmp = xmalloc(st_mult(n, sizeof(*tmp)));
+	for (shift = 0; shift < 64; shift += 8) {
+		if (!((diff >> shift) & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(src[i].start >> shift) & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].start >> shift) & 0xff]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != k)
+		memcpy(k, src, n * sizeof(*k));
+	free(tmp);
+}
+
+/*
+ * The live nodes and the symbols raws[lo..hi) in the tree's order: by
+ * start, each added symbol after those already there at its start.
+ */
+static struct live *symload__merge(struct dso *d, struct symload *ld, size_t lo, size_t hi,
+				   size_t *nr)
+{
+	size_t n = hi - lo, i = 0, j = 0, k = 0;
+	struct skey *keys = xmalloc(st_mult(n ? n : 1, sizeof(*keys)));
+	struct live *items = xmalloc(st_mult(st_add(ld->nr_live, n) ? ld->nr_live + n : 1,
+					     sizeof(*items)));
+
+	for (i = 0; i < n; i++) {
+		keys[i].start = d->raws[lo + i].start;
+		keys[i].idx = (uint32_t)(lo + i);
+	}
+	skeys__sort(keys, n);
+	for (i = 0; i < ld->nr_live || j < n; k++) {
+		if (j == n || (i < ld->nr_live && ld->live[i].start <= keys[j].start)) {
+			items[k] = ld->live[i++];
+		} else {
+			items[k] = (struct live){ .start = keys[j].start, .rep = keys[j].idx,
+						  .first = NIL, .count = 1 };
+			j++;
+		}
+	}
+	free(keys);
+	*nr = k;
+	return items;
+}
+
+/* Where perf ends a zero-sized symbol with nothing after it: a page past its page. */
+static uint64_t last_end(uint64_t start)
+{
+	uint64_t up = start > UINT64_MAX - 4095 ? UINT64_MAX : (start + 4095) & ~(uint64_t)4095;
+
+	return up > UINT64_MAX - 4096 ? UINT64_MAX : up + 4096;
+}
+
+/*
+ * Set the end of a zero-sized node. Aliases that may still be kept are
+ * all zero-sized then (a sized one would have won), and whichever perf
+ * kept would get this end, so all get it.
+ */
+static void symload__set_end(struct dso *d, const uint32_t *alias, const struct live *l,
+			     uint64_t end)
+{
+	uint32_t i;
+
+	if (l->count == 1) {
+		d->raws[l->rep].end = end;
+		return;
+	}
+	for (i = 0; i < l->count; i++)
+		d->raws[alias[l->first + i]].end = end;
+}
+
+static void symload__push_alias(struct symload *ld, uint32_t idx)
+{
+	ALLOC_GROW(ld->alias, ld->nr_alias + 1, ld->alloc_alias);
+	ld->alias[ld->nr_alias++] = idx;
+}
+
+/*
+ * Compare node l, the last one at its address, with y, the next symbol
+ * there, as perf's settling does: y wins, loses, or joins the aliases to
+ * compare by name later. l's aliases are the last run in ld->alias.
+ */
+static void symload__fold(struct dso *d, struct symload *ld, struct live *l, uint32_t y)
+{
+	int kind = rawsym__cmp_kind(&d->raws[l->rep], &d->raws[y]), cheap;
+
+	if (kind > 0) {
+		if (l->count > 1)
+			ld->nr_alias = l->first;
+		l->rep = y;
+		l->first = NIL;
+		l->count = 1;
+		return;
+	}
+	if (kind < 0)
+		return;   /* y loses to every alias that may be kept */
+	if (l->count == 1) {
+		cheap = rawsym__b_wins_cheaply(&d->raws[l->rep], &d->raws[y], d->cache);
+		if (cheap >= 0) {
+			if (cheap)
+				l->rep = y;
+			return;
+		}
+		l->first = (uint32_t)ld->nr_alias;
+		symload__push_alias(ld, l->rep);
+	}
+	symload__push_alias(ld, y);
+	l->count++;
+}
+
+/*
+ * Add raws[lo..hi) to the tree and settle it as perf does: zero-sized
+ * symbols extend to the next node, then one node is kept per address.
+ */
+static void symload__settle(struct dso *d, struct symload *ld, size_t lo, size_t hi)
+{
+	uint32_t *old_alias = ld->alias;
+	struct live *items;
+	size_t n, i;
+
+	items = symload__merge(d, ld, lo, hi, &n);
+	for (i = 0; i < n; i++) {
+		const struct rawsym *r = &d->raws[items[i].rep];
+
+		if (r->end == r->start)
+			symload__set_end(d, old_alias, &items[i],
+					 i + 1 < n ? items[i + 1].start : last_end(r->start));
+	}
+	ld->alias = NULL;
+	ld->nr_alias = ld->alloc_alias = 0;
+	ld->nr_live = 0;
+	for (i = 0; i < n; i++) {
+		struct live l = items[i];
+
+		if (ld->nr_live && ld->live[ld->nr_live - 1].start == l.start) {
+			/* only the symbols just added share an address with a node */
+			if (l.count != 1)
+				BUG("two settled nodes at one address");
+			symload__fold(d, ld, &ld->live[ld->nr_live - 1], l.rep);
+			continue;
+		}
+		if (l.count > 1) {
+			uint32_t k, first = (uint32_t)ld->nr_alias;
+
+			for (k = 0; k < l.count; k++)
+				symload__push_alias(ld, old_alias[l.first + k]);
+			l.first = first;
+		}
+		ALLOC_GROW(ld->live, ld->nr_live + 1, ld->alloc_live);
+		ld->live[ld->nr_live++] = l;
+	}
+	free(old_alias);
+	free(items);
+}
+
+/*
+ * The furthest address a node may cover, one past the start for a
+ * zero-sized one (a lookup of its start finds it).
+ */
+static uint64_t dso__reach(struct dso *d, const struct dso_sym *s)
+{
+	uint64_t start = s->pub.start, end = start;
+	uint32_t i;
+
+	if (s->win != NIL)
+		end = d->raws[s->win].end;
+	else
+		for (i = 0; i < s->count; i++)
+			if (d->raws[d->alias[s->first + i]].end > end)
+				end = d->raws[d->alias[s->first + i]].end;
+	return end == start && start < UINT64_MAX ? start + 1 : end;
+}
+
+/*
+ * Add the PLT entries (not settled) and keep the tree's nodes as d->syms.
+ * A symbol is alone when no other one overlaps it: then any search of
+ * perf's tree for an address inside it finds it, and one past it finds
+ * nothing, so no tree is needed there.
+ */
+static void dso__set_symbols(struct dso *d, struct symload *ld)
+{
+	struct live *items;
+	uint64_t prev_reach = 0;
+	size_t n, i;
+
+	items = symload__merge(d, ld, d->nr_symtab + d->nr_dynsym, d->nr_raws, &n);
+	d->syms = xcalloc(n ? n : 1, sizeof(*d->syms));
+	d->starts = xcalloc(n ? n : 1, sizeof(*d->starts));
+	d->alias = ld->alias;
+	ld->alias = NULL;
+	for (i = 0; i < n; i++) {
+		struct dso_sym *s = &d->syms[i];
+
+		s->pub.start = d->starts[i] = items[i].start;
+		s->win = NIL;
+		if (items[i].count == 1) {
+			s->win = items[i].rep;
+			s->pub.size = d->raws[s->win].end - s->pub.start;
+		}
+		s->first = items[i].first;
+		s->count = items[i].count;
+	}
+	for (i = 0; i < n; i++) {
+		struct dso_sym *s = &d->syms[i];
+		uint64_t reach = dso__reach(d, s);
+
+		s->alone = (!i || prev_reach <= s->pub.start) && reach > s->pub.start &&
+			   (i + 1 == n || reach <= d->starts[i + 1]);
+		if (reach > prev_reach)
+			prev_reach = reach;
+	}
+	d->nr_syms = n;
+	free(items);
+}
+
+/* Choose among the aliases of s by name, as perf's settling did. */
+static void dso__choose(struct dso *d, struct dso_sym *s)
+{
+	uint32_t w, i;
+
+	if (s->win != NIL)
+		return;
+	w = d->alias[s->first];
+	for (i = 1; i < s->count; i++)
+		if (rawsym__b_wins(&d->raws[w], &d->raws[d->alias[s->first + i]], d->cache))
+			w = d->alias[s->first + i];
+	s->win = w;
+	s->pub.size = d->raws[w].end - s->pub.start;
+}
+
+static const struct symbol *dso__named(struct dso *d, struct dso_sym *s)
+{
+	if (!s->pub.name)
+		s->pub.name = rawsym__shown(&d->raws[s->win], d->cache);
+	return &s->pub;
+}
+
+/* The number of symbols starting at or before addr. */
+static size_t dso__upper(const struct dso *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->starts[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* ---- perf's tree, for lookups among overlapping symbols ---- */
+
+struct symtree {
+	struct tnode *v;                /* parallel to raws */
+	const struct rawsym *raws;
+	uint32_t root;
+};
+
+static struct tnode *N(struct symtree *t, uint32_t i)
 {
 	return &t->v[i];
 }
@@ -691,35 +1146,24 @@ static void symtree__insert_fixup(struct symtree *t, uint32_t z)
 	N(t, t->root)->red = false;
 }
 
-/* Add a symbol; returns its node, to be filled in by the caller. */
-static struct rawsym *symtree__add(struct symtree *t, uint64_t start, uint64_t end)
+/* Add raws[z], after the nodes with its start. */
+static void symtree__add(struct symtree *t, uint32_t z)
 {
-	uint32_t z, x = t->root, p = NIL;
-	struct rawsym *r;
+	uint64_t start = t->raws[z].start;
+	uint32_t x = t->root, p = NIL;
 
-	if (t->nr >= NIL - 1)
-		return NULL;
-	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
-	z = (uint32_t)t->nr++;
 	while (x != NIL) {
 		p = x;
-		x = start < N(t, x)->start ? N(t, x)->left : N(t, x)->right;
+		x = start < t->raws[x].start ? N(t, x)->left : N(t, x)->right;
 	}
-	r = N(t, z);
-	memset(r, 0, sizeof(*r));
-	r->start = start;
-	r->end = end;
-	r->left = r->right = NIL;
-	r->parent = p;
-	r->red = true;
+	*N(t, z) = (struct tnode){ .left = NIL, .right = NIL, .parent = p, .red = true };
 	if (p == NIL)
 		t->root = z;
-	else if (start < N(t, p)->start)
+	else if (start < t->raws[p].start)
 		N(t, p)->left = z;
 	else
 		N(t, p)->right = z;
 	symtree__insert_fixup(t, z);
-	return N(t, z);
 }
 
 static uint32_t symtree__min(struct symtree *t, uint32_t x)
@@ -786,7 +1230,7 @@ static void symtree__erase_fixup(struct symtree *t, uint32_t x, uint32_t xp)
 
 static void symtree__erase(struct symtree *t, uint32_t z)
 {
-	struct rawsym *zn = N(t, z);
+	struct tnode *zn = N(t, z);
 	uint32_t x, xp, y = z;
 	bool y_red = zn->red;
 
@@ -811,21 +1255,108 @@ static void symtree__erase(struct symtree *t, uint32_t z)
 		N(t, zn->left)->parent = y;
 		N(t, y)->red = zn->red;
 	}
-	zn->erased = true;
 	if (!y_red)
 		symtree__erase_fixup(t, x, xp);
 }
 
+/*
+ * Keep one node per address, in address order, as perf does. The ends
+ * were fixed while loading (fixing them again would change nothing).
+ */
+static void symtree__settle(struct symtree *t, struct rawsym *raws, struct dso_cache *c)
+{
+	uint32_t x = symtree__min(t, t->root), y;
+
+	while (x != NIL && (y = symtree__next(t, x)) != NIL) {
+		if (raws[x].start != raws[y].start) {
+			x = y;
+		} else if (rawsym__b_wins(&raws[x], &raws[y], c)) {
+			symtree__erase(t, x);
+			x = y;
+		} else {
+			symtree__erase(t, y);
+		}
+	}
+}
+
+/* Build perf's tree with the same inserts and erases as perf. */
+static void dso__build_tree(struct dso *d)
+{
+	struct symtree t = { .raws = d->raws, .root = NIL };
+	size_t i, dyn_end = d->nr_symtab + d->nr_dynsym;
+
+	t.v = xcalloc(d->nr_raws ? d->nr_raws : 1, sizeof(*t.v));
+	for (i = 0; i < d->nr_symtab; i++)
+		symtree__add(&t, (uint32_t)i);
+	if (d->nr_symtab)
+		symtree__settle(&t, d->raws, d->cache);
+	for (; i < dyn_end; i++)
+		symtree__add(&t, (uint32_t)i);
+	if (d->nr_dynsym)
+		symtree__settle(&t, d->raws, d->cache);
+	for (; i < d->nr_raws; i++)
+		symtree__add(&t, (uint32_t)i);
+	d->tree = t.v;
+	d->root = t.root;
+}
+
+/* The kept symbol rawsym x is, after choosing among aliases at its address. */
+static struct dso_sym *dso__sym_of(struct dso *d, uint32_t x)
+{
+	uint64_t start = d->raws[x].start;
+	size_t i = dso__upper(d, start);
+
+	while (i-- > 0 && d->starts[i] == start) {
+		dso__choose(d, &d->syms[i]);
+		if (d->syms[i].win == x)
+			return &d->syms[i];
+	}
+	BUG("symbol %u found in the tree is not kept", x);
+}
+
+/* Search the way perf's symbols__find() walks its tree. */
+static const struct symbol *dso__find_in_tree(struct dso *d, uint64_t addr)
+{
+	uint32_t x;
+
+	if (!d->tree)
+		dso__build_tree(d);
+	for (x = d->root; x != NIL; ) {
+		const struct rawsym *r = &d->raws[x];
+
+		if (addr < r->start)
+			x = d->tree[x].left;
+		else if (addr - r->start >= r->end - r->start &&
+			 !(addr == r->start && r->end == r->start))
+			x = d->tree[x].right;
+		else
+			return dso__named(d, dso__sym_of(d, x));
+	}
+	return NULL;
+}
+
 /* ---- reading symbols ---- */
 
+static struct rawsym *dso__add_raw(struct dso *d)
+{
+	struct rawsym *r;
+
+	if (d->nr_raws >= NIL - 1)
+		return NULL;
+	ALLOC_GROW(d->raws, d->nr_raws + 1, d->alloc_raws);
+	r = &d->raws[d->nr_raws++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
 /* Add the wanted symbols of img's first section of this type; returns how many. */
-static size_t dso__read_symtab(struct dso *d, struct elf_image *img, Elf64_Word type,
-			       struct symtree *t)
+static size_t dso__read_symtab(struct dso *d, struct elf_image *img, Elf64_Word type)
 {
 	GElf_Shdr shdr, strshdr;
 	Elf_Scn *scn = image__find_section(img, NULL, type, &shdr), *strscn;
 	Elf_Data *data, *strdata;
 	const char *strs;
+	uint8_t *secs;
 	GElf_Sym sym;
 	size_t i, n = 0;
 
@@ -836,110 +1367,29 @@ static size_t dso__read_symtab(struct dso *d, struct elf_image *img, Elf64_Word 
 	    !(strdata = elf_getdata(strscn, NULL)) || !strdata->d_buf || !strdata->d_size)
 		return 0;
 	strs = dso__keep_strtab(d, strdata);
+	secs = xcalloc(SHN_LORESERVE, 1);
 	for (i = 1; i < INT_MAX && gelf_getsym(data, (int)i, &sym); i++) {
 		bool is_label;
 		struct rawsym *r;
 
 		if (!elf_sym__wanted(&sym, &is_label) || sym.st_name >= strdata->d_size ||
 		    arm_mapping_symbol(&img->ehdr, strs + sym.st_name) ||
-		    !elf_sym__in_alloc_section(img, &sym, is_label))
+		    !elf_sym__in_alloc_section(img, &sym, is_label, secs))
 			continue;
 		/* Thumb functions have bit 0 set in their address. */
 		if (img->ehdr.e_machine == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_FUNC)
 			sym.st_value &= ~(GElf_Addr)1;
-		r = symtree__add(t, sym.st_value,
-				 sym.st_size > UINT64_MAX - sym.st_value ? UINT64_MAX :
-				 sym.st_value + sym.st_size);
-		if (!r)
+		if (!(r = dso__add_raw(d)))
 			break;
+		r->start = sym.st_value;
+		r->end = sym.st_size > UINT64_MAX - sym.st_value ? UINT64_MAX :
+			 sym.st_value + sym.st_size;
 		r->raw = strs + sym.st_name;
 		r->bind = GELF_ST_BIND(sym.st_info);
 		n++;
 	}
+	free(secs);
 	return n;
-}
-
-/* The name shown for raw: demangled when asked for and possible; interned. */
-static const char *cache__shown_name(struct dso_cache *c, const char *raw)
-{
-	char *dm = c->demangle ? demangle__name(raw, c->demangle_flags) : NULL;
-	const char *name;
-
-	if (!dm)
-		return strpool__intern(c->pool, raw);
-	name = strpool__intern(c->pool, dm);
-	free(dm);
-	return name;
-}
-
-static const char *rawsym__shown(struct rawsym *r, struct dso_cache *c)
-{
-	if (!r->shown)
-		r->shown = cache__shown_name(c, r->raw);
-	return r->shown;
-}
-
-static size_t leading_underscores(const char *s)
-{
-	return strspn(s, "_");
-}
-
-/* Of two symbols at one address, is b better than a? perf's preference. */
-static bool rawsym__b_wins(struct rawsym *a, struct rawsym *b, struct dso_cache *c)
-{
-	bool az = a->end == a->start, bz = b->end == b->start;
-	size_t au, bu;
-
-	if (az != bz)
-		return az;
-	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
-		return a->bind == STB_WEAK;
-	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
-		return b->bind == STB_GLOBAL;
-	if (!strcmp(a->raw, b->raw))
-		return false;   /* .symtab and .dynsym copies: a tie, skip demangling */
-	au = leading_underscores(rawsym__shown(a, c));
-	bu = leading_underscores(rawsym__shown(b, c));
-	if (au != bu)
-		return bu < au;
-	return strlen(b->shown) > strlen(a->shown);
-}
-
-/*
- * Give zero-sized symbols the room up to the next one (the last one gets
- * up to the next page boundary and one page more), then keep one symbol
- * per address, in address order as perf does.
- */
-static void symtree__settle(struct symtree *t, struct dso_cache *c)
-{
-	uint32_t x = symtree__min(t, t->root), y;
-
-	for (; x != NIL; x = y) {
-		struct rawsym *r = N(t, x);
-
-		y = symtree__next(t, x);
-		if (r->end != r->start)
-			continue;
-		if (y != NIL) {
-			r->end = N(t, y)->start;
-		} else {
-			uint64_t up = r->start > UINT64_MAX - 4095 ? UINT64_MAX :
-				      (r->start + 4095) & ~(uint64_t)4095;
-
-			r->end = up > UINT64_MAX - 4096 ? UINT64_MAX : up + 4096;
-		}
-	}
-	x = symtree__min(t, t->root);
-	while (x != NIL && (y = symtree__next(t, x)) != NIL) {
-		if (N(t, x)->start != N(t, y)->start) {
-			x = y;
-		} else if (rawsym__b_wins(N(t, x), N(t, y), c)) {
-			symtree__erase(t, x);
-			x = y;
-		} else {
-			symtree__erase(t, y);
-		}
-	}
 }
 
 /* PLT header and entry sizes where .plt's sh_entsize does not say. */
@@ -958,13 +1408,13 @@ static void plt_layout(const GElf_Ehdr *eh, const GElf_Shdr *plt, uint64_t *hdr,
  * "name@plt" for each .plt entry, in .rela.plt (or .rel.plt) order: the
  * n-th relocation's symbol is the n-th entry after the PLT header.
  */
-static void dso__synthesize_plt(struct dso *d, struct elf_image *rt, struct symtree *t)
+static void dso__synthesize_plt(struct dso *d, struct elf_image *rt)
 {
 	GElf_Shdr dynshdr, relshdr, pltshdr, strshdr;
 	Elf_Scn *dynscn = image__find_section(rt, NULL, SHT_DYNSYM, &dynshdr), *relscn, *strscn;
 	Elf_Data *dyndata, *reldata, *strdata;
 	uint64_t hdr, ent, addr, end;
-	struct sbuf name;
+	const char *strs;
 	size_t i, nrel;
 	bool rela = true;
 
@@ -983,9 +1433,9 @@ static void dso__synthesize_plt(struct dso *d, struct elf_image *rt, struct symt
 	    !(strdata = elf_getdata(strscn, NULL)) || !strdata->d_buf ||
 	    !(dyndata = elf_getdata(dynscn, NULL)) || !(reldata = elf_getdata(relscn, NULL)))
 		return;
+	strs = NULL;
 	nrel = relshdr.sh_size / relshdr.sh_entsize;
 	end = pltshdr.sh_addr + pltshdr.sh_size;
-	sbuf_init(&name, SBUF_MAX_SYMNAME);
 	for (i = 0, addr = pltshdr.sh_addr + hdr; i < nrel && i < INT_MAX &&
 	     addr >= pltshdr.sh_addr && addr <= end && ent <= end - addr; i++, addr += ent) {
 		GElf_Rela rel;
@@ -1003,43 +1453,16 @@ static void dso__synthesize_plt(struct dso *d, struct elf_image *rt, struct symt
 		    !memchr((char *)strdata->d_buf + sym.st_name, '\0',
 			    strdata->d_size - sym.st_name))
 			continue;
-		sbuf_reset(&name);
-		sbuf_addf(&name, "%s@plt",
-			  cache__shown_name(d->cache, (char *)strdata->d_buf + sym.st_name));
-		if (!(p = symtree__add(t, addr, addr + ent)))
+		if (!strs)
+			strs = dso__keep_strtab(d, strdata);
+		if (!(p = dso__add_raw(d)))
 			break;
-		p->shown = p->raw = strpool__intern(d->cache->pool, name.buf);
+		p->start = addr;
+		p->end = addr + ent;
+		p->raw = strs + sym.st_name;
 		p->bind = STB_GLOBAL;
+		p->plt = true;
 	}
-	sbuf_release(&name);
-}
-
-/* Keep the tree's live nodes as d->syms, in address order, with their links. */
-static void dso__set_symbols(struct dso *d, struct symtree *t)
-{
-	uint32_t *pos = xcalloc(t->nr, sizeof(*pos)), x;
-	size_t n = 0;
-
-	for (x = symtree__min(t, t->root); x != NIL; x = symtree__next(t, x))
-		pos[x] = (uint32_t)n++;
-	d->syms = xcalloc(n, sizeof(*d->syms));
-	for (x = 0; x < t->nr; x++) {
-		struct rawsym *r = N(t, x);
-		struct dso_sym *s;
-
-		if (r->erased)
-			continue;
-		s = &d->syms[pos[x]];
-		s->pub.start = r->start;
-		s->pub.size = r->end - r->start;
-		s->pub.name = r->shown;
-		s->raw = r->raw;
-		s->left = r->left == NIL ? NIL : pos[r->left];
-		s->right = r->right == NIL ? NIL : pos[r->right];
-	}
-	d->nr_syms = n;
-	d->root = t->root == NIL ? NIL : pos[t->root];
-	free(pos);
 }
 
 /*
@@ -1049,23 +1472,22 @@ static void dso__set_symbols(struct dso *d, struct symtree *t)
  */
 static void dso__load_symbols(struct dso *d, struct elf_image *syms, struct elf_image *rt)
 {
-	struct symtree t = { .root = NIL };
-	size_t n = 0;
+	struct symload ld = { 0 };
 
-	if (syms && (n = dso__read_symtab(d, syms, SHT_SYMTAB, &t)))
-		symtree__settle(&t, d->cache);
+	if (syms && (d->nr_symtab = dso__read_symtab(d, syms, SHT_SYMTAB)))
+		symload__settle(d, &ld, 0, d->nr_symtab);
 	if (syms == rt || !syms) {
-		size_t nd = dso__read_symtab(d, rt, SHT_DYNSYM, &t);
-
-		if (nd)
-			symtree__settle(&t, d->cache);
-		n += nd;
+		d->nr_dynsym = dso__read_symtab(d, rt, SHT_DYNSYM);
+		if (d->nr_dynsym)
+			symload__settle(d, &ld, d->nr_symtab, d->nr_raws);
 	}
-	if (n)
-		dso__synthesize_plt(d, rt, &t);
-	dso__set_symbols(d, &t);
-	free(t.v);
+	if (d->nr_raws)
+		dso__synthesize_plt(d, rt);
+	dso__set_symbols(d, &ld);
+	free(ld.live);
+	free(ld.alias);
 }
+
 
 static void dso__load(struct dso *d)
 {
@@ -1119,9 +1541,13 @@ static void dso__delete(struct dso *d)
 	size_t i;
 
 	for (i = 0; i < d->nr_strtabs; i++)
-		free(d->strtabs[i]);
+		free(d->strtabs[i].copy);
 	free(d->strtabs);
+	free(d->raws);
 	free(d->syms);
+	free(d->starts);
+	free(d->alias);
+	free(d->tree);
 	free(d->segs);
 	free(d);
 }
@@ -1187,27 +1613,26 @@ uint64_t dso__map_ip(struct dso *d, uint64_t map_start, uint64_t map_pgoff, uint
 	return best ? off - best->offset + best->vaddr : off;
 }
 
-/* Search the way perf's symbols__find() walks its tree. */
+/*
+ * A symbol no other overlaps is found by a binary search; elsewhere perf's
+ * tree decides.
+ */
 const struct symbol *dso__find_symbol(struct dso *d, uint64_t addr)
 {
-	uint32_t i;
 	struct dso_sym *s;
+	size_t i;
 
 	dso__load(d);
-	for (i = d->root; i != NIL; ) {
-		s = &d->syms[i];
-		if (addr < s->pub.start) {
-			i = s->left;
-		} else if (addr - s->pub.start >= s->pub.size &&
-			   !(addr == s->pub.start && !s->pub.size)) {
-			i = s->right;
-		} else {
-			if (!s->pub.name)
-				s->pub.name = cache__shown_name(d->cache, s->raw);
-			return &s->pub;
-		}
-	}
-	return NULL;
+	i = dso__upper(d, addr);
+	if (!i)
+		return NULL;
+	s = &d->syms[i - 1];
+	if (!s->alone)
+		return dso__find_in_tree(d, addr);
+	dso__choose(d, s);
+	if (addr - s->pub.start >= s->pub.size && !(addr == s->pub.start && !s->pub.size))
+		return NULL;
+	return dso__named(d, s);
 }
 
 const char *dso__path(const struct dso *d)
