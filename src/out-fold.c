@@ -4,24 +4,29 @@
 #include "sbuf.h"
 #include "strpool.h"
 
-#include <pthread.h>
-#include <unistd.h>
-
 #include <uthash.h>
 
 /*
- * A stack is a sequence of 32-bit label ids: its head (comm, with pid and
- * tid when asked) then its frames outermost first. Keys live in large
- * chunks, stacks in one array, and an open-addressing table of stack
- * indices finds them: a sample costs one hash of its ids and, when the
- * stack was seen before, one compare; nothing is allocated per sample.
- * Memory is four bytes per frame of each distinct stack plus a few words.
+ * Stacks are paths in a prefix tree of frame labels: the root's children
+ * are heads (comm, with pid and tid when asked), then frames outermost
+ * first; a node counts the samples whose stack ends there. Distinct stacks
+ * of a JIT runtime share long prefixes (1.06 M stacks of ~31 frames were
+ * 4 M nodes), so a node of 16 bytes beats keeping each stack whole.
+ *
+ * A node's children are found through one open-addressing table keyed by
+ * (parent, label). Consecutive samples of a thread share most of their
+ * stack, so each thread slot remembers the last path: a sample walks the
+ * table only below the first frame that differs. Nothing is allocated per
+ * sample.
+ *
+ * Writing walks the tree depth first, each node's children in the order
+ * their lines sort bytewise, keeping the line's prefix in one buffer.
  */
-#define KEY_CHUNK_WORDS (1u << 20)
 #define LABEL_CACHE_BITS 16
+#define PATH_SLOTS 128
+#define PATH_WAYS 8
 #define OUT_BUF_SIZE (1u << 20)
-/* Fewer stacks than this sort faster than a thread starts. */
-#define SORT_PARALLEL_MIN 65536
+#define ROOT 0
 
 struct label {
 	const char *str;        /* interned in the folder's pool */
@@ -52,17 +57,15 @@ struct label_slot {
 	uint32_t id;            /* 0: empty (id 0 is never a frame label) */
 };
 
-struct stack {
-	const uint32_t *key;
-	uint32_t len;
-	uint32_t hash;
-	uint64_t count;
+struct node {
+	uint32_t parent, label;
+	uint64_t count;         /* samples (or periods) whose stack ends here */
 };
 
-struct key_chunk {
-	struct key_chunk *next;
-	size_t used, size;
-	uint32_t words[];
+/* The last stack seen in a slot of threads, as labels and the nodes of its path. */
+struct path_slot {
+	uint32_t *labels, *nodes;
+	size_t n, alloc;
 };
 
 struct folder {
@@ -77,15 +80,13 @@ struct folder {
 	struct label_slot label_cache[1u << LABEL_CACHE_BITS];
 	const char *last_comm;              /* the session's pointer */
 	uint32_t last_pid, last_tid, last_head;
-	struct stack *stacks;
-	size_t nr_stacks, alloc_stacks;
-	uint32_t *table;                    /* stack index + 1; 0: empty */
+	struct node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	uint32_t *table;                    /* child node ids; 0 (the root): empty */
 	size_t table_size;                  /* a power of two */
-	struct key_chunk *chunks;
+	struct path_slot paths[PATH_SLOTS];
 	uint32_t *key;
 	size_t key_alloc;
-	uint32_t *by_rank;                  /* at write: label ids in output order */
-	bool written;                       /* keys hold ranks from then on */
 };
 
 /* The id of a label's text, new or not. */
@@ -123,6 +124,11 @@ struct folder *folder__new(const struct fold_opts *opts)
 	f->label_table = xcalloc(f->label_table_size, sizeof(*f->label_table));
 	f->table_size = 1u << 12;
 	f->table = xcalloc(f->table_size, sizeof(*f->table));
+	ALLOC_GROW(f->nodes, 1, f->alloc_nodes);
+	f->nodes[ROOT].parent = ROOT;
+	f->nodes[ROOT].label = 0;
+	f->nodes[ROOT].count = 0;
+	f->nr_nodes = 1;
 	return f;
 }
 
@@ -130,6 +136,7 @@ void folder__delete(struct folder *f)
 {
 	struct head_entry *h, *htmp;
 	struct text_entry *t, *ttmp;
+	size_t i;
 
 	if (!f)
 		return;
@@ -142,18 +149,15 @@ void folder__delete(struct folder *f)
 		HASH_DEL(f->heads, h);
 		free(h);
 	}
-	while (f->chunks) {
-		struct key_chunk *c = f->chunks;
-
-		f->chunks = c->next;
-		free(c);
+	for (i = 0; i < PATH_SLOTS; i++) {
+		free(f->paths[i].labels);
+		free(f->paths[i].nodes);
 	}
 	strpool__delete(f->pool);
 	free(f->labels);
-	free(f->stacks);
+	free(f->nodes);
 	free(f->table);
 	free(f->key);
-	free(f->by_rank);
 	free(f);
 }
 
@@ -272,43 +276,11 @@ static uint32_t head_label(struct folder *f, const char *comm, uint32_t pid, uin
 	return e->id;
 }
 
-static uint32_t key_hash(const uint32_t *key, size_t n)
+/* ---- the tree ------------------------------------------------------------ */
+
+static size_t child_hash(uint32_t parent, uint32_t label)
 {
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-	size_t i = 0;
-
-	for (; i + 2 <= n; i += 2) {
-		h ^= (uint64_t)key[i] | (uint64_t)key[i + 1] << 32;
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	if (i < n) {
-		h ^= key[i];
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return (uint32_t)(h >> 32);
-}
-
-static const uint32_t *store_key(struct folder *f, const uint32_t *key, size_t n)
-{
-	struct key_chunk *c = f->chunks;
-	uint32_t *dst;
-
-	if (!c || c->size - c->used < n) {
-		size_t size = n > KEY_CHUNK_WORDS ? n : KEY_CHUNK_WORDS;
-
-		c = xmalloc(st_add(sizeof(*c), st_mult(size, sizeof(uint32_t))));
-		c->next = f->chunks;
-		c->used = 0;
-		c->size = size;
-		f->chunks = c;
-	}
-	dst = c->words + c->used;
-	c->used += n;
-	memcpy(dst, key, n * sizeof(*key));
-	return dst;
+	return (size_t)((((uint64_t)parent << 32 | label) * 0x9E3779B97F4A7C15ULL) >> 32);
 }
 
 static void grow_table(struct folder *f)
@@ -316,23 +288,60 @@ static void grow_table(struct folder *f)
 	size_t size = f->table_size * 2, mask = size - 1, i;
 	uint32_t *table = xcalloc(size, sizeof(*table));
 
-	for (i = 0; i < f->nr_stacks; i++) {
-		size_t pos = f->stacks[i].hash & mask;
+	for (i = 1; i < f->nr_nodes; i++) {
+		size_t pos = child_hash(f->nodes[i].parent, f->nodes[i].label) & mask;
 
 		while (table[pos])
 			pos = (pos + 1) & mask;
-		table[pos] = (uint32_t)(i + 1);
+		table[pos] = (uint32_t)i;
 	}
 	free(f->table);
 	f->table = table;
 	f->table_size = size;
 }
 
+/* parent's child labelled label, made if new. */
+static uint32_t child(struct folder *f, uint32_t parent, uint32_t label)
+{
+	size_t mask = f->table_size - 1, pos;
+	struct node *n;
+	uint32_t id;
+
+	for (pos = child_hash(parent, label) & mask; (id = f->table[pos]); pos = (pos + 1) & mask) {
+		n = &f->nodes[id];
+		if (n->parent == parent && n->label == label)
+			return id;
+	}
+	if (f->nr_nodes >= UINT32_MAX)
+		die("more than 2^32 distinct stack prefixes");
+	id = (uint32_t)f->nr_nodes;
+	ALLOC_GROW(f->nodes, f->nr_nodes + 1, f->alloc_nodes);
+	n = &f->nodes[f->nr_nodes++];
+	n->parent = parent;
+	n->label = label;
+	n->count = 0;
+	f->table[pos] = id;
+	if (f->nr_nodes * 2 > f->table_size)
+		grow_table(f);
+	return id;
+}
+
+/* Common leading labels of key (n) and path's stack. */
+static size_t same_prefix(const struct path_slot *path, const uint32_t *key, size_t n)
+{
+	size_t i, max = n < path->n ? n : path->n;
+
+	for (i = 0; i < max && path->labels[i] == key[i]; i++)
+		;
+	return i;
+}
+
 void folder__add(struct folder *f, const struct resolved_sample *rs)
 {
-	size_t n = 0, i, mask, pos;
-	struct stack *s;
-	uint32_t hash;
+	struct path_slot *ways = &f->paths[rs->sample->tid % (PATH_SLOTS / PATH_WAYS) * PATH_WAYS];
+	struct path_slot *path = &ways[0];
+	size_t n = 0, i, same = 0, w;
+	uint32_t node;
 
 	ALLOC_GROW(f->key, st_add(rs->nr_frames, 1), f->key_alloc);
 	f->key[n++] = head_label(f, rs->thread->comm, rs->sample->pid, rs->sample->tid);
@@ -343,35 +352,51 @@ void folder__add(struct folder *f, const struct resolved_sample *rs)
 			continue;
 		f->key[n++] = frame_label(f, fr);
 	}
-	hash = key_hash(f->key, n);
-	mask = f->table_size - 1;
-	for (pos = hash & mask; f->table[pos]; pos = (pos + 1) & mask) {
-		s = &f->stacks[f->table[pos] - 1];
-		if (s->hash == hash && s->len == n && !memcmp(s->key, f->key, n * sizeof(*f->key)))
-			goto found;
+	/*
+	 * Start from the remembered stack sharing most with this one; it
+	 * becomes this stack, and the ways rotate so the oldest goes first.
+	 */
+	for (w = 0; w < PATH_WAYS; w++) {
+		size_t k = same_prefix(&ways[w], f->key, n);
+
+		if (k > same) {
+			same = k;
+			path = &ways[w];
+		}
 	}
-	if (f->nr_stacks >= UINT32_MAX - 1 || n > UINT32_MAX)
-		die("more than 2^32 distinct stacks");
-	ALLOC_GROW(f->stacks, f->nr_stacks + 1, f->alloc_stacks);
-	s = &f->stacks[f->nr_stacks++];
-	s->key = store_key(f, f->key, n);
-	s->len = (uint32_t)n;
-	s->hash = hash;
-	s->count = 0;
-	f->table[pos] = (uint32_t)f->nr_stacks;
-	if (f->nr_stacks * 2 > f->table_size)
-		grow_table(f);
-found:
-	s->count += f->opts.weight_period ? rs->sample->period : 1;
+	if (same == 0)
+		path = &ways[PATH_WAYS - 1];
+	if (path->alloc < n) {
+		path->alloc = n + n / 2;
+		path->labels = xrealloc(path->labels, st_mult(path->alloc, sizeof(uint32_t)));
+		path->nodes = xrealloc(path->nodes, st_mult(path->alloc, sizeof(uint32_t)));
+	}
+	node = same ? path->nodes[same - 1] : ROOT;
+	for (i = same; i < n; i++) {
+		node = child(f, node, f->key[i]);
+		path->labels[i] = f->key[i];
+		path->nodes[i] = node;
+	}
+	path->n = n;
+	/* most recent first */
+	if (path != &ways[0]) {
+		struct path_slot tmp = *path;
+
+		memmove(&ways[1], &ways[0], (size_t)(path - ways) * sizeof(*ways));
+		ways[0] = tmp;
+	}
+	f->nodes[node].count += f->opts.weight_period ? rs->sample->period : 1;
 }
 
 /* ---- writing ------------------------------------------------------------ */
 
 /*
  * Lines come out in bytewise order of the whole line, "head;f1;...;fn N".
- * Comparing two stacks id by id gives that order if each label is ranked
- * as it compares followed by ';' (the separator after it), except where a
- * stack ends: there the label is followed by ' ' and is compared as text.
+ * Below a node, a child c stands for two groups of lines: its own, "c N"
+ * (c followed by ' '), and those of its children, "c;..." (followed by
+ * ';'). Both are ranked among the labels followed by either character,
+ * and the groups are written in that order: "foo N", "foo(int);...",
+ * "foo;..." sort as strcmp sorts them.
  */
 static int cmp_text(const struct label *a, char ta, const struct label *b, char tb)
 {
@@ -383,112 +408,37 @@ static int cmp_text(const struct label *a, char ta, const struct label *b, char 
 		return c;
 	ca = n < a->len ? (unsigned char)a->str[n] : (unsigned char)ta;
 	cb = n < b->len ? (unsigned char)b->str[n] : (unsigned char)tb;
-	return ca < cb ? -1 : ca > cb;
+	if (ca != cb || (n == a->len && n == b->len))
+		return ca < cb ? -1 : ca > cb;
+	/* one label continues where the other ended with its character */
+	return n == a->len ? -1 : 1;
 }
 
 static const struct label *sort_labels;
 
-static int cmp_label_ids(const void *a, const void *b)
+/* Items: label id * 2, + 1 for the group of lines ending at the label. */
+static int cmp_items(const void *a, const void *b)
 {
-	return cmp_text(&sort_labels[*(const uint32_t *)a], ';',
-			&sort_labels[*(const uint32_t *)b], ';');
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return cmp_text(&sort_labels[x / 2], x & 1 ? ' ' : ';',
+			&sort_labels[y / 2], y & 1 ? ' ' : ';');
 }
 
-/*
- * Rewrite every key from label ids to ranks, so sorting compares integers
- * in the key alone; f->by_rank[rank] is the label id. Done once, at write.
- */
-static void rank_keys(struct folder *f)
+/* rank[label * 2 + end]: the order of "label;" and "label " among all of them. */
+static uint32_t *rank_items(const struct folder *f)
 {
-	uint32_t *rank = xcalloc(f->nr_labels, sizeof(*rank));
-	struct key_chunk *c;
-	size_t i;
+	size_t n = st_mult(f->nr_labels, 2), i;
+	uint32_t *items = xcalloc(n, sizeof(*items)), *rank = xcalloc(n, sizeof(*rank));
 
-	f->by_rank = xcalloc(f->nr_labels, sizeof(*f->by_rank));
-	for (i = 0; i < f->nr_labels; i++)
-		f->by_rank[i] = (uint32_t)i;
+	for (i = 0; i < n; i++)
+		items[i] = (uint32_t)i;
 	sort_labels = f->labels;
-	qsort(f->by_rank, f->nr_labels, sizeof(*f->by_rank), cmp_label_ids);
-	for (i = 0; i < f->nr_labels; i++)
-		rank[f->by_rank[i]] = (uint32_t)i;
-	for (c = f->chunks; c; c = c->next)
-		for (i = 0; i < c->used; i++)
-			c->words[i] = rank[c->words[i]];
-	free(rank);
-}
-
-struct sort_entry {
-	const uint32_t *key;    /* ranks */
-	uint32_t len;
-	uint32_t stack;
-};
-
-static const struct folder *sort_folder;
-
-static int cmp_stacks(const void *pa, const void *pb)
-{
-	const struct sort_entry *a = pa, *b = pb;
-	size_t n = a->len < b->len ? a->len : b->len, i;
-
-	for (i = 0; i < n; i++) {
-		uint32_t x = a->key[i], y = b->key[i];
-		const struct label *labels;
-		const uint32_t *by_rank;
-
-		if (x == y)
-			continue;
-		if (i + 1 < a->len && i + 1 < b->len)
-			return x < y ? -1 : 1;
-		labels = sort_folder->labels;
-		by_rank = sort_folder->by_rank;
-		return cmp_text(&labels[by_rank[x]], i + 1 == a->len ? ' ' : ';',
-				&labels[by_rank[y]], i + 1 == b->len ? ' ' : ';');
-	}
-	/* one is a prefix of the other: its ' ' sorts before the other's ';' */
-	return a->len < b->len ? -1 : a->len > b->len;
-}
-
-struct sort_job {
-	struct sort_entry *v;
-	size_t n;
-};
-
-static void *sort_thread(void *arg)
-{
-	struct sort_job *job = arg;
-
-	qsort(job->v, job->n, sizeof(*job->v), cmp_stacks);
-	return NULL;
-}
-
-/*
- * Sort v (n entries): with a second CPU, each half in its own thread and
- * then merged. Stacks are distinct, so the order is total and the result
- * the same either way.
- */
-static void sort_stacks(struct sort_entry *v, size_t n)
-{
-	struct sort_job lo = { v, n / 2 }, hi = { v + n / 2, n - n / 2 };
-	struct sort_entry *tmp;
-	size_t i = 0, j = 0, k = 0;
-	pthread_t th;
-
-	if (n < SORT_PARALLEL_MIN || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
-	    pthread_create(&th, NULL, sort_thread, &hi)) {
-		qsort(v, n, sizeof(*v), cmp_stacks);
-		return;
-	}
-	sort_thread(&lo);
-	pthread_join(th, NULL);
-	tmp = xmalloc(st_mult(n, sizeof(*tmp)));
-	while (i < lo.n && j < hi.n)
-		tmp[k++] = cmp_stacks(&lo.v[i], &hi.v[j]) <= 0 ? lo.v[i++] : hi.v[j++];
-	while (i < lo.n)
-		tmp[k++] = lo.v[i++];
-	while (j < hi.n)
-		tmp[k++] = hi.v[j++];
-	memcpy(v, tmp, st_mult(n, sizeof(*v)));
-	free(tmp);
+	qsort(items, n, sizeof(*items), cmp_items);
+	for (i = 0; i < n; i++)
+		rank[items[i]] = (uint32_t)i;
+	free(items);
+	return rank;
 }
 
 struct outbuf {
@@ -519,50 +469,143 @@ static void out_add(struct outbuf *o, const char *s, size_t len)
 	o->len += len;
 }
 
-static void write_stack(const struct folder *f, const struct stack *s, struct outbuf *o)
+static void write_line(struct outbuf *o, const struct sbuf *prefix, const struct label *l,
+		       uint64_t count)
 {
 	char num[24], *p = num + sizeof(num);
-	uint64_t c = s->count;
-	size_t i;
 
-	for (i = 0; i < s->len; i++) {
-		const struct label *l = &f->labels[f->by_rank[s->key[i]]];
-
-		if (i)
-			out_add(o, ";", 1);
-		out_add(o, l->str, l->len);
-	}
+	out_add(o, prefix->buf, prefix->len);
+	if (prefix->len)
+		out_add(o, ";", 1);
+	out_add(o, l->str, l->len);
 	*--p = '\n';
 	do
-		*--p = (char)('0' + c % 10);
-	while (c /= 10);
+		*--p = (char)('0' + count % 10);
+	while (count /= 10);
 	*--p = ' ';
 	out_add(o, p, (size_t)(num + sizeof(num) - p));
 }
 
+/* The tree's child lists: children of v are child[first[v] .. first[v + 1]). */
+struct tree_index {
+	uint32_t *first, *child;
+};
+
+static void index_children(const struct folder *f, struct tree_index *t)
+{
+	size_t i;
+
+	t->first = xcalloc(st_add(f->nr_nodes, 1), sizeof(*t->first));
+	t->child = xcalloc(f->nr_nodes, sizeof(*t->child));
+	for (i = 1; i < f->nr_nodes; i++)
+		t->first[f->nodes[i].parent + 1]++;
+	for (i = 0; i < f->nr_nodes; i++)
+		t->first[i + 1] += t->first[i];
+	/* first[v] is the cursor of v's list; it ends where v + 1's begins */
+	for (i = 1; i < f->nr_nodes; i++)
+		t->child[t->first[f->nodes[i].parent]++] = (uint32_t)i;
+	for (i = f->nr_nodes; i > 0; i--)
+		t->first[i] = t->first[i - 1];
+	t->first[0] = 0;
+}
+
+/* A pending group: (rank << 32 | node), its lines or its own line (end). */
+struct group {
+	uint64_t key;
+	bool end;
+};
+
+static int cmp_groups(const void *a, const void *b)
+{
+	uint64_t x = ((const struct group *)a)->key, y = ((const struct group *)b)->key;
+
+	return x < y ? -1 : x > y;
+}
+
+struct dfs_frame {
+	size_t groups_start, next, prefix_len;
+};
+
 int folder__write(struct folder *f, FILE *out)
 {
-	struct sort_entry *order = xcalloc(f->nr_stacks ? f->nr_stacks : 1, sizeof(*order));
 	struct outbuf o = { .out = out, .buf = xmalloc(OUT_BUF_SIZE) };
-	size_t i;
+	struct sbuf prefix = SBUF_INIT;
+	struct group *groups = NULL;
+	struct dfs_frame *stack = NULL;
+	size_t nr_groups = 0, alloc_groups = 0, depth = 0, alloc_stack = 0;
+	struct tree_index t;
+	uint32_t *rank;
+	uint32_t v = ROOT;
 	int ret = 0;
 
-	if (f->written)
-		BUG("folder written twice");
-	f->written = true;
-	rank_keys(f);
-	for (i = 0; i < f->nr_stacks; i++) {
-		order[i].key = f->stacks[i].key;
-		order[i].len = f->stacks[i].len;
-		order[i].stack = (uint32_t)i;
+	/* the child table is not needed any more: free it before the index */
+	free(f->table);
+	f->table = NULL;
+	f->table_size = 0;
+	rank = rank_items(f);
+	index_children(f, &t);
+	for (;;) {
+		size_t start = nr_groups, i;
+
+		/* push v's children's groups, sorted, as a new frame */
+		for (i = t.first[v]; i < t.first[v + 1]; i++) {
+			uint32_t c = t.child[i];
+			const struct node *n = &f->nodes[c];
+
+			ALLOC_GROW(groups, nr_groups + 2, alloc_groups);
+			if (n->count) {
+				groups[nr_groups].key = (uint64_t)rank[n->label * 2 + 1] << 32 | c;
+				groups[nr_groups++].end = true;
+			}
+			if (t.first[c + 1] > t.first[c]) {
+				groups[nr_groups].key = (uint64_t)rank[n->label * 2] << 32 | c;
+				groups[nr_groups++].end = false;
+			}
+		}
+		qsort(groups + start, nr_groups - start, sizeof(*groups), cmp_groups);
+		ALLOC_GROW(stack, depth + 1, alloc_stack);
+		stack[depth].groups_start = start;
+		stack[depth].next = start;
+		stack[depth].prefix_len = prefix.len;
+		depth++;
+		/* take the next group of the innermost frame that has one */
+		for (;;) {
+			struct dfs_frame *fr = &stack[depth - 1];
+			const struct group *g;
+			const struct label *l;
+
+			if (fr->next == nr_groups) {
+				nr_groups = fr->groups_start;
+				sbuf_setlen(&prefix, fr->prefix_len);
+				if (!--depth)
+					goto done;
+				continue;
+			}
+			g = &groups[fr->next++];
+			v = (uint32_t)g->key;
+			l = &f->labels[f->nodes[v].label];
+			sbuf_setlen(&prefix, fr->prefix_len);
+			if (g->end) {
+				write_line(&o, &prefix, l, f->nodes[v].count);
+				if (o.failed)
+					goto done;
+				continue;
+			}
+			if (prefix.len)
+				sbuf_addch(&prefix, ';');
+			sbuf_add(&prefix, l->str, l->len);
+			break;
+		}
 	}
-	sort_folder = f;
-	sort_stacks(order, f->nr_stacks);
-	for (i = 0; i < f->nr_stacks && !o.failed; i++)
-		write_stack(f, &f->stacks[order[i].stack], &o);
+done:
 	out_flush(&o);
 	free(o.buf);
-	free(order);
+	free(rank);
+	free(t.first);
+	free(t.child);
+	free(groups);
+	free(stack);
+	sbuf_release(&prefix);
 	if (o.failed || fflush(out) || ferror(out))
 		ret = error("cannot write output: %s", strerror(errno));
 	return ret;

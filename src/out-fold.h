@@ -7,7 +7,8 @@
  * sorted bytewise, as flamegraph.pl, inferno and speedscope read it.
  * Unresolved frames are "[unknown]"; with annotate, kernel frames get the
  * suffix "_[k]" and JIT frames "_[j]". Memory grows with the number of
- * distinct stacks, not with the number of samples.
+ * distinct stack prefixes (16 bytes each, plus the table that finds
+ * them), not with the number of samples.
  */
 #ifndef JITSYM_OUT_FOLD_H
 #define JITSYM_OUT_FOLD_H

@@ -19,6 +19,15 @@ void sbuf_release(struct sbuf *sb)
 	sbuf_init(sb, sb->max);
 }
 
+void sbuf_setlen(struct sbuf *sb, size_t len)
+{
+	if (len > sb->len)
+		BUG("sbuf_setlen past the end");
+	sb->len = len;
+	if (sb->alloc)
+		sb->buf[len] = '\0';
+}
+
 void sbuf_reset(struct sbuf *sb)
 {
 	sb->len = 0;

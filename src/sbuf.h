@@ -32,6 +32,8 @@ extern char sbuf_empty[];
 void sbuf_init(struct sbuf *sb, size_t max);
 void sbuf_release(struct sbuf *sb);
 void sbuf_reset(struct sbuf *sb);
+/* Cut to len bytes (len <= sb->len). */
+void sbuf_setlen(struct sbuf *sb, size_t len);
 void sbuf_add(struct sbuf *sb, const void *data, size_t len);
 void sbuf_addstr(struct sbuf *sb, const char *s);
 void sbuf_addch(struct sbuf *sb, char c);

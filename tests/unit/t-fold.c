@@ -1,0 +1,133 @@
+/*
+ * t-fold: the folder against a plain reference. Random stacks over
+ * labels chosen to be prefixes of each other with characters around
+ * ';' and ' ' ("a", "a b", "a(b)", "a;b", ...) go through folder__add();
+ * the reference builds each sample's line as text, counts equal lines
+ * and sorts them with strcmp. The outputs must be equal byte for byte.
+ */
+#include "common.h"
+#include "machine.h"
+#include "out-fold.h"
+#include "perfdata.h"
+#include "sbuf.h"
+#include "strpool.h"
+
+#include "test.h"
+
+static const char *const names[] = {
+	"a", "a b", "a(b)", "ab", "a;b", "a!", "a:b", "b", "[unknown]", "a-", "a\x01",
+};
+static const char *const comms[] = { "x", "x y", "x;y", "xz" };
+
+struct ref {
+	char **lines;
+	size_t nr, alloc;
+};
+
+static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state % n);
+}
+
+static void clean(struct sbuf *sb, const char *s, bool underscores)
+{
+	for (; *s; s++)
+		sbuf_addch(sb, *s == ';' ? ':' : *s == '\n' ? ' ' :
+			       underscores && *s == ' ' ? '_' : *s);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The reference output: "line count" for each distinct line, sorted by strcmp of the whole line. */
+static char *reference(struct ref *r)
+{
+	struct sbuf out = SBUF_INIT;
+	char **lines;
+	size_t nr = 0, i, j;
+
+	qsort(r->lines, r->nr, sizeof(*r->lines), cmp_str);
+	lines = xcalloc(r->nr + 1, sizeof(*lines));
+	for (i = 0; i < r->nr; i = j) {
+		for (j = i; j < r->nr && !strcmp(r->lines[i], r->lines[j]); j++)
+			;
+		lines[nr++] = xasprintf("%s %zu\n", r->lines[i], j - i);
+	}
+	qsort(lines, nr, sizeof(*lines), cmp_str);
+	for (i = 0; i < nr; i++) {
+		sbuf_addstr(&out, lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
+	return sbuf_detach(&out, NULL);
+}
+
+static void run(const char *what, bool with_pid, size_t nr_samples, size_t max_depth)
+{
+	struct fold_opts opts = { .include_pid = with_pid };
+	struct folder *f = folder__new(&opts);
+	struct strpool *pool = strpool__new();
+	struct ref ref = { 0 };
+	struct frame frames[16];
+	char *got = NULL, *want;
+	size_t got_len = 0, i, k;
+	FILE *mem;
+
+	for (i = 0; i < nr_samples; i++) {
+		struct thread t = { .tid = 1 + rnd(3) };
+		struct pd_sample smp = { .pid = 100 + rnd(2), .period = 1 };
+		struct resolved_sample rs = { .sample = &smp, .thread = &t, .frames = frames };
+		struct sbuf line = SBUF_INIT;
+		size_t depth = rnd((uint32_t)max_depth + 1);
+
+		smp.tid = t.tid;
+		t.comm = strpool__intern(pool, comms[rnd(ARRAY_SIZE(comms))]);
+		clean(&line, t.comm, true);
+		if (with_pid)
+			sbuf_addf(&line, "-%u", smp.pid);
+		/* frames are leaf first; the line is outermost first */
+		for (k = 0; k < depth; k++) {
+			const char *name = names[rnd(ARRAY_SIZE(names))];
+
+			memset(&frames[depth - 1 - k], 0, sizeof(frames[0]));
+			frames[depth - 1 - k].kind = FRAME_NATIVE;
+			frames[depth - 1 - k].sym = strpool__intern(pool, name);
+			sbuf_addch(&line, ';');
+			clean(&line, name, false);
+		}
+		rs.nr_frames = depth;
+		folder__add(f, &rs);
+		ALLOC_GROW(ref.lines, ref.nr + 1, ref.alloc);
+		ref.lines[ref.nr++] = sbuf_detach(&line, NULL);
+	}
+	mem = open_memstream(&got, &got_len);
+	T(what, mem && !folder__write(f, mem) && !fclose(mem));
+	want = reference(&ref);
+	T(what, got && !strcmp(got, want));
+	if (got && strcmp(got, want))
+		fprintf(stderr, "--- got\n%s--- want\n%s", got, want);
+	free(got);
+	free(want);
+	for (i = 0; i < ref.nr; i++)
+		free(ref.lines[i]);
+	free(ref.lines);
+	folder__delete(f);
+	strpool__delete(pool);
+}
+
+int main(void)
+{
+	run("no samples", false, 0, 0);
+	run("stacks without frames", false, 20, 0);
+	run("shallow stacks", false, 500, 2);
+	run("deep stacks", false, 5000, 12);
+	run("deep stacks with pids", true, 5000, 12);
+	return test_done();
+}
