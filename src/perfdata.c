@@ -282,7 +282,7 @@ static const uint8_t *input_peek(struct pd_input *in, size_t n, size_t *avail)
  * into records already returned: the order queue copies what it keeps,
  * and the feature sections lie after the data).
  */
-#define PD_MAP_WINDOW (32u << 20)
+#define PD_MAP_WINDOW (8u << 20)
 
 static void input_release_behind(struct pd_input *in)
 {
