@@ -63,23 +63,66 @@ struct location_key {
 };
 
 struct location {
-	UT_hash_handle hh;
-	struct location_key key;
 	struct mapping *map;
 	Perftools__Profiles__Location msg;
 	Perftools__Profiles__Line **line_ptrs;
 	Perftools__Profiles__Line lines[];
 };
 
-/* One distinct stack with its labels: a Sample. */
+/*
+ * Location ids by key: an open-addressing table of ids with their hashes,
+ * in front of it a direct-mapped cache, and in front of that the frames
+ * of the thread's last sample by depth from the root, where a thread's
+ * samples most often agree: most frames cost one compare of the key with
+ * one in L1, and the cache slots of the others are fetched together.
+ */
+#define LOC_CACHE_BITS 16
+#define LAST_THREAD_BITS 6
+
+struct loc_slot {
+	struct location_key key;
+	uint32_t id;            /* 0: empty (ids start at 1) */
+};
+
+struct loc_entry {
+	uint32_t hash;
+	uint32_t id;            /* 0: empty */
+};
+
+/* The frames of a thread's last sample (any thread's that maps here). */
+struct last_frames {
+	const struct thread *thread;
+	struct loc_slot *slots;         /* root first */
+	size_t nr, alloc;               /* slots[0..nr) are set */
+};
+
+/* A frame of the sample being added, while its location is looked up. */
+struct frame_key {
+	struct location_key key;
+	uint64_t hash;
+};
+
+/*
+ * One distinct stack with its labels: a Sample when written. Its key is
+ * the location ids (leaf first) then the label values (pid, tid, comm's
+ * string index, those asked for), 32-bit words kept in large chunks; an
+ * open-addressing table of stack indices finds it. A sample costs one
+ * hash of its ids and, when the stack was seen before, one compare, and
+ * allocates nothing; a stack, four bytes a word plus this record.
+ */
+#define KEY_CHUNK_WORDS (1u << 20)
+
 struct stack {
-	UT_hash_handle hh;
-	Perftools__Profiles__Sample msg;
+	const uint32_t *key;
+	uint32_t len;
+	uint32_t hash;
 	int64_t values[2];              /* samples, period */
-	Perftools__Profiles__Label labels[3];
-	Perftools__Profiles__Label *label_ptrs[3];
-	size_t key_len;
-	uint64_t key[];                 /* location ids (leaf first), then label values */
+};
+
+struct key_chunk {
+	struct key_chunk *next;
+	size_t used, size;
+	uint32_t words[];
 };
 
 struct pprof_builder {
@@ -93,12 +136,26 @@ struct pprof_builder {
 	struct function *funcs;
 	Perftools__Profiles__Function **func_list;
 	size_t nr_funcs, alloc_funcs;
-	struct location *locs;
-	Perftools__Profiles__Location **loc_list;
-	size_t nr_locs, alloc_locs;
-	struct stack *stacks;
-	uint64_t *key;
+	struct location **locs;         /* by id - 1 */
+	struct location_key *loc_keys;  /* by id - 1 */
+	size_t nr_locs, alloc_locs, alloc_loc_keys;
+	struct loc_entry *loc_table;
+	size_t loc_table_size;          /* a power of two */
+	struct loc_slot *loc_cache;     /* 1 << LOC_CACHE_BITS */
+	struct last_frames last[1u << LAST_THREAD_BITS];
+	struct frame_key *frame_keys;   /* the sample's, leaf first */
+	size_t alloc_frame_keys;
+	struct stack *stacks;           /* in the order first seen */
+	size_t nr_stacks, alloc_stacks;
+	uint32_t *stack_table;          /* stack index + 1; 0: empty */
+	size_t stack_table_size;        /* a power of two */
+	struct key_chunk *chunks;
+	uint32_t *key;
 	size_t key_alloc;
+	size_t nr_labels;               /* label values at the end of each key */
+	int64_t label_keys[3];          /* their names' string indices, from the first stack */
+	const char *last_comm;          /* the session's pointer */
+	uint32_t last_comm_index;
 	struct srcline_cache *srcline;
 	const struct pd_info *info;     /* the header, while the session runs */
 	/* the event */
@@ -200,6 +257,12 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 	b->opts = *opts;
 	b->pool = strpool__new();
 	str_index(b, "");               /* string_table[0] must be "" */
+	b->nr_labels = (size_t)opts->label_pid + opts->label_tid + opts->label_comm;
+	b->loc_table_size = 1u << 12;
+	b->loc_table = xcalloc(b->loc_table_size, sizeof(*b->loc_table));
+	b->loc_cache = xcalloc(1u << LOC_CACHE_BITS, sizeof(*b->loc_cache));
+	b->stack_table_size = 1u << 12;
+	b->stack_table = xcalloc(b->stack_table_size, sizeof(*b->stack_table));
 	b->type = "events";
 	b->unit = "count";
 	return b;
@@ -210,8 +273,7 @@ void pprof_builder__delete(struct pprof_builder *b)
 	struct str_entry *s, *stmp;
 	struct mapping *m, *mtmp;
 	struct function *f, *ftmp;
-	struct location *l, *ltmp;
-	struct stack *k, *ktmp;
+	size_t i;
 
 	if (!b)
 		return;
@@ -227,19 +289,28 @@ void pprof_builder__delete(struct pprof_builder *b)
 		HASH_DEL(b->funcs, f);
 		free(f);
 	}
-	HASH_ITER(hh, b->locs, l, ltmp) {
-		HASH_DEL(b->locs, l);
-		free(l->line_ptrs);
-		free(l);
+	for (i = 0; i < b->nr_locs; i++) {
+		free(b->locs[i]->line_ptrs);
+		free(b->locs[i]);
 	}
-	HASH_ITER(hh, b->stacks, k, ktmp) {
-		HASH_DEL(b->stacks, k);
-		free(k);
+	while (b->chunks) {
+		struct key_chunk *c = b->chunks;
+
+		b->chunks = c->next;
+		free(c);
 	}
 	srcline_cache__delete(b->srcline);
 	free(b->strings);
 	free(b->func_list);
-	free(b->loc_list);
+	free(b->locs);
+	free(b->loc_table);
+	free(b->loc_keys);
+	free(b->loc_cache);
+	for (i = 0; i < ARRAY_SIZE(b->last); i++)
+		free(b->last[i].slots);
+	free(b->frame_keys);
+	free(b->stacks);
+	free(b->stack_table);
 	free(b->key);
 	strpool__delete(b->pool);
 	free(b);
@@ -477,16 +548,54 @@ static void mapping_flags(struct mapping *m, const struct src_loc *src, size_t n
 	}
 }
 
-static struct location *new_location(struct pprof_builder *b, const struct frame *f,
-				     const struct location_key *key)
+static uint64_t location_hash(const struct location_key *k)
+{
+	const uint64_t words[] = {
+		(uintptr_t)k->dso, (uintptr_t)k->sym, (uintptr_t)k->jit,
+		k->print_addr, k->elf_addr, k->kind,
+	};
+	uint64_t h = k->ip * 0x9E3779B97F4A7C15ULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		h ^= words[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return h * 0xc4ceb9fe1a85ec53ULL;
+}
+
+static void grow_loc_table(struct pprof_builder *b)
+{
+	size_t size = b->loc_table_size * 2, mask = size - 1, i;
+	struct loc_entry *table = xcalloc(size, sizeof(*table));
+
+	for (i = 0; i < b->loc_table_size; i++) {
+		const struct loc_entry *e = &b->loc_table[i];
+		size_t pos;
+
+		if (!e->id)
+			continue;
+		for (pos = e->hash & mask; table[pos].id; pos = (pos + 1) & mask)
+			;
+		table[pos] = *e;
+	}
+	free(b->loc_table);
+	b->loc_table = table;
+	b->loc_table_size = size;
+}
+
+static uint32_t new_location(struct pprof_builder *b, const struct frame *f,
+			     const struct location_key *key)
 {
 	struct src_loc src[SRCLINE_MAX_DEPTH];
 	bool debug;
 	size_t n = frame_lines(b, f, src, &debug), i;
 	struct location *l;
 
+	if (b->nr_locs >= UINT32_MAX - 1)
+		die("more than 2^32 distinct locations");
 	l = xcalloc(1, st_add(sizeof(*l), st_mult(n, sizeof(l->lines[0]))));
-	l->key = *key;
 	l->map = frame_mapping(b, f);
 	perftools__profiles__location__init(&l->msg);
 	l->msg.id = b->nr_locs + 1;
@@ -502,63 +611,204 @@ static struct location *new_location(struct pprof_builder *b, const struct frame
 	l->msg.n_line = n;
 	l->msg.line = l->line_ptrs;
 	mapping_flags(l->map, src, n, debug);
-	HASH_ADD(hh, b->locs, key, sizeof(l->key), l);
-	ALLOC_GROW(b->loc_list, b->nr_locs + 1, b->alloc_locs);
-	b->loc_list[b->nr_locs++] = &l->msg;
-	return l;
+	ALLOC_GROW(b->locs, b->nr_locs + 1, b->alloc_locs);
+	ALLOC_GROW(b->loc_keys, b->nr_locs + 1, b->alloc_loc_keys);
+	b->loc_keys[b->nr_locs] = *key;
+	b->locs[b->nr_locs++] = l;
+	return (uint32_t)b->nr_locs;
 }
 
-static uint64_t location_id(struct pprof_builder *b, const struct frame *f)
+static uint32_t location_id_slow(struct pprof_builder *b, const struct frame *f,
+				 const struct location_key *key, uint32_t hash)
 {
-	struct location_key key;
-	struct location *l;
+	size_t mask = b->loc_table_size - 1, pos;
+	struct loc_entry *e;
 
-	memset(&key, 0, sizeof(key));
-	key.dso = f->dso;
-	key.sym = f->sym;
-	key.jit = f->jit;
-	key.ip = f->ip;
-	key.print_addr = f->print_addr;
-	key.elf_addr = f->elf_addr;
-	key.kind = f->kind;
-	HASH_FIND(hh, b->locs, &key, sizeof(key), l);
-	if (!l)
-		l = new_location(b, f, &key);
-	return l->msg.id;
+	for (pos = hash & mask; b->loc_table[pos].id; pos = (pos + 1) & mask) {
+		e = &b->loc_table[pos];
+		if (e->hash == hash && !memcmp(&b->loc_keys[e->id - 1], key, sizeof(*key)))
+			return e->id;
+	}
+	e = &b->loc_table[pos];
+	e->hash = hash;
+	e->id = new_location(b, f, key);
+	if (b->nr_locs * 2 > b->loc_table_size) {
+		uint32_t id = e->id;
+
+		grow_loc_table(b);
+		return id;
+	}
+	return e->id;
 }
 
-static void add_label(struct stack *s, int64_t key, int64_t str, int64_t num)
+/* The id of f's location, fk its key; *last is set to it. */
+static uint32_t location_id(struct pprof_builder *b, const struct frame *f,
+			    const struct frame_key *fk, struct loc_slot *last)
 {
-	Perftools__Profiles__Label *l = &s->labels[s->msg.n_label];
+	struct loc_slot *slot = &b->loc_cache[fk->hash >> (64 - LOC_CACHE_BITS)];
 
-	perftools__profiles__label__init(l);
-	l->key = key;
-	l->str = str;
-	l->num = num;
-	s->label_ptrs[s->msg.n_label++] = l;
+	if (!slot->id || memcmp(&slot->key, &fk->key, sizeof(fk->key))) {
+		slot->key = fk->key;
+		slot->id = location_id_slow(b, f, &fk->key, (uint32_t)fk->hash);
+	}
+	*last = *slot;
+	return slot->id;
 }
 
-static struct stack *new_stack(struct pprof_builder *b, size_t n, size_t nr_locs)
+/*
+ * The location ids of rs's frames, leaf first, into b->key. Frames the
+ * last sample had at the same depth are answered first, and the cache
+ * slots of the others fetched meanwhile; then those are looked up in
+ * frame order, the order new locations are numbered in.
+ */
+static void location_ids(struct pprof_builder *b, const struct resolved_sample *rs)
 {
-	struct stack *s = xcalloc(1, st_add(sizeof(*s), st_mult(n, sizeof(uint64_t))));
-	size_t i = nr_locs;
+	uint64_t h = (uintptr_t)rs->thread * 0x9E3779B97F4A7C15ULL;
+	struct last_frames *lf = &b->last[h >> (64 - LAST_THREAD_BITS)];
+	size_t n = rs->nr_frames, i;
 
-	s->key_len = n;
-	memcpy(s->key, b->key, n * sizeof(uint64_t));
-	perftools__profiles__sample__init(&s->msg);
-	s->msg.n_location_id = nr_locs;
-	s->msg.location_id = s->key;
-	s->msg.n_value = ARRAY_SIZE(s->values);
-	s->msg.value = s->values;
-	s->msg.label = s->label_ptrs;
-	if (b->opts.label_pid)
-		add_label(s, str_index(b, "pid"), 0, (int64_t)s->key[i++]);
-	if (b->opts.label_tid)
-		add_label(s, str_index(b, "tid"), 0, (int64_t)s->key[i++]);
-	if (b->opts.label_comm)
-		add_label(s, str_index(b, "comm"), (int64_t)s->key[i++], 0);
-	HASH_ADD(hh, b->stacks, key, n * sizeof(uint64_t), s);
+	if (lf->thread != rs->thread) {
+		lf->thread = rs->thread;
+		lf->nr = 0;
+	}
+	ALLOC_GROW(lf->slots, n, lf->alloc);
+	for (; lf->nr < n; lf->nr++)
+		lf->slots[lf->nr].id = 0;
+	ALLOC_GROW(b->frame_keys, n, b->alloc_frame_keys);
+	for (i = 0; i < n; i++) {
+		const struct frame *f = &rs->frames[i];
+		const struct loc_slot *last = &lf->slots[n - 1 - i];
+		struct frame_key *fk = &b->frame_keys[i];
+
+		memset(&fk->key, 0, sizeof(fk->key));
+		fk->key.dso = f->dso;
+		fk->key.sym = f->sym;
+		fk->key.jit = f->jit;
+		fk->key.ip = f->ip;
+		fk->key.print_addr = f->print_addr;
+		fk->key.elf_addr = f->elf_addr;
+		fk->key.kind = f->kind;
+		if (last->id && !memcmp(&last->key, &fk->key, sizeof(fk->key))) {
+			b->key[i] = last->id;
+			continue;
+		}
+		b->key[i] = 0;
+		fk->hash = location_hash(&fk->key);
+		__builtin_prefetch(&b->loc_cache[fk->hash >> (64 - LOC_CACHE_BITS)]);
+	}
+	for (i = 0; i < n; i++)
+		if (!b->key[i])
+			b->key[i] = location_id(b, &rs->frames[i], &b->frame_keys[i],
+						&lf->slots[n - 1 - i]);
+}
+
+static uint32_t stack_hash(const uint32_t *key, size_t n)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+	size_t i = 0;
+
+	for (; i + 2 <= n; i += 2) {
+		h ^= (uint64_t)key[i] | (uint64_t)key[i + 1] << 32;
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (i < n) {
+		h ^= key[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return (uint32_t)(h >> 32);
+}
+
+static const uint32_t *store_key(struct pprof_builder *b, const uint32_t *key, size_t n)
+{
+	struct key_chunk *c = b->chunks;
+	uint32_t *dst;
+
+	if (!c || c->size - c->used < n) {
+		size_t size = n > KEY_CHUNK_WORDS ? n : KEY_CHUNK_WORDS;
+
+		c = xmalloc(st_add(sizeof(*c), st_mult(size, sizeof(uint32_t))));
+		c->next = b->chunks;
+		c->used = 0;
+		c->size = size;
+		b->chunks = c;
+	}
+	dst = c->words + c->used;
+	c->used += n;
+	memcpy(dst, key, n * sizeof(*key));
+	return dst;
+}
+
+static void grow_stack_table(struct pprof_builder *b)
+{
+	size_t size = b->stack_table_size * 2, mask = size - 1, i;
+	uint32_t *table = xcalloc(size, sizeof(*table));
+
+	for (i = 0; i < b->nr_stacks; i++) {
+		size_t pos = b->stacks[i].hash & mask;
+
+		while (table[pos])
+			pos = (pos + 1) & mask;
+		table[pos] = (uint32_t)(i + 1);
+	}
+	free(b->stack_table);
+	b->stack_table = table;
+	b->stack_table_size = size;
+}
+
+/* The stack of key[0..n), new or not. */
+static struct stack *find_stack(struct pprof_builder *b, size_t n)
+{
+	uint32_t hash = stack_hash(b->key, n);
+	size_t mask = b->stack_table_size - 1, pos;
+	struct stack *s;
+
+	for (pos = hash & mask; b->stack_table[pos]; pos = (pos + 1) & mask) {
+		s = &b->stacks[b->stack_table[pos] - 1];
+		if (s->hash == hash && s->len == n && !memcmp(s->key, b->key, n * sizeof(*b->key)))
+			return s;
+	}
+	if (b->nr_stacks >= UINT32_MAX - 1 || n > UINT32_MAX)
+		die("more than 2^32 distinct stacks");
+	/* the label names go into the string table as the first stack is seen */
+	if (!b->nr_stacks) {
+		size_t i = 0;
+
+		if (b->opts.label_pid)
+			b->label_keys[i++] = str_index(b, "pid");
+		if (b->opts.label_tid)
+			b->label_keys[i++] = str_index(b, "tid");
+		if (b->opts.label_comm)
+			b->label_keys[i++] = str_index(b, "comm");
+	}
+	ALLOC_GROW(b->stacks, b->nr_stacks + 1, b->alloc_stacks);
+	s = &b->stacks[b->nr_stacks++];
+	s->key = store_key(b, b->key, n);
+	s->len = (uint32_t)n;
+	s->hash = hash;
+	s->values[0] = 0;
+	s->values[1] = 0;
+	b->stack_table[pos] = (uint32_t)b->nr_stacks;
+	if (b->nr_stacks * 2 > b->stack_table_size)
+		grow_stack_table(b);
 	return s;
+}
+
+/* The string index of a thread's comm, remembered for the last one seen. */
+static uint32_t comm_index(struct pprof_builder *b, const char *comm)
+{
+	int64_t index;
+
+	if (comm && comm == b->last_comm)
+		return b->last_comm_index;
+	index = str_index(b, comm);
+	if (index > UINT32_MAX)
+		die("more than 2^32 distinct strings");
+	b->last_comm = comm;
+	b->last_comm_index = (uint32_t)index;
+	return (uint32_t)index;
 }
 
 static uint64_t sample_period(const struct pprof_builder *b, const struct pd_sample *smp)
@@ -570,21 +820,18 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 {
 	const struct pd_sample *smp = rs->sample;
 	uint64_t period = sample_period(b, smp);
-	size_t n = 0, i;
+	size_t n = rs->nr_frames;
 	struct stack *s;
 
 	ALLOC_GROW(b->key, st_add(rs->nr_frames, 3), b->key_alloc);
-	for (i = 0; i < rs->nr_frames; i++)
-		b->key[n++] = location_id(b, &rs->frames[i]);
+	location_ids(b, rs);
 	if (b->opts.label_pid)
 		b->key[n++] = smp->pid;
 	if (b->opts.label_tid)
 		b->key[n++] = smp->tid;
 	if (b->opts.label_comm)
-		b->key[n++] = (uint64_t)str_index(b, rs->thread->comm);
-	HASH_FIND(hh, b->stacks, b->key, n * sizeof(uint64_t), s);
-	if (!s)
-		s = new_stack(b, n, rs->nr_frames);
+		b->key[n++] = comm_index(b, rs->thread->comm);
+	s = find_stack(b, n);
 	s->values[0]++;
 	s->values[1] += (int64_t)period;
 	b->nr_samples++;
@@ -641,13 +888,25 @@ static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
 	return list;
 }
 
-/* protobuf-c output through deflate into a FILE, in gzip format. */
+/*
+ * protobuf-c output through deflate into a FILE, in gzip format. protobuf-c
+ * appends a few bytes at a time: they are gathered in in[] for deflate.
+ */
+/*
+ * Go's runtime/pprof writes with gzip's best speed too: the profile is
+ * mostly small varints, where higher levels gain a few percent in size
+ * for two or three times the time.
+ */
+#define GZIP_LEVEL Z_BEST_SPEED
+
 struct gz_sink {
 	ProtobufCBuffer base;
 	z_stream zs;
 	FILE *out;
 	bool failed;                    /* stop: zlib or the write failed */
 	bool zlib_failed;
+	size_t in_len;
+	unsigned char in[1 << 16];
 	unsigned char buf[1 << 16];
 };
 
@@ -673,10 +932,8 @@ static void gz_deflate(struct gz_sink *g, int flush)
 	} while (g->zs.avail_out == 0);
 }
 
-static void gz_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
+static void gz_input(struct gz_sink *g, const uint8_t *data, size_t len)
 {
-	struct gz_sink *g = (struct gz_sink *)buffer;
-
 	while (len && !g->failed) {
 		uInt chunk = len > (1u << 30) ? (1u << 30) : (uInt)len;
 
@@ -688,18 +945,41 @@ static void gz_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
 	}
 }
 
-static int write_gzipped(const Perftools__Profiles__Profile *p, FILE *out)
+static void gz_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
+{
+	struct gz_sink *g = (struct gz_sink *)buffer;
+
+	if (len > sizeof(g->in) - g->in_len) {
+		gz_input(g, g->in, g->in_len);
+		g->in_len = 0;
+	}
+	if (len >= sizeof(g->in)) {
+		gz_input(g, data, len);
+		return;
+	}
+	memcpy(g->in + g->in_len, data, len);
+	g->in_len += len;
+}
+
+static struct gz_sink *gz_sink__new(FILE *out)
 {
 	struct gz_sink *g = xcalloc(1, sizeof(*g));
-	int ret = 0;
 
 	g->base.append = gz_append;
 	g->out = out;
 	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream */
-	if (deflateInit2(&g->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+	if (deflateInit2(&g->zs, GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		die("cannot initialise zlib");
-	perftools__profiles__profile__pack_to_buffer(p, &g->base);
+	return g;
+}
+
+/* Finish the stream and free g: 0, or -1 when zlib or the write failed. */
+static int gz_sink__close(struct gz_sink *g)
+{
+	int ret = 0;
+
+	gz_input(g, g->in, g->in_len);
 	if (!g->failed) {
 		g->zs.next_in = NULL;
 		g->zs.avail_in = 0;
@@ -713,6 +993,73 @@ static int write_gzipped(const Perftools__Profiles__Profile *p, FILE *out)
 		ret = -1;
 	free(g);
 	return ret;
+}
+
+/* Profile.sample: field 2, wire type 2 (length-delimited) */
+#define SAMPLE_TAG (2u << 3 | 2u)
+
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/*
+ * The samples, as Profile field 2 (repeated Sample) in wire format, each
+ * built and packed only as it is written: a reader merges repeated fields
+ * across the whole message, so they can come between the other fields.
+ */
+static void write_samples(const struct pprof_builder *b, struct gz_sink *g)
+{
+	Perftools__Profiles__Label labels[3], *label_ptrs[3];
+	Perftools__Profiles__Sample msg;
+	uint64_t *ids = NULL;
+	uint8_t *packed = NULL;
+	size_t ids_alloc = 0, packed_alloc = 0, i, j;
+
+	for (i = 0; i < b->nr_stacks && !g->failed; i++) {
+		struct stack *s = &b->stacks[i];
+		size_t nr_ids = s->len - b->nr_labels, nr_label = 0, size;
+		uint8_t hdr[2 * 10];
+
+		ALLOC_GROW(ids, nr_ids + 1, ids_alloc);
+		for (j = 0; j < nr_ids; j++)
+			ids[j] = s->key[j];
+		perftools__profiles__sample__init(&msg);
+		msg.n_location_id = nr_ids;
+		msg.location_id = ids;
+		msg.n_value = ARRAY_SIZE(s->values);
+		msg.value = s->values;
+		for (j = nr_ids; j < s->len; j++, nr_label++) {
+			Perftools__Profiles__Label *l = &labels[nr_label];
+
+			perftools__profiles__label__init(l);
+			l->key = b->label_keys[nr_label];
+			/* comm, the last when asked, is a string */
+			if (b->opts.label_comm && j + 1 == s->len)
+				l->str = s->key[j];
+			else
+				l->num = s->key[j];
+			label_ptrs[nr_label] = l;
+		}
+		msg.n_label = nr_label;
+		msg.label = label_ptrs;
+		size = perftools__profiles__sample__get_packed_size(&msg);
+		ALLOC_GROW(packed, size, packed_alloc);
+		perftools__profiles__sample__pack(&msg, packed);
+		j = put_varint(hdr, SAMPLE_TAG);
+		j += put_varint(hdr + j, size);
+		gz_append(&g->base, j, hdr);
+		gz_append(&g->base, size, packed);
+	}
+	free(ids);
+	free(packed);
 }
 
 /*
@@ -731,13 +1078,12 @@ static int64_t profile_period(const struct pprof_builder *b)
 
 int pprof_builder__write(struct pprof_builder *b, FILE *out)
 {
+	Perftools__Profiles__Profile head = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__ValueType types[2], period_type, *type_ptrs[2];
-	Perftools__Profiles__Sample **samples;
-	struct location *l;
-	struct stack *s;
-	size_t i = 0;
-	int ret;
+	Perftools__Profiles__Location **locs;
+	struct gz_sink *g;
+	size_t i;
 
 	perftools__profiles__value_type__init(&types[0]);
 	types[0].type = str_index(b, "samples");
@@ -748,8 +1094,9 @@ int pprof_builder__write(struct pprof_builder *b, FILE *out)
 	type_ptrs[0] = &types[0];
 	type_ptrs[1] = &types[1];
 	period_type = types[1];
-	p.n_sample_type = 2;
-	p.sample_type = type_ptrs;
+	/* field 1, then the samples (field 2), then the rest, in field order */
+	head.n_sample_type = 2;
+	head.sample_type = type_ptrs;
 	p.period_type = &period_type;
 	p.period = profile_period(b);
 	/*
@@ -763,23 +1110,25 @@ int pprof_builder__write(struct pprof_builder *b, FILE *out)
 
 	p.mapping = mapping_list(b);
 	p.n_mapping = b->nr_maps;
-	for (l = b->locs; l; l = l->hh.next)
-		l->msg.mapping_id = l->map->msg.id;
-	p.location = b->loc_list;
+	locs = xcalloc(b->nr_locs ? b->nr_locs : 1, sizeof(*locs));
+	for (i = 0; i < b->nr_locs; i++) {
+		b->locs[i]->msg.mapping_id = b->locs[i]->map->msg.id;
+		locs[i] = &b->locs[i]->msg;
+	}
+	p.location = locs;
 	p.n_location = b->nr_locs;
 	p.function = b->func_list;
 	p.n_function = b->nr_funcs;
-	samples = xcalloc(HASH_COUNT(b->stacks) + 1, sizeof(*samples));
-	for (s = b->stacks; s; s = s->hh.next)
-		samples[i++] = &s->msg;
-	p.sample = samples;
-	p.n_sample = i;
 	/* last: everything above has interned its strings */
 	p.string_table = b->strings;
 	p.n_string_table = b->nr_strings;
 
-	ret = write_gzipped(&p, out);
-	free(samples);
+	g = gz_sink__new(out);
+	perftools__profiles__profile__pack_to_buffer(&head, &g->base);
+	write_samples(b, g);
+	if (!g->failed)
+		perftools__profiles__profile__pack_to_buffer(&p, &g->base);
+	free(locs);
 	free(p.mapping);
-	return ret;
+	return gz_sink__close(g);
 }
