@@ -562,7 +562,9 @@ int folder__write(struct folder *f, FILE *out)
 				groups[nr_groups++].end = false;
 			}
 		}
-		qsort(groups + start, nr_groups - start, sizeof(*groups), cmp_groups);
+		/* no samples: the root has no groups and groups is still NULL */
+		if (nr_groups > start)
+			qsort(groups + start, nr_groups - start, sizeof(*groups), cmp_groups);
 		ALLOC_GROW(stack, depth + 1, alloc_stack);
 		stack[depth].groups_start = start;
 		stack[depth].next = start;

@@ -53,7 +53,8 @@ static char *reference(struct ref *r)
 	char **lines;
 	size_t nr = 0, i, j;
 
-	qsort(r->lines, r->nr, sizeof(*r->lines), cmp_str);
+	if (r->nr)      /* lines is NULL without samples */
+		qsort(r->lines, r->nr, sizeof(*r->lines), cmp_str);
 	lines = xcalloc(r->nr + 1, sizeof(*lines));
 	for (i = 0; i < r->nr; i = j) {
 		for (j = i; j < r->nr && !strcmp(r->lines[i], r->lines[j]); j++)
