@@ -168,6 +168,7 @@ struct pd_reader {
 	int id_pos;             /* sample: u64 index of the id, or -1 */
 	int id_pos_end;         /* sideband trailer: u64 index from the end, or -1 */
 	bool damaged;
+	uint64_t data_size_stated;  /* the header's data size when the file is shorter, else 0 */
 	uint64_t nr_bad_samples;
 	/* decompression */
 	ZSTD_DStream *zds;
@@ -752,6 +753,7 @@ static int read_file_header(struct pd_reader *r)
 		warning("'%s': data section (offset %" PRIu64 ", size %" PRIu64
 			") is cut short at %" PRIu64 " bytes", r->path, r->info.data_offset,
 			r->info.data_size, fsize);
+		r->data_size_stated = r->info.data_size;
 		r->info.data_size = fsize - r->info.data_offset;
 		memset(bits, 0, sizeof(bits));
 	}
@@ -1363,6 +1365,13 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 			if (r->dlen > r->dpos) {
 				error("'%s': compressed stream ends inside a record (compressed record "
 				      "at offset %" PRIu64 ")", r->path, r->last_comp_off);
+				return damaged(r);
+			}
+			if (r->data_size_stated) {
+				/* cut at a record boundary: still cut short */
+				error("'%s': data section ends at offset %" PRIu64 ", not at %" PRIu64
+				      " as the header states; stopping there", r->path, off,
+				      r->info.data_offset + r->data_size_stated);
 				return damaged(r);
 			}
 			return 0;
