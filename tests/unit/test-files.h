@@ -7,8 +7,10 @@
 #define JITSYM_TEST_FILES_H
 
 #include <stdlib.h>
+#include <unistd.h>
 
 static char tmpdir[64];
+static pid_t tmpdir_owner;   /* forked children must not remove it */
 
 /* A path in the test's temporary directory; free() it. */
 static inline char *tpath(const char *name)
@@ -50,7 +52,7 @@ static const char *tmpdir_keep;   /* environment variable that keeps tmpdir */
 
 static void tmpdir_remove(void)
 {
-	if (tmpdir[0] && !getenv(tmpdir_keep))
+	if (tmpdir[0] && getpid() == tmpdir_owner && !getenv(tmpdir_keep))
 		sh("rm -rf '%s'", tmpdir);
 }
 
@@ -64,6 +66,7 @@ static inline void tmpdir_create(const char *name, const char *keep)
 	if (!mkdtemp(tmpdir))
 		die("cannot create a temporary directory");
 	tmpdir_keep = keep;
+	tmpdir_owner = getpid();
 	atexit(tmpdir_remove);
 }
 
