@@ -559,7 +559,7 @@ static void proc_reset(struct jitproc *p, uint64_t epoch, bool keep_info)
 {
 	struct perfmap_sym *ps, *tmp;
 
-	p->code.nr = 0;
+	rangeset__release(&p->code);
 	p->nr_events = p->next = 0;
 	p->ppid = 0;
 	p->epoch = epoch;

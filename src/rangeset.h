@@ -2,13 +2,17 @@
  * rangeset: a sorted set of non-overlapping address ranges, each with a
  * payload. Inserting a range replaces whatever part of older ranges it
  * covers, as mmap does over existing mappings and a JIT does over old code:
- * an older range that sticks out on either side keeps those parts. Lookup
- * is a binary search.
+ * an older range that sticks out on either side keeps those parts.
  *
  * Each range carries an offset that moves with its start when its head is
  * cut off (a mapping's file offset; a JIT range's offset into its code), so
  * offset + (addr - start) stays what it was for every surviving address.
  * Payloads are borrowed: the set never frees them.
+ *
+ * Ranges are kept sorted in blocks of up to RS_BLOCK: a lookup is two
+ * binary searches over contiguous memory (it is on every resolver miss),
+ * and an insert in any address order moves at most a block's ranges and
+ * the block pointers, so a million scattered mmaps stay fast.
  */
 #ifndef JITSYM_RANGESET_H
 #define JITSYM_RANGESET_H
@@ -22,12 +26,15 @@ struct range {
 	void *data;
 };
 
+struct rs_block;
+
 struct rangeset {
-	struct range *r;        /* sorted by start, non-overlapping */
-	size_t nr, alloc;
+	struct rs_block **blocks;   /* each non-empty; ranges sorted across them */
+	size_t nr_blocks, alloc_blocks;
+	size_t nr;                  /* ranges held */
 };
 
-#define RANGESET_INIT { NULL, 0, 0 }
+#define RANGESET_INIT { NULL, 0, 0, 0 }
 
 void rangeset__release(struct rangeset *s);
 /* Insert [start, end); empty or inverted ranges are ignored. */
