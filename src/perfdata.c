@@ -33,6 +33,13 @@
  */
 #define PD_DECOMP_DEFAULT (64u << 20)
 #define PD_DECOMP_MAX     (1u << 30)
+/*
+ * Decompressed bytes buffered at most before the records in them are
+ * handed out (more than the largest record, 64 KiB, plus one zstd block):
+ * a container is inflated step by step, so memory stays at this however
+ * much it decompresses to.
+ */
+#define PD_DECOMP_STEP    (256u << 10)
 #define PD_MAX_ATTRS     4096
 #define PD_MAX_IDS       (1u << 20)
 #define PD_READ_CHUNK    (256u << 10)
@@ -176,6 +183,10 @@ struct pd_reader {
 	size_t dpos, dlen, dalloc;
 	uint64_t doff;          /* offset of dbuf[dpos] in the decompressed stream */
 	uint64_t last_comp_off;
+	uint8_t *zin;           /* the COMPRESSED record being inflated */
+	size_t zin_pos, zin_len, zin_alloc;
+	bool zin_full;          /* the last step filled its output: zstd may hold more */
+	uint64_t zout;          /* bytes this record has decompressed to so far */
 	/* scratch for native-order copies */
 	uint64_t *chain;
 	size_t chain_alloc;
@@ -516,7 +527,8 @@ static int read_attr_section(struct pd_reader *r, const uint8_t *base, uint64_t 
 	bool swap = r->info.swapped;
 
 	if (entry < PERF_ATTR_SIZE_VER0 + 16 || entry > 4096)
-		return error("'%s': header attr_size %" PRIu64 " is invalid", r->path, entry);
+		return error("'%s': header attr_size %" PRIu64 " (at offset 16) is invalid",
+			     r->path, entry);
 	if (off > fsize || size > fsize - off)
 		return error("'%s': attrs section (offset %" PRIu64 ", size %" PRIu64
 			     ") is past the end of the file (%" PRIu64 " bytes)", r->path, off, size, fsize);
@@ -843,6 +855,7 @@ void pd_reader__delete(struct pd_reader *r)
 	input_close(&r->in);
 	ZSTD_freeDStream(r->zds);
 	free(r->dbuf);
+	free(r->zin);
 	free(r->chain);
 	free(r->rec);
 	free(r->bids);
@@ -1199,27 +1212,29 @@ static size_t decompress_limit(const struct pd_reader *r)
 	return lim > PD_DECOMP_MAX ? PD_DECOMP_MAX : (size_t)lim;
 }
 
-static int decompress(struct pd_reader *r, const uint8_t *p, size_t len, uint64_t off)
+/* Compressed input, or output zstd holds back, still to be inflated. */
+static bool decompress_pending(const struct pd_reader *r)
 {
-	ZSTD_inBuffer zin = { p, len, 0 };
-	size_t limit = decompress_limit(r);
+	return r->zin_pos < r->zin_len || r->zin_full;
+}
 
-	if (!r->zds) {
-		r->zds = ZSTD_createDStream();
-		if (!r->zds)
-			die("cannot create a zstd decompression stream");
-		ZSTD_initDStream(r->zds);
-	}
+/* Inflate the current COMPRESSED record until PD_DECOMP_STEP bytes are buffered. */
+static int decompress_step(struct pd_reader *r)
+{
+	ZSTD_inBuffer zin = { r->zin, r->zin_len, r->zin_pos };
+	size_t limit = decompress_limit(r);
+	uint64_t off = r->last_comp_off;
+
 	if (r->dpos) {
 		memmove(r->dbuf, r->dbuf + r->dpos, r->dlen - r->dpos);
 		r->dlen -= r->dpos;
 		r->dpos = 0;
 	}
-	while (zin.pos < zin.size) {
+	while ((zin.pos < zin.size || r->zin_full) && r->dlen < PD_DECOMP_STEP) {
 		ZSTD_outBuffer zout;
 		size_t ret;
 
-		if (r->dlen >= limit)
+		if (r->zout >= limit)
 			return error("'%s': compressed record at offset %" PRIu64
 				     " decompresses to more than %zu bytes", r->path, off, limit);
 		ALLOC_GROW(r->dbuf, r->dlen + ZSTD_DStreamOutSize(), r->dalloc);
@@ -1230,10 +1245,34 @@ static int decompress(struct pd_reader *r, const uint8_t *p, size_t len, uint64_
 		if (ZSTD_isError(ret))
 			return error("'%s': compressed record at offset %" PRIu64 " is corrupt: %s",
 				     r->path, off, ZSTD_getErrorName(ret));
+		r->zin_full = zout.pos == zout.size;
+		r->zout += zout.pos - r->dlen;
 		r->dlen = zout.pos;
 	}
-	r->last_comp_off = off;
+	r->zin_pos = zin.pos;
 	return 0;
+}
+
+/*
+ * Start on a COMPRESSED record's payload. It is copied (a pipe's buffer
+ * moves on) and inflated a step at a time as its records are handed out.
+ */
+static int decompress(struct pd_reader *r, const uint8_t *p, size_t len, uint64_t off)
+{
+	if (!r->zds) {
+		r->zds = ZSTD_createDStream();
+		if (!r->zds)
+			die("cannot create a zstd decompression stream");
+		ZSTD_initDStream(r->zds);
+	}
+	ALLOC_GROW(r->zin, len, r->zin_alloc);
+	memcpy(r->zin, p, len);
+	r->zin_pos = 0;
+	r->zin_len = len;
+	r->zin_full = false;
+	r->zout = 0;
+	r->last_comp_off = off;
+	return decompress_step(r);
 }
 
 /* ---- the record walk ------------------------------------------------ */
@@ -1320,24 +1359,29 @@ static int consume_special(struct pd_reader *r, uint32_t type, const uint8_t *re
 /* The next whole record from the decompressed buffer: 1, 0 if none, -1 damage. */
 static int next_decompressed(struct pd_reader *r, struct pd_event *ev)
 {
-	while (r->dlen - r->dpos >= 8) {
-		const uint8_t *rec = r->dbuf + r->dpos;
-		uint16_t size = rec_u16(rec, 6, r->info.swapped);
-		uint64_t off = r->doff;
+	for (;;) {
+		while (r->dlen - r->dpos >= 8) {
+			const uint8_t *rec = r->dbuf + r->dpos;
+			uint16_t size = rec_u16(rec, 6, r->info.swapped);
+			uint64_t off = r->doff;
 
-		if (size < 8) {
-			error("'%s': record in the compressed stream (decompressed offset %" PRIu64
-			      ") has invalid size %u; stopping", r->path, off, size);
-			return damaged(r);
+			if (size < 8) {
+				error("'%s': record in the compressed stream (decompressed offset %"
+				      PRIu64 ") has invalid size %u; stopping", r->path, off, size);
+				return damaged(r);
+			}
+			if (size > r->dlen - r->dpos)
+				break;  /* still compressed, or in the next COMPRESSED record */
+			r->dpos += size;
+			r->doff += size;
+			if (decode_record(r, rec, size, off, true, ev))
+				return 1;
 		}
-		if (size > r->dlen - r->dpos)
-			return 0;       /* continues in the next COMPRESSED record */
-		r->dpos += size;
-		r->doff += size;
-		if (decode_record(r, rec, size, off, true, ev))
-			return 1;
+		if (!decompress_pending(r))
+			return 0;
+		if (decompress_step(r))
+			return damaged(r);
 	}
-	return 0;
 }
 
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
