@@ -94,6 +94,7 @@ struct dso {
 struct dso_cache {
 	char *symfs;                    /* NULL: none */
 	char *buildid_dir;
+	bool buildid_in_symfs;          /* buildid_dir is symfs/.debug: confine it too */
 	bool demangle;
 	unsigned int demangle_flags;
 	struct strpool *pool;
@@ -200,6 +201,23 @@ static bool cache__host_path(struct dso_cache *c, const char *path, struct sbuf 
 		return !out->truncated;
 	}
 	return symfs_resolve(c->symfs, path, out);
+}
+
+/*
+ * A path built under buildid_dir, resolved inside symfs when the build-id
+ * cache is symfs/.debug: the recorded name in it and the cache's links
+ * must not lead out of symfs. Empty when it cannot be resolved.
+ */
+static void cache__confine(struct dso_cache *c, struct sbuf *sb)
+{
+	struct sbuf rel = SBUF_INIT;
+
+	if (!c->buildid_in_symfs)
+		return;
+	sbuf_addstr(&rel, sb->buf + strlen(c->symfs));
+	if (!symfs_resolve(c->symfs, rel.buf, sb))
+		sbuf_reset(sb);
+	sbuf_release(&rel);
 }
 
 static void build_id__addhex(struct sbuf *sb, const uint8_t *id, size_t size)
@@ -390,8 +408,12 @@ static void cache__buildid_link(struct dso_cache *c, const uint8_t *id, size_t i
 	build_id__addhex(&hex, id, id_size);
 	sbuf_reset(sb);
 	sbuf_addf(sb, "%s/.build-id/%.2s/%s", c->buildid_dir, hex.buf, hex.buf + 2);
-	if (!is_regular_file(sb->buf))
-		sbuf_addf(sb, "/%s", base);
+	cache__confine(c, sb);
+	if (!sb->len || !is_regular_file(sb->buf)) {
+		sbuf_reset(sb);
+		sbuf_addf(sb, "%s/.build-id/%.2s/%s/%s", c->buildid_dir, hex.buf, hex.buf + 2, base);
+		cache__confine(c, sb);
+	}
 	sbuf_release(&hex);
 }
 
@@ -410,6 +432,7 @@ static bool dso__find_in_buildid_cache(struct dso *d, const char *path, const ch
 		sbuf_reset(&sb);
 		sbuf_addf(&sb, "%s%s%s/%s/%s", d->cache->buildid_dir,
 			  path[0] == '/' ? "" : "/", path, hex.buf, base);
+		cache__confine(d->cache, &sb);
 		found = dso__try_runtime(d, sb.buf, img, mismatch, not_elf);
 	}
 	sbuf_release(&sb);
@@ -513,6 +536,7 @@ static bool dso__debug_candidate(struct dso *d, size_t k, const char *link,
 		sbuf_addf(out, "%s/.build-id/%.2s/%s", d->cache->buildid_dir, hex, hex + 2);
 		if (k == 4 || !is_regular_file(out->buf))
 			sbuf_addstr(out, k == 3 ? "/elf" : "/debug");
+		cache__confine(d->cache, out);
 		break;
 	case 5: case 6:
 		if (path[0] == '/')
@@ -1527,8 +1551,10 @@ struct dso_cache *dso_cache__new(const struct dso_opts *opts, struct strpool *po
 	/* With a symfs, perf leaves the local cache alone too and uses symfs/.debug. */
 	if (opts->buildid_dir && opts->buildid_dir[0])
 		c->buildid_dir = xstrdup(opts->buildid_dir);
-	else if (c->symfs)
+	else if (c->symfs) {
 		c->buildid_dir = xasprintf("%s/.debug", c->symfs);
+		c->buildid_in_symfs = true;
+	}
 	else
 		c->buildid_dir = xasprintf("%s/.debug", home && home[0] ? home : "");
 	c->demangle = opts->demangle;
