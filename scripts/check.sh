@@ -1,18 +1,21 @@
 #!/bin/sh
 # Set everything up, build with warnings as errors and run every test;
 # then build again with AddressSanitizer and UndefinedBehaviorSanitizer
-# and run every test again. Exit status 0 only when all passed.
+# and run every test again; then build the libFuzzer targets with clang
+# (--enable-fuzzing) and run each for a minute (make fuzz-smoke). Exit
+# status 0 only when all passed.
 #
-#   scripts/check.sh [--no-sanitize] [--distcheck]
+#   scripts/check.sh [--no-sanitize] [--no-fuzz] [--distcheck]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-sanitize=true distcheck=false
+sanitize=true fuzz=true distcheck=false
 for a in "$@"; do
 	case $a in
 	--no-sanitize) sanitize=false ;;
+	--no-fuzz) fuzz=false ;;
 	--distcheck) distcheck=true ;;
-	*) echo "usage: scripts/check.sh [--no-sanitize] [--distcheck]" >&2; exit 1 ;;
+	*) echo "usage: scripts/check.sh [--no-sanitize] [--no-fuzz] [--distcheck]" >&2; exit 1 ;;
 	esac
 done
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -48,6 +51,13 @@ if $sanitize; then
 	echo "== build with ASan and UBSan and test"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		build build-san --enable-werror --enable-asan --enable-ubsan
+fi
+if $fuzz; then
+	echo "== build the fuzz targets with clang and run each for a minute"
+	mkdir -p build-fuzz
+	(cd build-fuzz && { [ -f Makefile ] && [ config.status -nt "$top/configure" ] ||
+		CC=clang "$top/configure" -q --enable-fuzzing; } &&
+		make -s -j"$jobs" && make -s fuzz-smoke)
 fi
 if $distcheck; then
 	echo "== make distcheck"

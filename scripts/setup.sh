@@ -20,7 +20,8 @@ PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
  flex bison xz-utils
  libtraceevent-dev libzstd-dev uthash-dev libelf-dev libdw-dev libiberty-dev
  libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
- linux-perf elfutils binutils perl golang-go"
+ linux-perf elfutils binutils perl golang-go
+ libclang-rt-14-dev"
 
 # Only tests use these, and they skip without them: chromium for the flame
 # graph browser test, libxml2-utils (xmllint) for the SVG golden checks.

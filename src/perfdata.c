@@ -1202,6 +1202,19 @@ static bool pipe_tracing_data(struct pd_reader *r, const uint8_t *rec, size_t si
 	return true;
 }
 
+/* Tracing data from a HEADER_FEATURE record: kept as a copy, as above. */
+static void keep_tracing_data(struct pd_reader *r, const uint8_t *p, size_t size)
+{
+	if (size > PD_MAX_TRACING || r->tracing_buf) {
+		warning("'%s': tracing data feature of %zu bytes ignored", r->path, size);
+		return;
+	}
+	r->tracing_buf = xmalloc(size ? size : 1);
+	memcpy(r->tracing_buf, p, size);
+	r->info.tracing_data = r->tracing_buf;
+	r->info.tracing_data_size = size;
+}
+
 /* ---- compressed records --------------------------------------------- */
 
 static size_t decompress_limit(const struct pd_reader *r)
@@ -1315,14 +1328,21 @@ static int decode_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 static int consume_special(struct pd_reader *r, uint32_t type, const uint8_t *rec,
 			   size_t size, uint64_t off)
 {
+	int feat;
+
 	switch (type) {
 	case PERF_RECORD_HEADER_ATTR:
 		pipe_attr(r, rec, size);
 		return 1;
 	case PERF_RECORD_HEADER_FEATURE:
-		if (size >= sizeof(struct perf_record_header_feature))
-			parse_feature(r, (int)rec_u64(rec, 8, r->info.swapped) & 0xff,
-				      rec + 16, size - 16);
+		if (size < sizeof(struct perf_record_header_feature))
+			return 1;
+		feat = (int)rec_u64(rec, 8, r->info.swapped) & 0xff;
+		/* rec is in a buffer that is reused: the tracing data is copied */
+		if (feat == FEAT_TRACING_DATA)
+			keep_tracing_data(r, rec + 16, size - 16);
+		else
+			parse_feature(r, feat, rec + 16, size - 16);
 		return 1;
 	case PERF_RECORD_HEADER_BUILD_ID:
 		add_build_id(r, rec, size, r->info.swapped);

@@ -1,0 +1,87 @@
+#!/bin/sh
+# Regenerate the seed corpora under tests/fuzz/corpus/ from the golden test
+# inputs: mkperf and mkjitdump outputs of their specs, the perf maps, the
+# start of the recorded perf.data files, and for the pipeline target each
+# golden JIT case's perf.data, jitdump and perf map in fuzz-pipeline.c's
+# layout. Run from the top of the source tree with a built tree:
+#
+#   tests/fuzz/mkcorpus.sh BUILDDIR
+#
+# The seeds are committed; this script is how they were made. Keep them
+# small (the whole corpus well under 2 MB): a fuzzer mutates a short input
+# faster, and the recorded files are cut to their first RECORDED_MAX bytes.
+set -eu
+[ $# -eq 1 ] || { echo "usage: tests/fuzz/mkcorpus.sh BUILDDIR" >&2; exit 2; }
+build=$(cd "$1" && pwd)
+MKPERF=$build/tests/tools/mkperf
+MKJITDUMP=$build/tests/tools/mkjitdump
+RECORDED_MAX=24576
+out=tests/fuzz/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rm -rf "$out"
+mkdir -p "$out/perfdata" "$out/jitdump" "$out/perfmap" "$out/pipeline"
+
+# a spec's name in the corpus: its directory and base name
+name() { echo "$1" | sed 's|^tests/||; s|/|-|g; s|\.[a-z]*$||'; }
+
+# perf.data: every spec in the forms mkperf writes
+for spec in tests/golden/*/*.spec tests/golden/*/*/*.spec tests/tools/examples/*.spec; do
+	n=$(name "$spec")
+	for mode in "" --pipe --compress --swap "--pipe --compress" "--pipe --swap --compress"; do
+		m=$(echo "${mode:-file}" | tr -d ' -')
+		# shellcheck disable=SC2086
+		"$MKPERF" $mode "$spec" "$out/perfdata/$n-$m.data" 2>/dev/null ||
+			rm -f "$out/perfdata/$n-$m.data"
+	done
+done
+for f in tests/golden/*-recorded/perf.data; do
+	head -c $RECORDED_MAX "$f" >"$out/perfdata/$(name "${f%/perf.data}").data"
+done
+
+# jitdump: every jdspec, native and big-endian
+for spec in tests/golden/*/*.jdspec tests/golden/*/*/*.jdspec tests/tools/examples/*.jdspec; do
+	n=$(name "$spec")
+	"$MKJITDUMP" "$spec" "$out/jitdump/$n.dump" 2>/dev/null || rm -f "$out/jitdump/$n.dump"
+	"$MKJITDUMP" --swap "$spec" "$out/jitdump/$n-swap.dump" 2>/dev/null ||
+		rm -f "$out/jitdump/$n-swap.dump"
+done
+
+# perf maps
+for f in tests/golden/*/maps/*.map; do
+	cp "$f" "$out/perfmap/$(name "${f%.map}").map"
+done
+
+# pipeline: u32 pid, u32 perf.data length, u32 jitdump length, the three files
+u32le() {
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $((($1 >> 8) & 255)) \
+		$((($1 >> 16) & 255)) $((($1 >> 24) & 255)))"
+}
+pack() { # out pid perf.data jitdump perfmap
+	{
+		u32le "$2"; u32le "$(wc -c <"$3")"; u32le "$(wc -c <"$4")"
+		cat "$3" "$4" "$5"
+	} >"$1"
+}
+for spec in tests/golden/jit-*/*.spec tests/golden/report-jit/*.spec tests/golden/jit-lifecycle/*/s.spec; do
+	d=$(dirname "$spec")
+	for jd in "$d"/jit-[0-9]*.jdspec "$d"/j.jdspec; do
+		[ -f "$jd" ] || continue
+		if [ "$(basename "$jd")" = j.jdspec ]; then
+			pid=$(sed -n 's|.*filename=[^ ]*jit-\([0-9]*\)\.dump.*|\1|p' "$spec" | head -n 1)
+		else
+			pid=$(basename "$jd" | sed 's/^jit-\([0-9]*\).*/\1/')
+		fi
+		map=$d/maps/perf-$pid.map
+		[ -f "$map" ] || map=/dev/null
+		"$MKJITDUMP" "$jd" "$tmp/j.dump"
+		n=$(name "$spec")-$pid
+		for mode in "" "--pipe --compress" --swap; do
+			m=$(echo "${mode:-file}" | tr -d ' -')
+			# shellcheck disable=SC2086
+			"$MKPERF" $mode "$spec" "$tmp/p.data"
+			pack "$out/pipeline/$n-$m" "$pid" "$tmp/p.data" "$tmp/j.dump" "$map"
+		done
+	done
+done
+du -sh "$out"/*
