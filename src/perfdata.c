@@ -1279,7 +1279,8 @@ static int decompress(struct pd_reader *r, const uint8_t *p, size_t len, uint64_
 		ZSTD_initDStream(r->zds);
 	}
 	ALLOC_GROW(r->zin, len, r->zin_alloc);
-	memcpy(r->zin, p, len);
+	if (len)        /* an empty payload leaves zin NULL */
+		memcpy(r->zin, p, len);
 	r->zin_pos = 0;
 	r->zin_len = len;
 	r->zin_full = false;
