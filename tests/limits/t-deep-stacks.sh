@@ -8,12 +8,7 @@
 # finishes, and fold, script and report count every frame; flamegraph
 # and pprof write complete files.
 set -u
-. "$(dirname "$0")/../setup.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 N=8184
 awk -v n=$N 'BEGIN {
 	print "attr type=1 config=0 sample_type=IP,TID,TIME,CALLCHAIN,PERIOD sample_period=1 mmap=1 comm=1 task=1 mmap2=1"

@@ -9,13 +9,10 @@
 # open of any path may ask for write access or creation except the -o
 # output files.
 set -u
-. "$(dirname "$0")/../setup.sh"
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+# the inputs in it are made read-only: writable again before removal
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fail=1; }
 golden=$abs_top_srcdir/tests/golden
 in=$tmp/in out=$tmp/out
 mkdir -p "$in/fg" "$in/native" "$out" "$tmp/bin"

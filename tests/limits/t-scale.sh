@@ -12,12 +12,7 @@
 # never end. SCALE_N changes the size (default 1000000, or 250000 when
 # jitsym is built with sanitizers, JITSYM_SAN, to keep that run short).
 set -u
-. "$(dirname "$0")/../setup.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 N=1000000
 [ -n "${JITSYM_SAN:-}" ] && N=250000
 N=${SCALE_N:-$N}

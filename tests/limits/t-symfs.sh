@@ -12,12 +12,7 @@
 # None of them may be resolved; /usr/bin/inside (the same fgdemo, inside
 # DIR) must be, so the check is not vacuous.
 set -u
-. "$(dirname "$0")/../setup.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 fgdemo=$abs_top_srcdir/tests/golden/flamegraph-synth/usr/bin/fgdemo
 symfs=$tmp/symfs out=$tmp/outside
 mkdir -p "$symfs/usr/bin" "$out"
