@@ -38,6 +38,12 @@
 #     run of upper-half addresses (perf prints the kernel part of a call
 #     chain first), so an unresolved kernel address is "[unknown]_[k]";
 #     stackcollapse-perf.pl decides by DSO name and leaves it "[unknown]"
+#   - --caller-start-wild: a caller frame (not the leaf) that perf prints
+#     at "+0x0" is named "*" (with its _[k]/_[j] suffix under --annotate):
+#     its return address is the first byte of a symbol, so the call was
+#     made from the code before it, which jitsym names (it looks return
+#     addresses up at ip - 1) and perf does not; compare-folded.pl --wild
+#     lets "*" stand for any one frame
 #   - --tidy: stackcollapse-perf.pl's name tidying: drop everything from
 #     the first '(' (C++ parameter lists) unless the name looks like a Go
 #     method "pkg.(*T).M", and delete quote characters
@@ -77,8 +83,9 @@ usage: fold-perf-script.pl [OPTIONS] [FILE...]
   --unknown-module  name an unresolved symbol after its DSO: [libc.so.6]
   --tidy            strip C++ parameter lists and quotes from names
   --normalize       print header and frame fields line by line, no folding
-  --caller-start-wild  with --normalize: a caller frame at sym+0x0 gets
-                    symbol "*" (jitsym resolves return addresses at ip - 1)
+  --caller-start-wild  a caller frame at sym+0x0 gets symbol "*" (jitsym
+                    resolves return addresses at ip - 1): in folded stacks
+                    for compare-folded.pl --wild, and with --normalize
   -h, --help        show this help
 EOF
 	exit $status;
@@ -214,6 +221,8 @@ sub fold_line {
 			# perf lists the kernel part of a call chain first,
 			# then the user part, which starts at a user address.
 			$in_kernel &&= is_kernel_addr($f[0]);
+			$f[1] = '*' if $opt{'caller-start-wild'} && @frames &&
+				$line =~ /\+0x0 \(/;
 			push @frames, frame_name($in_kernel, @f);
 		}
 	} else {

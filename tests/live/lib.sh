@@ -267,7 +267,9 @@ live_compare_fold() {
 	live_say "fold ${*:-(no options)}: perf script | fold-perf-script.pl vs jitsym fold"
 	live_perf_script "$live_cf_data" "$live_cf_pid"
 	live_cf_script=$live_ps_out
-	if ! "$PERL" "$live_here/fold-perf-script.pl" "$@" "$live_cf_script" \
+	# Callers at a symbol start: perf names the symbol, jitsym the code
+	# before it (ip - 1); "*" lets either stand, as the script comparison does.
+	if ! "$PERL" "$live_here/fold-perf-script.pl" --caller-start-wild "$@" "$live_cf_script" \
 		>"$live_cf_base.perf.folded" 2>"$live_cf_base.perf.stderr"; then
 		live_show "$live_cf_base.perf.stderr" >&2
 		live_hard_error "fold-perf-script.pl cannot read '$live_cf_script'"
@@ -279,7 +281,7 @@ live_compare_fold() {
 		return 0
 	fi
 	if "$PERL" "$live_here/compare-folded.pl" \
-		--min "${LIVE_MIN_AGREEMENT:-99}" \
+		--min "${LIVE_MIN_AGREEMENT:-99}" --wild \
 		--label-a perf --label-b jitsym \
 		"$live_cf_base.perf.folded" "$live_cf_base.jitsym.folded" \
 		>"$live_cf_base.compare" 2>&1; then
@@ -373,7 +375,7 @@ live_compare_jit_fold() {
 	"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_cj.injected" \
 		>"$live_cj.injected.script" 2>/dev/null ||
 		live_hard_error "perf script on the injected recording failed"
-	"$PERL" "$live_here/fold-perf-script.pl" "$live_cj.injected.script" \
+	"$PERL" "$live_here/fold-perf-script.pl" --caller-start-wild "$live_cj.injected.script" \
 		>"$live_cj.inject.perf.folded" 2>/dev/null ||
 		live_hard_error "fold-perf-script.pl cannot read '$live_cj.injected.script'"
 	live_say "perf inject wrote $(find "$(dirname "$live_cj")" -name 'jitted-*.so' | wc -l) jitted-*.so files"
@@ -382,7 +384,7 @@ live_compare_jit_fold() {
 		live_fail "jitsym fold failed"
 		return 0
 	fi
-	if "$PERL" "$live_here/compare-folded.pl" --min "${LIVE_MIN_AGREEMENT:-99}" \
+	if "$PERL" "$live_here/compare-folded.pl" --min "${LIVE_MIN_AGREEMENT:-99}" --wild \
 		--label-a perf-inject --label-b jitsym \
 		"$live_cj.inject.perf.folded" "$live_cj.inject.jitsym.folded" \
 		>"$live_cj.inject.compare" 2>&1; then

@@ -1,0 +1,78 @@
+#!/bin/sh
+# t-compare-scripts.sh: the live tests' own tools on synthetic input (no
+# perf needed): fold-perf-script.pl --caller-start-wild names a caller
+# frame at "sym+0x0" "*", never the leaf, and compare-folded.pl --wild lets
+# such a frame stand for any one frame (with the same _[k]/_[j] suffix),
+# counting each sample once.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+PERL=${PERL:-perl}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/jitsym-compare.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+check() { # name expected actual
+	if [ "$2" = "$3" ]; then
+		echo "ok: $1"
+	else
+		printf 'FAIL: %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3" >&2
+		failed=$((failed + 1))
+	fi
+}
+
+# perf script text: a user caller and a kernel caller at a symbol start,
+# a leaf at a symbol start (never wild), a caller inside its symbol.
+cat >"$tmp/perf.script" <<'PS'
+demo 100   1.000001:     1000 cpu-clock:
+	            1984 leaf+0x24 (/x/demo)
+	            19d4 _dl_start_user+0x0 (/lib/ld.so)
+	            1000 _start+0x10 (/lib/ld.so)
+
+demo 100   1.000002:     1000 cpu-clock:
+	ffffffff81000010 kleaf+0x3 ([kernel.kallsyms])
+	ffffffff81000000 kcaller+0x0 ([kernel.kallsyms])
+	            1984 leaf+0x24 (/x/demo)
+
+demo 100   1.000003:     1000 cpu-clock:
+	            2000 start_leaf+0x0 (/x/demo)
+	            1000 _start+0x10 (/lib/ld.so)
+
+PS
+"$PERL" "$here/fold-perf-script.pl" --caller-start-wild --annotate "$tmp/perf.script" >"$tmp/a.folded"
+check "wild callers, annotated" \
+	"demo;_start;*;leaf|demo;_start;start_leaf|demo;leaf;*_[k];kleaf_[k]" \
+	"$(cut -d' ' -f1 "$tmp/a.folded" | paste -sd'|' -)"
+"$PERL" "$here/fold-perf-script.pl" "$tmp/perf.script" >"$tmp/plain.folded"
+check "no wildcard without the option" \
+	"demo;_start;_dl_start_user;leaf|demo;_start;start_leaf|demo;leaf;kcaller;kleaf" \
+	"$(cut -d' ' -f1 "$tmp/plain.folded" | paste -sd'|' -)"
+
+# jitsym's names for the same samples: ip - 1 names the code before the
+# symbol start; one sample more of the first stack than perf has.
+cat >"$tmp/j.folded" <<'J'
+demo;_start;_start;leaf 2
+demo;_start;start_leaf 1
+demo;leaf;kprev_[k];kleaf_[k] 1
+J
+"$PERL" "$here/compare-folded.pl" --wild "$tmp/a.folded" "$tmp/j.folded" >"$tmp/cmp" || true
+check "wild match counts each sample once" \
+	"same         3 samples in identical stacks (2 of them through a wild caller frame)" \
+	"$(sed -n 3p "$tmp/cmp")"
+check "agreement against the larger total" "agreement 75.00% (need 99%), 1 stacks differ" \
+	"$(sed -n 4p "$tmp/cmp")"
+
+# A wild kernel frame does not match a user frame; a different leaf or
+# depth never matches.
+cat >"$tmp/k.folded" <<'J'
+demo;_start;_start;leafB 1
+demo;_start;x;y;leaf 1
+demo;leaf;kprev;kleaf_[k] 1
+J
+"$PERL" "$here/compare-folded.pl" --wild "$tmp/a.folded" "$tmp/k.folded" >"$tmp/cmp2" && rc=0 || rc=$?
+check "no match on suffix, leaf or depth" "same         0 samples in identical stacks (0 of them through a wild caller frame)|1" \
+	"$(sed -n 3p "$tmp/cmp2")|$rc"
+"$PERL" "$here/compare-folded.pl" "$tmp/a.folded" "$tmp/j.folded" >"$tmp/cmp3" && rc=0 || rc=$?
+check "without --wild only exact stacks count" "same         1 samples in identical stacks|1" \
+	"$(sed -n 3p "$tmp/cmp3")|$rc"
+
+[ "$failed" = 0 ] || { echo "FAIL: $failed check(s)" >&2; exit 1; }
+echo PASS
