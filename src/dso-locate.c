@@ -1,7 +1,8 @@
 /*
  * Finding the files of a DSO: see dso-locate.h. Every recorded path goes
- * through dso_locator__host_path(), so with a symfs nothing outside it is
- * read unless the build-id cache was given elsewhere.
+ * through dso_locator__host_path() and every build-id cache path through
+ * dso_locator__confine(), so with a symfs nothing outside it is read
+ * unless the build-id cache was given elsewhere.
  */
 #include "common.h"
 #include "dso-locate.h"
