@@ -20,7 +20,7 @@
  * then non-weak, then global, then fewer leading underscores, then the
  * longer name, then the first seen); plus "name@plt" for .plt entries
  * when some symbol was found. Where symbols overlap, the one perf would
- * find is returned (see dso.c).
+ * find is returned (see symtab.c).
  *
  * Files. Every path from the recording (and /usr/lib/debug) is looked up
  * under opts.symfs when set, with symlinks resolved inside it; the
@@ -43,6 +43,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symtab.h"
+
+struct elf_image;
 struct strpool;
 struct dso_cache;
 struct dso;
@@ -57,11 +60,7 @@ struct dso_opts {
 	bool demangle_params;      /* "f(int)" rather than "f", as perf -v */
 };
 
-struct symbol {
-	uint64_t start;            /* DSO address */
-	uint64_t size;             /* never 0 except for a symbol the next one starts at */
-	const char *name;          /* interned in the cache's pool; demangled per opts */
-};
+/* struct symbol: see symtab.h. */
 
 /*
  * A cache of DSOs sharing opts (copied) and pool (borrowed, must outlive
@@ -112,5 +111,16 @@ const char *dso__symfile(struct dso *d);
  * (after loading). NULL and *size 0 when unknown. size may be NULL.
  */
 const uint8_t *dso__build_id(struct dso *d, size_t *size);
+
+/*
+ * The binary (dso__file()) and the file with the symbols (dso__symfile(),
+ * the same image when they are one file) opened read-only, e.g. for their
+ * CFI (elf-image.h): opened again on the first call, after loading, and
+ * owned by the DSO. NULL with errno ENOENT when there is no such file or
+ * it can no longer be opened. Each keeps a file descriptor open until
+ * dso_cache__delete().
+ */
+struct elf_image *dso__elf_image(struct dso *d);
+struct elf_image *dso__debug_elf_image(struct dso *d);
 
 #endif

@@ -1,0 +1,411 @@
+/*
+ * Finding the files of a DSO: see dso-locate.h. Every recorded path goes
+ * through dso_locator__host_path() and every build-id cache path through
+ * dso_locator__confine(), so with a symfs nothing outside it is read
+ * unless the build-id cache was given elsewhere.
+ */
+#include "common.h"
+#include "dso-locate.h"
+#include "elf-image.h"
+#include "sbuf.h"
+
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Symlinks followed while resolving one path under symfs (as the kernel's 40). */
+#define SYMFS_MAX_LINKS 40
+
+struct dso_locator {
+	char *symfs;                    /* NULL: none */
+	char *buildid_dir;
+	bool buildid_in_symfs;          /* buildid_dir is symfs/.debug: confine it too */
+};
+
+/* One search: the build id wanted and what the candidates tried said. */
+struct want {
+	struct dso_locator *loc;
+	const uint8_t *id;              /* NULL, id_size 0: any file will do */
+	size_t id_size;
+	bool mismatch;                  /* a file with another build id was found */
+	bool not_elf;                   /* a file that is not ELF was found */
+};
+
+static bool is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/*
+ * Resolve absolute path as if root were "/": symlinks are followed inside
+ * root, ".." stops at root. out gets root + the resolved path. Returns
+ * false when a component is missing or there are too many links.
+ */
+static bool symfs_resolve(const char *root, const char *path, struct sbuf *out)
+{
+	struct sbuf todo = SBUF_INIT, next = SBUF_INIT;
+	size_t root_len, pos = 0, links = 0;
+	bool ok = true;
+	char target[PATH_MAX];
+
+	sbuf_reset(out);
+	sbuf_addstr(out, root);
+	while (out->len && out->buf[out->len - 1] == '/')
+		out->buf[--out->len] = '\0';
+	root_len = out->len;
+	sbuf_addstr(&todo, path);
+
+	while (ok && pos < todo.len) {
+		const char *c = todo.buf + pos;
+		size_t n = strcspn(c, "/"), parent = out->len;
+		struct stat st;
+		ssize_t tn;
+
+		pos += n + (c[n] == '/');
+		if (!n || (n == 1 && c[0] == '.'))
+			continue;
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			while (out->len > root_len && out->buf[out->len - 1] != '/')
+				out->len--;
+			if (out->len > root_len)
+				out->len--;
+			out->buf[out->len] = '\0';
+			continue;
+		}
+		sbuf_addch(out, '/');
+		sbuf_add(out, c, n);
+		if (lstat(out->buf, &st)) {
+			ok = false;
+			break;
+		}
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		tn = readlink(out->buf, target, sizeof(target) - 1);
+		if (tn <= 0 || ++links > SYMFS_MAX_LINKS) {
+			ok = false;
+			break;
+		}
+		target[tn] = '\0';
+		out->len = target[0] == '/' ? root_len : parent;
+		out->buf[out->len] = '\0';
+		sbuf_reset(&next);
+		sbuf_addstr(&next, target);
+		sbuf_addch(&next, '/');
+		sbuf_addstr(&next, todo.buf + pos);
+		sbuf_reset(&todo);
+		sbuf_add(&todo, next.buf, next.len);
+		pos = 0;
+	}
+	if (out->truncated || todo.truncated || next.truncated)
+		ok = false;
+	sbuf_release(&todo);
+	sbuf_release(&next);
+	return ok;
+}
+
+/* The on-disk name of a recorded (absolute) path: under symfs when set. */
+static bool dso_locator__host_path(struct dso_locator *c, const char *path, struct sbuf *out)
+{
+	if (!c->symfs) {
+		sbuf_reset(out);
+		sbuf_addstr(out, path);
+		return !out->truncated;
+	}
+	return symfs_resolve(c->symfs, path, out);
+}
+
+/*
+ * A path built under buildid_dir, resolved inside symfs when the build-id
+ * cache is symfs/.debug: the recorded name in it and the cache's links
+ * must not lead out of symfs. Empty when it cannot be resolved.
+ */
+static void dso_locator__confine(struct dso_locator *c, struct sbuf *sb)
+{
+	struct sbuf rel = SBUF_INIT;
+
+	if (!c->buildid_in_symfs)
+		return;
+	sbuf_addstr(&rel, sb->buf + strlen(c->symfs));
+	if (!symfs_resolve(c->symfs, rel.buf, sb))
+		sbuf_reset(sb);
+	sbuf_release(&rel);
+}
+
+static void build_id__addhex(struct sbuf *sb, const uint8_t *id, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		sbuf_addf(sb, "%02x", id[i]);
+}
+
+/* Equal, allowing one to carry zero padding (perf pads md5 ids to 20 bytes). */
+static bool build_id__equal(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+	size_t n = an < bn ? an : bn, i;
+
+	if (!an || !bn || memcmp(a, b, n))
+		return false;
+	for (i = n; i < an; i++)
+		if (a[i])
+			return false;
+	for (i = n; i < bn; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+/*
+ * Try one candidate binary: the image when it opened and matches the
+ * expected build id (any, when none is expected), else NULL.
+ */
+static struct elf_image *want__try_binary(struct want *w, const char *path)
+{
+	struct elf_image *img = elf_image__open(path);
+	const uint8_t *id;
+	size_t id_size;
+
+	if (!img) {
+		if (errno == ENOEXEC)
+			w->not_elf = true;
+		return NULL;
+	}
+	id = elf_image__build_id(img, &id_size);
+	if (w->id_size && !build_id__equal(w->id, w->id_size, id, id_size)) {
+		w->mismatch = true;
+		elf_image__delete(img);
+		return NULL;
+	}
+	return img;
+}
+
+/*
+ * perf's build-id cache: buildid_dir/.build-id/xx/rest is a file (old
+ * layout) or a link to the directory buildid_dir/<path>/<hex>, which holds
+ * "elf", "debug" or "vdso".
+ */
+static void dso_locator__buildid_link(struct dso_locator *c, const uint8_t *id,
+				      size_t id_size, const char *base, struct sbuf *sb)
+{
+	struct sbuf hex = SBUF_INIT;
+
+	build_id__addhex(&hex, id, id_size);
+	sbuf_reset(sb);
+	sbuf_addf(sb, "%s/.build-id/%.2s/%s", c->buildid_dir, hex.buf, hex.buf + 2);
+	dso_locator__confine(c, sb);
+	if (!sb->len || !is_regular_file(sb->buf)) {
+		sbuf_reset(sb);
+		sbuf_addf(sb, "%s/.build-id/%.2s/%s/%s", c->buildid_dir, hex.buf, hex.buf + 2, base);
+		dso_locator__confine(c, sb);
+	}
+	sbuf_release(&hex);
+}
+
+static struct elf_image *want__find_in_buildid_cache(struct want *w, const char *path,
+						     const char *base)
+{
+	struct sbuf sb = SBUF_INIT, hex = SBUF_INIT;
+	struct elf_image *img;
+
+	if (!w->id_size)
+		return NULL;
+	dso_locator__buildid_link(w->loc, w->id, w->id_size, base, &sb);
+	img = want__try_binary(w, sb.buf);
+	if (!img) {
+		build_id__addhex(&hex, w->id, w->id_size);
+		sbuf_reset(&sb);
+		sbuf_addf(&sb, "%s%s%s/%s/%s", w->loc->buildid_dir,
+			  path[0] == '/' ? "" : "/", path, hex.buf, base);
+		dso_locator__confine(w->loc, &sb);
+		img = want__try_binary(w, sb.buf);
+	}
+	sbuf_release(&sb);
+	sbuf_release(&hex);
+	return img;
+}
+
+/*
+ * Strip the kernel's " (deleted)" suffix: such a file can still be found in
+ * the build-id cache, or at its old path when the build id proves it is the
+ * same file.
+ */
+static size_t path_len_undeleted(const char *path, bool *deleted)
+{
+	static const char suffix[] = " (deleted)";
+	size_t len = strlen(path), sl = sizeof(suffix) - 1;
+
+	*deleted = len > sl && !strcmp(path + len - sl, suffix);
+	return *deleted ? len - sl : len;
+}
+
+/* The one warning for a binary not found, if it deserves one. */
+static void want__warn(struct want *w, const char *path, bool deleted)
+{
+	struct sbuf hex = SBUF_INIT;
+
+	if (w->mismatch) {
+		build_id__addhex(&hex, w->id, w->id_size);
+		warning("no file matching build id %s for '%s'; its samples stay unresolved",
+			hex.buf, path);
+	} else if (w->not_elf) {
+		warning("'%s' is not an ELF file", path);
+	} else if (!deleted || w->id_size) {
+		warning("cannot find '%s'%s%s", path, w->loc->symfs ? " under symfs " : "",
+			w->loc->symfs ? w->loc->symfs : "");
+	}
+	sbuf_release(&hex);
+}
+
+struct elf_image *dso_locator__find_binary(struct dso_locator *c, const char *path,
+					   const uint8_t *build_id, size_t build_id_size)
+{
+	struct want w = { .loc = c, .id = build_id, .id_size = build_id_size };
+	struct sbuf real = SBUF_INIT;
+	struct elf_image *img = NULL;
+	bool deleted;
+	char *base_path = xstrndup(path, path_len_undeleted(path, &deleted));
+
+	if (!strcmp(base_path, "[vdso]")) {
+		/* perf record keeps the vdso in the build-id cache. */
+		img = want__find_in_buildid_cache(&w, base_path, "vdso");
+		goto out;
+	}
+	if (base_path[0] != '/')
+		goto out;   /* "//anon", "[heap]", "anon_inode:...": no file, no warning */
+	if ((!deleted || w.id_size) && dso_locator__host_path(c, base_path, &real))
+		img = want__try_binary(&w, real.buf);
+	if (!img)
+		img = want__find_in_buildid_cache(&w, base_path, "elf");
+	if (!img)
+		want__warn(&w, path, deleted);
+out:
+	free(base_path);
+	sbuf_release(&real);
+	if (!img)
+		errno = ENOENT;
+	return img;
+}
+
+/* Accept a debug file: it has a symtab and (when one is known) our build id. */
+static struct elf_image *want__try_debug(struct want *w, const char *path)
+{
+	struct elf_image *dbg = elf_image__open(path);
+	const uint8_t *id;
+	size_t id_size;
+
+	if (!dbg)
+		return NULL;
+	id = elf_image__build_id(dbg, &id_size);
+	if ((w->id_size && !build_id__equal(w->id, w->id_size, id, id_size)) ||
+	    !elf_image__has_symtab(dbg)) {
+		elf_image__delete(dbg);
+		return NULL;
+	}
+	return dbg;
+}
+
+/*
+ * Candidate k (0, 1, ...) for the file with the symbols when the binary
+ * has no .symtab, in perf's order: .gnu_debuglink next to the binary, in
+ * .debug/ and under /usr/lib/debug; the build-id cache's copy of the
+ * binary (perf record keeps one, maybe unstripped) and its debug file;
+ * /usr/lib/debug by path and by build id. All but the build-id cache are
+ * recorded paths, looked up under symfs. Returns false past the end; an
+ * empty out means skip this one.
+ */
+static bool dso_locator__debug_candidate(struct dso_locator *c, size_t k, const char *link,
+					 const char *path, const char *hex, struct sbuf *out)
+{
+	struct sbuf rec = SBUF_INIT;
+	size_t dir_len = path[0] == '/' ? (size_t)(strrchr(path, '/') - path) : 0;
+
+	sbuf_reset(out);
+	switch (k) {
+	case 0: case 1: case 2:
+		if (link && path[0] == '/')
+			sbuf_addf(&rec, k == 0 ? "%.*s/%s" : k == 1 ? "%.*s/.debug/%s" :
+				  "/usr/lib/debug%.*s/%s", (int)dir_len, path, link);
+		break;
+	case 3: case 4:
+		if (!hex[0])
+			break;
+		sbuf_addf(out, "%s/.build-id/%.2s/%s", c->buildid_dir, hex, hex + 2);
+		if (k == 4 || !is_regular_file(out->buf))
+			sbuf_addstr(out, k == 3 ? "/elf" : "/debug");
+		dso_locator__confine(c, out);
+		break;
+	case 5: case 6:
+		if (path[0] == '/')
+			sbuf_addf(&rec, "/usr/lib/debug%s%s", path, k == 5 ? ".debug" : "");
+		break;
+	case 7:
+		if (hex[0])
+			sbuf_addf(&rec, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		break;
+	default:
+		return false;
+	}
+	if (rec.len && !dso_locator__host_path(c, rec.buf, out))
+		sbuf_reset(out);
+	sbuf_release(&rec);
+	return true;
+}
+
+struct elf_image *dso_locator__find_debug(struct dso_locator *c, const char *path,
+					  struct elf_image *binary,
+					  const uint8_t *build_id, size_t build_id_size)
+{
+	struct want w = { .loc = c };
+	const char *link = elf_image__debuglink(binary);
+	struct sbuf cand = SBUF_INIT, hex = SBUF_INIT;
+	struct elf_image *dbg = NULL;
+	bool deleted;
+	char *base_path = xstrndup(path, path_len_undeleted(path, &deleted));
+	size_t k;
+
+	w.id = elf_image__build_id(binary, &w.id_size);
+	if (!w.id_size) {
+		w.id = build_id;
+		w.id_size = build_id_size;
+	}
+	build_id__addhex(&hex, w.id, w.id_size);
+	for (k = 0; !dbg && dso_locator__debug_candidate(c, k, link, base_path, hex.buf, &cand);
+	     k++)
+		if (cand.len)
+			dbg = want__try_debug(&w, cand.buf);
+	free(base_path);
+	sbuf_release(&cand);
+	sbuf_release(&hex);
+	if (!dbg)
+		errno = ENOENT;
+	return dbg;
+}
+
+struct dso_locator *dso_locator__new(const char *symfs, const char *buildid_dir)
+{
+	struct dso_locator *c = xcalloc(1, sizeof(*c));
+	const char *home = getenv("HOME");
+
+	if (symfs && symfs[0])
+		c->symfs = xstrdup(symfs);
+	/* With a symfs, perf leaves the local cache alone too and uses symfs/.debug. */
+	if (buildid_dir && buildid_dir[0]) {
+		c->buildid_dir = xstrdup(buildid_dir);
+	} else if (c->symfs) {
+		c->buildid_dir = xasprintf("%s/.debug", c->symfs);
+		c->buildid_in_symfs = true;
+	} else {
+		c->buildid_dir = xasprintf("%s/.debug", home && home[0] ? home : "");
+	}
+	return c;
+}
+
+void dso_locator__delete(struct dso_locator *c)
+{
+	if (!c)
+		return;
+	free(c->symfs);
+	free(c->buildid_dir);
+	free(c);
+}

@@ -1,0 +1,53 @@
+/*
+ * Finding the files of a DSO named by a recording, as perf does: the
+ * binary at its recorded path or in the perf build-id cache, and, for a
+ * binary without .symtab, the file with its symbols (.gnu_debuglink,
+ * the build-id cache, /usr/lib/debug by path or build id).
+ *
+ * Confinement. With a symfs every recorded path (and /usr/lib/debug) is
+ * looked up under it, symlinks resolved inside it; the build-id cache
+ * then defaults to symfs/.debug and is confined the same way, so nothing
+ * outside symfs is read unless buildid_dir says so.
+ *
+ * Errors: the finders return NULL with errno ENOENT. dso_locator__find_binary()
+ * warns (msg.h) once per call when a file that should exist is missing,
+ * not ELF or of another build id; nothing else prints.
+ */
+#ifndef JITSYM_DSO_LOCATE_H
+#define JITSYM_DSO_LOCATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct dso_locator;
+struct elf_image;
+
+/*
+ * A locator for symfs (NULL or "": none) and buildid_dir (NULL or "":
+ * symfs/.debug with a symfs, else $HOME/.debug); both copied. Never NULL.
+ */
+struct dso_locator *dso_locator__new(const char *symfs, const char *buildid_dir);
+/* Accepts NULL. */
+void dso_locator__delete(struct dso_locator *c);
+
+/*
+ * The binary for recorded path ("/usr/lib/libc.so.6", "[vdso]", maybe
+ * with the kernel's " (deleted)" suffix), opened: at its path when its
+ * build id matches build_id (any file when build_id_size is 0), else from
+ * the build-id cache. Paths that name no file ("//anon", "[heap]") give
+ * NULL without a warning. The caller owns the image.
+ */
+struct elf_image *dso_locator__find_binary(struct dso_locator *c, const char *path,
+					   const uint8_t *build_id, size_t build_id_size);
+
+/*
+ * The first debug file for the binary of recorded path that has a
+ * .symtab and the binary's build id (or build_id, when the binary has
+ * none; any file when neither is known), in perf's order. The caller owns
+ * the image.
+ */
+struct elf_image *dso_locator__find_debug(struct dso_locator *c, const char *path,
+					  struct elf_image *binary,
+					  const uint8_t *build_id, size_t build_id_size);
+
+#endif
