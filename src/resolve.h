@@ -34,6 +34,7 @@ enum frame_kind {
 
 struct jit_sym;
 struct dso;
+struct ksym;
 
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */
@@ -78,5 +79,14 @@ void resolver__invalidate(struct resolver *r, uint32_t pid);
  */
 void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		     uint64_t ip, bool caller, struct frame *out);
+
+/*
+ * The kernel symbol covering addr, for kernel addresses that are not
+ * frames (tracepoint fields such as call_site=): from the same kallsyms
+ * as kernel frames (chosen with the kernel build id of cpumode
+ * PERF_RECORD_MISC_KERNEL; read at first use). NULL when none covers addr
+ * or no kallsyms could be trusted. The symbol lives as long as the pool.
+ */
+const struct ksym *resolver__kernel_symbol(struct resolver *r, uint64_t addr);
 
 #endif
