@@ -50,9 +50,10 @@ static bool stderr_is_own_terminal(void)
 	if (!isatty(STDERR_FILENO) || fstat(STDERR_FILENO, &e))
 		return false;
 	ret = output_path ? stat(output_path, &o) : fstat(STDOUT_FILENO, &o);
-	if (ret)
+	if (ret || !S_ISCHR(o.st_mode))
 		return true;
-	return !(S_ISCHR(o.st_mode) && o.st_rdev == e.st_rdev);
+	/* /dev/tty is whichever terminal the process has: assume it is this one */
+	return o.st_rdev != e.st_rdev && !(output_path && !strcmp(output_path, "/dev/tty"));
 }
 
 struct progress *progress__new(const char *what, uint64_t total)
