@@ -1,6 +1,6 @@
 #include "common.h"
 #include "cmds.h"
-#include "input-opts.h"
+#include "command.h"
 #include "out-flamegraph.h"
 
 static const char *const flamegraph_usage[] = {
@@ -22,19 +22,18 @@ static const char *const flamegraph_usage[] = {
 	NULL,
 };
 
-enum { OPT_INCLUDE_PID = OPT_INPUT_LAST, OPT_INCLUDE_TID, OPT_NO_KERNEL, OPT_WEIGHT,
-       OPT_TITLE, OPT_WIDTH, OPT_MINWIDTH };
+enum { OPT_TITLE = OPT_COMMAND_LAST, OPT_WIDTH, OPT_MINWIDTH };
 
 static const struct option flamegraph_options[] = {
-	INPUT_LONG_OPTIONS,
-	{ "include-pid", no_argument, NULL, OPT_INCLUDE_PID },
-	{ "include-tid", no_argument, NULL, OPT_INCLUDE_TID },
-	{ "no-kernel", no_argument, NULL, OPT_NO_KERNEL },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 	{ NULL, 0, NULL, 0 },
+};
+
+struct flamegraph_cmd {
+	struct flamegraph_opts opts;
+	struct flamegraph *fg;
 };
 
 static int parse_width(const char *arg, unsigned *width)
@@ -54,58 +53,67 @@ static int parse_width(const char *arg, unsigned *width)
 
 static int flamegraph_opt(void *ctx, int c, const char *arg)
 {
-	struct flamegraph_opts *fg = ctx;
+	struct flamegraph_opts *fg = &((struct flamegraph_cmd *)ctx)->opts;
 
 	switch (c) {
-	case OPT_INCLUDE_PID: fg->include_pid = true; return 0;
-	case OPT_INCLUDE_TID: fg->include_tid = true; return 0;
-	case OPT_NO_KERNEL:   fg->no_kernel = true; return 0;
-	case OPT_TITLE:       fg->title = arg; return 0;
-	case OPT_WIDTH:       return parse_width(arg, &fg->width);
-	case OPT_MINWIDTH:    return flamegraph__parse_minwidth(fg, arg);
-	case OPT_WEIGHT:
-		if (!strcmp(arg, "period"))
-			fg->weight_period = true;
-		else if (strcmp(arg, "count") && strcmp(arg, "samples"))
-			return error("--weight takes 'period' or 'count', not '%s'", arg);
-		return 0;
-	default:
-		return -1;
+	case OPT_TITLE:    fg->title = arg; return 0;
+	case OPT_WIDTH:    return parse_width(arg, &fg->width);
+	case OPT_MINWIDTH: return flamegraph__parse_minwidth(fg, arg);
+	default:           BUG("flamegraph option %d", c);
 	}
+}
+
+static void flamegraph_prepare(void *ctx, struct command_opts *o)
+{
+	struct flamegraph_cmd *cmd = ctx;
+
+	cmd->opts.include_pid = o->include_pid;
+	cmd->opts.include_tid = o->include_tid;
+	cmd->opts.no_kernel = o->no_kernel;
+	cmd->opts.weight_period = o->weight_period;
+	cmd->fg = flamegraph__new(&cmd->opts);
 }
 
 static void flamegraph_sample(void *ctx, const struct resolved_sample *rs)
 {
-	flamegraph__add(ctx, rs);
+	struct flamegraph_cmd *cmd = ctx;
+
+	flamegraph__add(cmd->fg, rs);
 }
+
+static int flamegraph_finish(void *ctx, const struct session *s, FILE *out)
+{
+	struct flamegraph_cmd *cmd = ctx;
+
+	(void)s;
+	return flamegraph__write(cmd->fg, out);
+}
+
+static void flamegraph_release(void *ctx)
+{
+	struct flamegraph_cmd *cmd = ctx;
+
+	flamegraph__delete(cmd->fg);
+}
+
+/* The stacks of fold: the first event unless --event. */
+static const struct command flamegraph_command = {
+	.usage = flamegraph_usage,
+	.options = flamegraph_options,
+	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL,
+	.weight_period = false,            /* count samples */
+	.parse = flamegraph_opt,
+	.prepare = flamegraph_prepare,
+	.sample = flamegraph_sample,
+	.finish = flamegraph_finish,
+	.release = flamegraph_release,
+};
 
 int cmd_flamegraph(int argc, char **argv)
 {
-	struct input_opts in;
-	struct flamegraph_opts opts = { .width = FLAMEGRAPH_DEFAULT_WIDTH, .minwidth = 0.1 };
-	struct session_hooks hooks = { .sample = flamegraph_sample };
-	struct flamegraph *fg;
-	int ret, code;
-	FILE *out;
+	struct flamegraph_cmd cmd = {
+		.opts = { .width = FLAMEGRAPH_DEFAULT_WIDTH, .minwidth = 0.1 },
+	};
 
-	input_opts__init(&in);
-	/* the stacks of fold: the first event unless --event */
-	in.session.filter.first_event_only = true;
-	if (!input_opts__parse_argv(&in, argc, argv, flamegraph_options, flamegraph_usage,
-				    flamegraph_opt, &opts, &code)) {
-		input_opts__release(&in);
-		return code;
-	}
-	fg = flamegraph__new(&opts);
-	hooks.ctx = fg;
-	/* what was read before any damage is still drawn */
-	ret = session__run(in.path, &in.session, &hooks);
-	out = input_opts__open_output(&in);
-	if (!out || flamegraph__write(fg, out))
-		ret = -1;
-	if (input_opts__close_output(out))
-		ret = -1;
-	flamegraph__delete(fg);
-	input_opts__release(&in);
-	return ret ? EXIT_INPUT : EXIT_OK;
+	return command__run(&flamegraph_command, &cmd, argc, argv);
 }

@@ -1,6 +1,6 @@
 #include "common.h"
 #include "cmds.h"
-#include "input-opts.h"
+#include "command.h"
 #include "out-fold.h"
 
 static const char *const fold_usage[] = {
@@ -17,70 +17,77 @@ static const char *const fold_usage[] = {
 	NULL,
 };
 
-enum { OPT_INCLUDE_PID = OPT_INPUT_LAST, OPT_INCLUDE_TID, OPT_ANNOTATE,
-       OPT_NO_KERNEL, OPT_WEIGHT };
+enum { OPT_ANNOTATE = OPT_COMMAND_LAST };
 
 static const struct option fold_options[] = {
-	INPUT_LONG_OPTIONS,
-	{ "include-pid", no_argument, NULL, OPT_INCLUDE_PID },
-	{ "include-tid", no_argument, NULL, OPT_INCLUDE_TID },
 	{ "annotate", no_argument, NULL, OPT_ANNOTATE },
-	{ "no-kernel", no_argument, NULL, OPT_NO_KERNEL },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ NULL, 0, NULL, 0 },
+};
+
+struct fold_cmd {
+	struct fold_opts opts;
+	struct folder *folder;
 };
 
 static int fold_opt(void *ctx, int c, const char *arg)
 {
-	struct fold_opts *fold = ctx;
+	struct fold_cmd *cmd = ctx;
 
-	switch (c) {
-	case OPT_INCLUDE_PID: fold->include_pid = true; return 0;
-	case OPT_INCLUDE_TID: fold->include_tid = true; return 0;
-	case OPT_ANNOTATE:    fold->annotate = true; return 0;
-	case OPT_NO_KERNEL:   fold->no_kernel = true; return 0;
-	case OPT_WEIGHT:
-		if (!strcmp(arg, "period"))
-			fold->weight_period = true;
-		else if (strcmp(arg, "count") && strcmp(arg, "samples"))
-			return error("--weight takes 'period' or 'count', not '%s'", arg);
-		return 0;
-	default:
-		return -1;
-	}
+	(void)arg;
+	if (c != OPT_ANNOTATE)
+		BUG("fold option %d", c);
+	cmd->opts.annotate = true;
+	return 0;
+}
+
+static void fold_prepare(void *ctx, struct command_opts *o)
+{
+	struct fold_cmd *cmd = ctx;
+
+	cmd->opts.include_pid = o->include_pid;
+	cmd->opts.include_tid = o->include_tid;
+	cmd->opts.no_kernel = o->no_kernel;
+	cmd->opts.weight_period = o->weight_period;
+	cmd->folder = folder__new(&cmd->opts);
 }
 
 static void fold_sample(void *ctx, const struct resolved_sample *rs)
 {
-	folder__add(ctx, rs);
+	struct fold_cmd *cmd = ctx;
+
+	folder__add(cmd->folder, rs);
 }
+
+static int fold_finish(void *ctx, const struct session *s, FILE *out)
+{
+	struct fold_cmd *cmd = ctx;
+
+	(void)s;
+	return folder__write(cmd->folder, out);
+}
+
+static void fold_release(void *ctx)
+{
+	struct fold_cmd *cmd = ctx;
+
+	folder__delete(cmd->folder);
+}
+
+static const struct command fold_command = {
+	.usage = fold_usage,
+	.options = fold_options,
+	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL,
+	.weight_period = false,            /* count samples */
+	.parse = fold_opt,
+	.prepare = fold_prepare,
+	.sample = fold_sample,
+	.finish = fold_finish,
+	.release = fold_release,
+};
 
 int cmd_fold(int argc, char **argv)
 {
-	struct input_opts in;
-	struct fold_opts fold = { 0 };
-	struct session_hooks hooks = { .sample = fold_sample };
-	struct folder *folder;
-	int ret, code;
-	FILE *out;
+	struct fold_cmd cmd = { 0 };
 
-	input_opts__init(&in);
-	in.session.filter.first_event_only = true;
-	if (!input_opts__parse_argv(&in, argc, argv, fold_options, fold_usage,
-				    fold_opt, &fold, &code)) {
-		input_opts__release(&in);
-		return code;
-	}
-	folder = folder__new(&fold);
-	hooks.ctx = folder;
-	/* what was read before any damage is still written */
-	ret = session__run(in.path, &in.session, &hooks);
-	out = input_opts__open_output(&in);
-	if (!out || folder__write(folder, out))
-		ret = -1;
-	if (input_opts__close_output(out))
-		ret = -1;
-	folder__delete(folder);
-	input_opts__release(&in);
-	return ret ? EXIT_INPUT : EXIT_OK;
+	return command__run(&fold_command, &cmd, argc, argv);
 }

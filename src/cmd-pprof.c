@@ -1,9 +1,7 @@
 #include "common.h"
 #include "cmds.h"
-#include "input-opts.h"
+#include "command.h"
 #include "out-pprof.h"
-
-#include <unistd.h>
 
 static const char *const pprof_usage[] = {
 	"usage: jitsym pprof [options] [perf.data]",
@@ -17,12 +15,16 @@ static const char *const pprof_usage[] = {
 	NULL,
 };
 
-enum { OPT_LABELS = OPT_INPUT_LAST };
+enum { OPT_LABELS = OPT_COMMAND_LAST };
 
 static const struct option pprof_options[] = {
-	INPUT_LONG_OPTIONS,
 	{ "labels", required_argument, NULL, OPT_LABELS },
 	{ NULL, 0, NULL, 0 },
+};
+
+struct pprof_cmd {
+	struct pprof_opts opts;
+	struct pprof_builder *b;
 };
 
 static int parse_labels(struct pprof_opts *o, const char *arg)
@@ -49,65 +51,69 @@ static int parse_labels(struct pprof_opts *o, const char *arg)
 
 static int pprof_opt(void *ctx, int c, const char *arg)
 {
-	return c == OPT_LABELS ? parse_labels(ctx, arg) : -1;
+	struct pprof_cmd *cmd = ctx;
+
+	if (c != OPT_LABELS)
+		BUG("pprof option %d", c);
+	return parse_labels(&cmd->opts, arg);
 }
 
-static void pprof_start(void *ctx, const struct session *s)
+static void pprof_prepare(void *ctx, struct command_opts *o)
 {
-	pprof_builder__start(ctx, s);
+	struct pprof_cmd *cmd = ctx;
+
+	cmd->opts.event = o->in.session.filter.event;
+	o->in.session.jit_lines = true;          /* locations carry their lines */
+	cmd->b = pprof_builder__new(&cmd->opts);
+}
+
+static int pprof_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	(void)out;
+	pprof_builder__start(cmd->b, s);
+	return 0;
 }
 
 static void pprof_sample(void *ctx, const struct resolved_sample *rs)
 {
-	pprof_builder__add(ctx, rs);
+	struct pprof_cmd *cmd = ctx;
+
+	pprof_builder__add(cmd->b, rs);
 }
 
-static void pprof_finish(void *ctx, const struct session *s)
+static int pprof_finish(void *ctx, const struct session *s, FILE *out)
 {
+	struct pprof_cmd *cmd = ctx;
+
 	(void)s;
-	pprof_builder__finish(ctx);
+	pprof_builder__finish(cmd->b);
+	return pprof_builder__write(cmd->b, out);
 }
+
+static void pprof_release(void *ctx)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	pprof_builder__delete(cmd->b);
+}
+
+static const struct command pprof_command = {
+	.usage = pprof_usage,
+	.options = pprof_options,
+	.binary_output = "a gzipped profile",
+	.parse = pprof_opt,
+	.prepare = pprof_prepare,
+	.start = pprof_start,
+	.sample = pprof_sample,
+	.finish = pprof_finish,
+	.release = pprof_release,
+};
 
 int cmd_pprof(int argc, char **argv)
 {
-	struct input_opts in;
-	struct pprof_opts pprof = { 0 };
-	struct session_hooks hooks = {
-		.start = pprof_start, .sample = pprof_sample, .finish = pprof_finish,
-	};
-	struct pprof_builder *b;
-	int ret, code;
-	FILE *out;
+	struct pprof_cmd cmd = { 0 };
 
-	input_opts__init(&in);
-	in.session.filter.first_event_only = true;
-	if (!input_opts__parse_argv(&in, argc, argv, pprof_options, pprof_usage,
-				    pprof_opt, &pprof, &code)) {
-		input_opts__release(&in);
-		return code;
-	}
-	if (!in.output && isatty(STDOUT_FILENO)) {
-		error("not writing a gzipped profile to a terminal: use -o FILE");
-		input_opts__release(&in);
-		return EXIT_USAGE;
-	}
-	/* before reading: an unwritable output should not cost a whole run */
-	out = input_opts__open_output(&in);
-	if (!out) {
-		input_opts__release(&in);
-		return EXIT_INPUT;
-	}
-	pprof.event = in.session.filter.event;
-	in.session.jit_lines = true;          /* locations carry their lines */
-	b = pprof_builder__new(&pprof);
-	hooks.ctx = b;
-	/* what was read before any damage is still written */
-	ret = session__run(in.path, &in.session, &hooks);
-	if (pprof_builder__write(b, out))
-		ret = -1;
-	if (input_opts__close_output(out))
-		ret = -1;
-	pprof_builder__delete(b);
-	input_opts__release(&in);
-	return ret ? EXIT_INPUT : EXIT_OK;
+	return command__run(&pprof_command, &cmd, argc, argv);
 }

@@ -5,7 +5,7 @@
  */
 #include "common.h"
 #include "cmds.h"
-#include "input-opts.h"
+#include "command.h"
 #include "out-report.h"
 
 static const char *const report_usage[] = {
@@ -26,19 +26,23 @@ static const char *const report_usage[] = {
 	NULL,
 };
 
-enum { OPT_SORT = OPT_INPUT_LAST, OPT_NO_CHILDREN, OPT_LIMIT, OPT_PERCENT_LIMIT,
-       OPT_SOURCE_LINES, OPT_WEIGHT, OPT_FULL_PATHS };
+enum { OPT_SORT = OPT_COMMAND_LAST, OPT_NO_CHILDREN, OPT_LIMIT, OPT_PERCENT_LIMIT,
+       OPT_SOURCE_LINES, OPT_FULL_PATHS };
 
 static const struct option report_options[] = {
-	INPUT_LONG_OPTIONS,
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
 	{ "source-lines", no_argument, NULL, OPT_SOURCE_LINES },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "full-paths", no_argument, NULL, OPT_FULL_PATHS },
 	{ NULL, 0, NULL, 0 },
+};
+
+struct report_cmd {
+	struct report_opts opts;
+	struct reporter *reporter;
+	const char *event;        /* --event, or NULL: the recording's first */
 };
 
 static int parse_limit(const char *arg, size_t *limit)
@@ -71,7 +75,7 @@ static int parse_percent(const char *arg, double *pct)
 
 static int report_opt(void *ctx, int c, const char *arg)
 {
-	struct report_opts *o = ctx;
+	struct report_opts *o = &((struct report_cmd *)ctx)->opts;
 
 	switch (c) {
 	case OPT_SORT:
@@ -87,34 +91,32 @@ static int report_opt(void *ctx, int c, const char *arg)
 	case OPT_PERCENT_LIMIT: return parse_percent(arg, &o->percent_limit);
 	case OPT_SOURCE_LINES:  o->source_lines = true; return 0;
 	case OPT_FULL_PATHS:    o->full_paths = true; return 0;
-	case OPT_WEIGHT:
-		if (!strcmp(arg, "count") || !strcmp(arg, "samples"))
-			o->weight_count = true;
-		else if (strcmp(arg, "period"))
-			return error("--weight takes 'period' or 'count', not '%s'", arg);
-		return 0;
-	default:
-		return -1;
+	default:                BUG("report option %d", c);
 	}
 }
 
-struct report_cmd {
-	struct reporter *reporter;
-	const char *event;        /* --event, or NULL: the recording's first */
-	FILE *out;
-	int write_ret;
-};
+static void report_prepare(void *ctx, struct command_opts *o)
+{
+	struct report_cmd *cmd = ctx;
 
-static void report_start(void *ctx, const struct session *s)
+	cmd->opts.weight_count = !o->weight_period;
+	cmd->event = o->in.session.filter.event;
+	o->in.session.jit_lines = cmd->opts.source_lines;
+	cmd->reporter = reporter__new(&cmd->opts);
+}
+
+static int report_start(void *ctx, const struct session *s, FILE *out)
 {
 	struct report_cmd *cmd = ctx;
 	const struct pd_reader *rd = session__reader(s);
 
+	(void)out;
 	/* the header names the event even when no sample was kept */
 	if (cmd->event)
 		reporter__set_event(cmd->reporter, cmd->event);
 	else if (pd_reader__nr_attrs(rd))
 		reporter__set_event(cmd->reporter, pd_reader__attr(rd, 0)->name);
+	return 0;
 }
 
 static void report_sample(void *ctx, const struct resolved_sample *rs)
@@ -125,44 +127,37 @@ static void report_sample(void *ctx, const struct resolved_sample *rs)
 }
 
 /* Written here, while the session's DSOs are open for the source lines. */
-static void report_finish(void *ctx, const struct session *s)
+static int report_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct report_cmd *cmd = ctx;
 
 	(void)s;
-	cmd->write_ret = reporter__write(cmd->reporter, cmd->out);
+	return reporter__write(cmd->reporter, out);
 }
+
+static void report_release(void *ctx)
+{
+	struct report_cmd *cmd = ctx;
+
+	reporter__delete(cmd->reporter);
+}
+
+static const struct command report_command = {
+	.usage = report_usage,
+	.options = report_options,
+	.shared = CMD_WEIGHT,
+	.weight_period = true,             /* as perf report */
+	.parse = report_opt,
+	.prepare = report_prepare,
+	.start = report_start,
+	.sample = report_sample,
+	.finish = report_finish,
+	.release = report_release,
+};
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts opts = { .sort = REPORT_SORT_TOTAL };
-	struct report_cmd cmd = { 0 };
-	struct session_hooks hooks = { report_start, report_sample, report_finish, &cmd };
-	struct input_opts in;
-	int ret, code;
+	struct report_cmd cmd = { .opts = { .sort = REPORT_SORT_TOTAL } };
 
-	input_opts__init(&in);
-	in.session.filter.first_event_only = true;
-	if (!input_opts__parse_argv(&in, argc, argv, report_options, report_usage,
-				    report_opt, &opts, &code)) {
-		input_opts__release(&in);
-		return code;
-	}
-	cmd.out = input_opts__open_output(&in);
-	if (!cmd.out) {
-		input_opts__release(&in);
-		return EXIT_USAGE;
-	}
-	cmd.event = in.session.filter.event;
-	in.session.jit_lines = opts.source_lines;
-	cmd.reporter = reporter__new(&opts);
-	/* what was read before any damage is still reported */
-	ret = session__run(in.path, &in.session, &hooks);
-	if (cmd.write_ret)
-		ret = -1;
-	if (input_opts__close_output(cmd.out))
-		ret = -1;
-	reporter__delete(cmd.reporter);
-	input_opts__release(&in);
-	return ret ? EXIT_INPUT : EXIT_OK;
+	return command__run(&report_command, &cmd, argc, argv);
 }

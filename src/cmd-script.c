@@ -1,6 +1,6 @@
 #include "common.h"
 #include "cmds.h"
-#include "input-opts.h"
+#include "command.h"
 #include "out-script.h"
 
 static const char *const script_usage[] = {
@@ -17,10 +17,9 @@ static const char *const script_usage[] = {
 	NULL,
 };
 
-enum { OPT_HEADER = OPT_INPUT_LAST };
+enum { OPT_HEADER = OPT_COMMAND_LAST };
 
 static const struct option script_options[] = {
-	INPUT_LONG_OPTIONS,
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ "fields", required_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 },
@@ -30,9 +29,7 @@ struct script_cmd {
 	bool header;
 	struct script_fields fields;
 	struct script_out_opts out_opts;
-	FILE *out;
 	struct script_out *so;
-	bool bad_fields;          /* -F cannot be printed for this recording */
 };
 
 static int script_opt(void *ctx, int c, const char *arg)
@@ -42,59 +39,61 @@ static int script_opt(void *ctx, int c, const char *arg)
 	switch (c) {
 	case OPT_HEADER: cmd->header = true; return 0;
 	case 'F':        return script_fields__parse(&cmd->fields, arg);
-	default:         return -1;
+	default:         BUG("script option %d", c);
 	}
 }
 
-static void script_start(void *ctx, const struct session *s)
+static void script_prepare(void *ctx, struct command_opts *o)
 {
 	struct script_cmd *cmd = ctx;
 
-	cmd->so = script_out__new(cmd->out, session__reader(s), &cmd->out_opts);
-	if (!cmd->so) {
-		cmd->bad_fields = true;
-		session__abort(s);
-		return;
-	}
+	cmd->out_opts.fields = &cmd->fields;
+	o->in.session.jit_lines = script_fields__want(&cmd->fields, SF_SRCLINE);
+}
+
+/* -1 after error() when -F names a field the recording's samples lack. */
+static int script_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct script_cmd *cmd = ctx;
+
+	cmd->out_opts.resolver = session__resolver(s);
+	cmd->so = script_out__new(out, session__reader(s), &cmd->out_opts);
+	if (!cmd->so)
+		return -1;
 	if (cmd->header)
-		script__print_header(cmd->out, session__reader(s));
+		script__print_header(out, session__reader(s));
+	return 0;
 }
 
 static void script_sample(void *ctx, const struct resolved_sample *rs)
 {
 	struct script_cmd *cmd = ctx;
 
-	if (cmd->so)
-		script_out__sample(cmd->so, rs);
+	script_out__sample(cmd->so, rs);
 }
+
+static void script_release(void *ctx)
+{
+	struct script_cmd *cmd = ctx;
+
+	script_out__delete(cmd->so);
+}
+
+/* Every event, as perf script prints them; samples are written as they come. */
+static const struct command script_command = {
+	.usage = script_usage,
+	.options = script_options,
+	.all_events = true,
+	.parse = script_opt,
+	.prepare = script_prepare,
+	.start = script_start,
+	.sample = script_sample,
+	.release = script_release,
+};
 
 int cmd_script(int argc, char **argv)
 {
 	struct script_cmd cmd = { 0 };
-	struct session_hooks hooks = { script_start, script_sample, NULL, &cmd };
-	struct input_opts in;
-	int ret, code;
 
-	input_opts__init(&in);
-	if (!input_opts__parse_argv(&in, argc, argv, script_options, script_usage,
-				    script_opt, &cmd, &code)) {
-		input_opts__release(&in);
-		return code;
-	}
-	cmd.out = input_opts__open_output(&in);
-	if (!cmd.out) {
-		input_opts__release(&in);
-		return EXIT_USAGE;
-	}
-	cmd.out_opts.fields = &cmd.fields;
-	cmd.out_opts.resolve = &in.session.resolve;
-	in.session.jit_lines = script_fields__want(&cmd.fields, SF_SRCLINE);
-	ret = session__run(in.path, &in.session, &hooks);
-	script_out__delete(cmd.so);
-	if (input_opts__close_output(cmd.out))
-		ret = -1;
-	input_opts__release(&in);
-	if (cmd.bad_fields)
-		return EXIT_USAGE;
-	return ret ? EXIT_INPUT : EXIT_OK;
+	return command__run(&script_command, &cmd, argc, argv);
 }

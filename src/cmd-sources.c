@@ -5,7 +5,7 @@
  */
 #include "common.h"
 #include "cmds.h"
-#include "input-opts.h"
+#include "command.h"
 #include "jitmap.h"
 #include "machine.h"
 
@@ -18,11 +18,6 @@ static const char *const sources_usage[] = {
 	"paths tried), and how many frames ELF symbols, the kernel, the jitdump",
 	"and the perf map resolved, and how many stayed [unknown] (by mapping).",
 	NULL,
-};
-
-static const struct option sources_options[] = {
-	INPUT_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
 };
 
 enum { K_NATIVE, K_KERNEL, K_JIT, K_PERFMAP, K_UNKNOWN, K_MAX };
@@ -43,7 +38,6 @@ struct proc_stats {
 };
 
 struct sources_cmd {
-	FILE *out;
 	struct proc_stats *procs;
 };
 
@@ -157,7 +151,7 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 			ps->unres[i].dso);
 }
 
-static void sources_finish(void *ctx, const struct session *s)
+static int sources_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct sources_cmd *cmd = ctx;
 	size_t nr = HASH_COUNT(cmd->procs), i = 0;
@@ -169,12 +163,14 @@ static void sources_finish(void *ctx, const struct session *s)
 	if (nr)
 		qsort(list, nr, sizeof(*list), by_samples);
 	for (i = 0; i < nr; i++)
-		print_proc(cmd->out, list[i], session__jitmap(s));
+		print_proc(out, list[i], session__jitmap(s));
 	free(list);
+	return ferror(out) ? -1 : 0;
 }
 
-static void free_stats(struct sources_cmd *cmd)
+static void sources_release(void *ctx)
 {
+	struct sources_cmd *cmd = ctx;
 	struct proc_stats *ps, *tmp;
 
 	HASH_ITER(hh, cmd->procs, ps, tmp) {
@@ -184,29 +180,16 @@ static void free_stats(struct sources_cmd *cmd)
 	}
 }
 
+static const struct command sources_command = {
+	.usage = sources_usage,
+	.sample = sources_sample,
+	.finish = sources_finish,
+	.release = sources_release,
+};
+
 int cmd_sources(int argc, char **argv)
 {
 	struct sources_cmd cmd = { 0 };
-	struct session_hooks hooks = { NULL, sources_sample, sources_finish, &cmd };
-	struct input_opts in;
-	int ret, code;
 
-	input_opts__init(&in);
-	in.session.filter.first_event_only = true;
-	if (!input_opts__parse_argv(&in, argc, argv, sources_options, sources_usage,
-				    NULL, NULL, &code)) {
-		input_opts__release(&in);
-		return code;
-	}
-	cmd.out = input_opts__open_output(&in);
-	if (!cmd.out) {
-		input_opts__release(&in);
-		return EXIT_USAGE;
-	}
-	ret = session__run(in.path, &in.session, &hooks);
-	if (input_opts__close_output(cmd.out))
-		ret = -1;
-	free_stats(&cmd);
-	input_opts__release(&in);
-	return ret ? EXIT_INPUT : EXIT_OK;
+	return command__run(&sources_command, &cmd, argc, argv);
 }

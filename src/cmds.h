@@ -1,12 +1,14 @@
 /*
  * The subcommands. How to add one:
- *  1. write src/cmd-NAME.c with "int cmd_NAME(int argc, char **argv)"
- *     that parses its options into a struct, then runs; usage[] at file
- *     scope, -h/--help prints it and returns 0;
+ *  1. write src/cmd-NAME.c: its usage[] and option table at file scope,
+ *     a struct of its options and writer, the hooks of a struct command
+ *     (command.h: which shared options it takes, how it writes) and
+ *     "int cmd_NAME(int argc, char **argv)" calling command__run();
  *  2. declare it here and add it to commands[] in main.c;
  *  3. add the file to Makefile.am, document it in README.md and give it a
  *     golden test under tests/golden/.
- * A command returns an exit code from enum jitsym_exit (msg.h).
+ * command__run() parses, opens the output, runs the session and returns
+ * the exit code (enum jitsym_exit, msg.h), the same way for every command.
  */
 #ifndef JITSYM_CMDS_H
 #define JITSYM_CMDS_H

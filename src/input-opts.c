@@ -1,6 +1,5 @@
 #include "common.h"
 #include "input-opts.h"
-#include "sbuf.h"
 
 const char *const input_opts_usage[] = {
 	"  -i, --input FILE      perf.data to read (default: perf.data; '-' for stdin)",
@@ -20,6 +19,25 @@ const char *const input_opts_usage[] = {
 	"  -v, --verbose         more detail on stderr",
 	"  -h, --help            this help",
 	NULL,
+};
+
+const struct option input_long_options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "jit-dir", required_argument, NULL, OPT_JIT_DIR },
+	{ "perfmap-dir", required_argument, NULL, OPT_PERFMAP_DIR },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
 void input_opts__init(struct input_opts *o)
@@ -79,73 +97,6 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 	}
 }
 
-/*
- * INPUT_SHORT_OPTIONS, plus the short form of each of the command's long
- * options whose value is a letter or digit: { "fields", required_argument,
- * NULL, 'F' } makes "-F LIST" work too.
- */
-static char *short_options(const struct option *longopts)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	sbuf_addstr(&sb, INPUT_SHORT_OPTIONS);
-	for (; longopts && longopts->name; longopts++) {
-		int v = longopts->val;
-
-		if (longopts->flag || !((v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z') ||
-					(v >= '0' && v <= '9')) || strchr(sb.buf, v))
-			continue;
-		sbuf_addch(&sb, (char)v);
-		if (longopts->has_arg == required_argument)
-			sbuf_addch(&sb, ':');
-		else if (longopts->has_arg == optional_argument)
-			sbuf_addstr(&sb, "::");
-	}
-	return sbuf_detach(&sb, NULL);
-}
-
-/* 0 to run, 1 for a usage error, -2 for --help. */
-static int parse_argv(struct input_opts *o, int argc, char **argv,
-		      const struct option *longopts, cmd_opt_fn fn, void *cmd)
-{
-	char *shortopts = short_options(longopts);
-	int c, ret = 0;
-
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == 'h') {
-			ret = -2;
-			break;
-		}
-		ret = input_opts__parse(o, c, optarg);
-		if (ret < 0 || (ret == 0 && (c == '?' || c == ':' || !fn || fn(cmd, c, optarg)))) {
-			ret = 1;
-			break;
-		}
-		ret = 0;
-	}
-	free(shortopts);
-	if (ret)
-		return ret;
-	if (optind < argc)
-		o->path = argv[optind++];
-	if (optind < argc)
-		return error("unexpected argument '%s'", argv[optind]), 1;
-	return 0;
-}
-
-bool input_opts__parse_argv(struct input_opts *o, int argc, char **argv,
-			    const struct option *longopts, const char *const *usage,
-			    cmd_opt_fn fn, void *cmd, int *exit_code)
-{
-	int ret = parse_argv(o, argc, argv, longopts, fn, cmd);
-
-	if (!ret)
-		return true;
-	print_usage(ret == -2 ? stdout : stderr, usage);
-	*exit_code = ret == -2 ? EXIT_OK : EXIT_USAGE;
-	return false;
-}
-
 FILE *input_opts__open_output(const struct input_opts *o)
 {
 	FILE *out;
@@ -171,10 +122,10 @@ int input_opts__close_output(FILE *out)
 	return ret;
 }
 
-void print_usage(FILE *fp, const char *const *usage)
+void input_opts__usage(FILE *fp)
 {
-	for (; *usage; usage++)
-		fprintf(fp, "%s\n", *usage);
+	const char *const *usage;
+
 	fprintf(fp, "\nOptions for reading the recording:\n");
 	for (usage = input_opts_usage; *usage; usage++)
 		fprintf(fp, "%s\n", *usage);

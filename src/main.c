@@ -1,8 +1,9 @@
 /*
  * jitsym: symbolized profiles of JIT-compiled code from perf.data.
  *
- * main() dispatches to a subcommand (see cmds.h) and turns its result
- * into the exit status: 0 ok, 1 usage error, 2 unreadable or invalid input.
+ * main() dispatches to a subcommand (see cmds.h) and returns its result,
+ * an enum jitsym_exit (msg.h): 0 ok, 1 usage error, 2 unreadable or
+ * invalid input, 3 output that cannot be written.
  */
 #include "common.h"
 #include "cmds.h"
@@ -33,7 +34,8 @@ static void main_usage(FILE *fp)
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(fp, "\n'jitsym COMMAND --help' describes a command's options.\n"
-		"Exit status: 0 ok, 1 usage error, 2 unreadable or invalid input.\n");
+		"Exit status: 0 ok, 1 usage error, 2 unreadable or invalid input,\n"
+		"3 the output (-o FILE or standard output) cannot be written.\n");
 }
 
 int main(int argc, char **argv)

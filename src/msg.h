@@ -17,10 +17,21 @@
 
 #include <stdarg.h>
 
+/*
+ * The exit status of every command (command.h maps each failure to one):
+ * 1 for a command line that cannot run: an unknown option, a bad value,
+ * options the recording cannot satisfy (script -F); 2 when the input
+ * cannot be opened, is not a recording, or is damaged (the output of the
+ * part before the damage is written); 3 when the output (-o FILE, or
+ * standard output) cannot be created or written. The first of 1 and 3
+ * ends the run; a damaged input that is also written to a full disk exits
+ * 3, since the output is not usable.
+ */
 enum jitsym_exit {
 	EXIT_OK = 0,
 	EXIT_USAGE = 1,   /* bad command line */
 	EXIT_INPUT = 2,   /* unreadable or invalid input */
+	EXIT_OUTPUT = 3,  /* the output cannot be created or written */
 };
 
 #define MSG_WARN_LIMIT 5

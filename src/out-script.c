@@ -104,9 +104,7 @@ struct script_out {
 	int name_width;
 	struct tracedata *trace;
 	bool trace_tried;
-	struct kernel_syms *ksyms;    /* for tracepoint fields; loaded on first use */
-	bool ksyms_tried;
-	struct strpool *pool;         /* srcline's and ksyms' strings */
+	struct strpool *pool;         /* srcline's strings */
 	struct srcline_cache *srcline;
 	struct sbuf line;
 };
@@ -241,7 +239,6 @@ void script_out__delete(struct script_out *so)
 		return;
 	tracedata__delete(so->trace);
 	srcline_cache__delete(so->srcline);
-	kernel_syms__delete(so->ksyms);
 	strpool__delete(so->pool);
 	sbuf_release(&so->line);
 	free(so->fields);
@@ -257,36 +254,13 @@ static struct strpool *pool_of(struct script_out *so)
 
 /* ---- tracepoint fields ------------------------------------------------ */
 
-static const struct pd_build_id *kernel_build_id(const struct pd_info *info)
-{
-	size_t i;
-
-	for (i = 0; i < info->nr_build_ids; i++)
-		if (info->build_ids[i].filename &&
-		    !strcmp(info->build_ids[i].filename, KSYM_DSO_KERNEL))
-			return &info->build_ids[i];
-	return NULL;
-}
-
-/* tracedata_ksym_fn: kernel symbols for %pS fields, loaded when first needed */
+/* tracedata_ksym_fn: kernel symbols for %pS fields, the resolver's */
 static const char *trace_ksym(void *priv, uint64_t *addr, const char **mod)
 {
 	struct script_out *so = priv;
-	const struct ksym *s;
+	const struct ksym *s = so->opts->resolver ?
+			       resolver__kernel_symbol(so->opts->resolver, *addr) : NULL;
 
-	if (!so->ksyms_tried) {
-		const struct pd_info *in = pd_reader__info(so->reader);
-		const struct pd_build_id *kb = kernel_build_id(in);
-		char *path;
-
-		so->ksyms_tried = true;
-		path = kernel__kallsyms_path(so->opts->resolve ? so->opts->resolve->kallsyms : NULL,
-					     in->osrelease, kb ? kb->id : NULL, kb ? kb->size : 0);
-		if (path)
-			so->ksyms = kernel_syms__load(path, pool_of(so));
-		free(path);
-	}
-	s = so->ksyms ? kernel_syms__find(so->ksyms, *addr) : NULL;
 	if (!s)
 		return NULL;
 	*addr = s->start;

@@ -66,8 +66,8 @@ bool script_fields__want(const struct script_fields *f, unsigned int field);
 
 struct script_out_opts {
 	const struct script_fields *fields;   /* NULL: perf's defaults */
-	/* where kernel symbols come from, for tracepoint fields holding kernel addresses */
-	const struct resolve_opts *resolve;   /* NULL: none */
+	/* kernel symbols for tracepoint fields holding kernel addresses */
+	struct resolver *resolver;            /* NULL: none */
 };
 
 struct script_out;

@@ -30,18 +30,30 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* stderr is a terminal, and stdout does not write to that same terminal */
+/* The command's -o FILE, or NULL: it writes to stdout. */
+static const char *output_path;
+
+void progress__set_output(const char *path)
+{
+	output_path = path;
+}
+
+/*
+ * stderr is a terminal, and the output does not go to that same terminal:
+ * stdout when there is no -o, else the -o file (which need not exist yet).
+ */
 static bool stderr_is_own_terminal(void)
 {
 	struct stat e, o;
+	int ret;
 
-	if (!isatty(STDERR_FILENO))
+	if (!isatty(STDERR_FILENO) || fstat(STDERR_FILENO, &e))
 		return false;
-	if (!isatty(STDOUT_FILENO))
+	ret = output_path ? stat(output_path, &o) : fstat(STDOUT_FILENO, &o);
+	if (ret || !S_ISCHR(o.st_mode))
 		return true;
-	if (fstat(STDERR_FILENO, &e) || fstat(STDOUT_FILENO, &o))
-		return false;
-	return e.st_rdev != o.st_rdev;
+	/* /dev/tty is whichever terminal the process has: assume it is this one */
+	return o.st_rdev != e.st_rdev && !(output_path && !strcmp(output_path, "/dev/tty"));
 }
 
 struct progress *progress__new(const char *what, uint64_t total)

@@ -4,9 +4,11 @@
  *
  *	jitsym: reading 'perf.data': 812.4 MiB of 2.1 GiB (38%), 3.2M samples, 410k samples/s
  *
- * Shown only when stderr is a terminal that stdout is not writing to
- * (output on the same screen would mix with it), never with -q
- * (verbosity < 0), and only once the work has run for a second; redrawn
+ * Shown only when stderr is a terminal that the output is not written to
+ * (output on the same screen would mix with it): stdout, or the -o file
+ * progress__set_output() names; so "-o FILE" on a terminal shows it, and
+ * so does "> FILE". Never with -q (verbosity < 0), and only once the
+ * work has run for a second; redrawn
  * at most four times a second and erased when done, so what stays on the
  * terminal is the same as without it. msg.c erases the line before a
  * message and the next update draws it again.
@@ -29,6 +31,13 @@ struct progress *progress__new(const char *what, uint64_t total);
 void progress__update(struct progress *p, uint64_t done, uint64_t items);
 /* Erase the line and free p. Accepts NULL. */
 void progress__delete(struct progress *p);
+
+/*
+ * Where the command writes: path (-o FILE; need not exist yet), or NULL
+ * for stdout, the default. Call before progress__new(); path must live
+ * until the report is done.
+ */
+void progress__set_output(const char *path);
 
 /* Erase the progress line if one is showing (before writing to stderr). */
 void progress__clear_line(void);

@@ -141,6 +141,11 @@ static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct 
 	f->dso = strpool__intern(r->pool, ksym__dso_name(s));
 }
 
+const struct ksym *resolver__kernel_symbol(struct resolver *r, uint64_t addr)
+{
+	return r->ksyms ? kernel_syms__find(r->ksyms, addr) : NULL;
+}
+
 static struct dso *map_dso(struct resolver *r, struct map *map)
 {
 	const uint8_t *bid = NULL;

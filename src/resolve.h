@@ -34,7 +34,28 @@ enum frame_kind {
 
 struct jit_sym;
 struct dso;
+struct ksym;
 
+/*
+ * How long a resolved frame lives. The frames a session hands to a sample
+ * hook (struct resolved_sample) are its scratch array: valid only during
+ * that call; copy the struct frame to keep it. What its pointers point to
+ * lives longer:
+ *  - sym, dso (and a JIT function's name, source and file names): interned
+ *    in the session's strpool, valid until session__run() returns (the
+ *    finish hook still sees them; after it they are gone);
+ *  - elf: owned by the resolver's DSO cache, valid until session__run()
+ *    returns, like the strings;
+ *  - jit, FRAME_JIT (jitdump): jitmap keeps every function it made until
+ *    the session ends, also after the runtime replaced or moved its code,
+ *    so the pointer (and its lines) stays valid to the end of the session,
+ *    while only the frames resolved since say which code is there now;
+ *  - jit, FRAME_PERFMAP (perf map): belongs to the process whose perf map
+ *    held it (the sampled one, or for a forked child its parent) and is
+ *    freed when that process execs or its pid is reused (a FORK record
+ *    for it): do not keep it past the sample hook. Its name and source
+ *    are interned and live for the session.
+ */
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */
 	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
@@ -78,5 +99,14 @@ void resolver__invalidate(struct resolver *r, uint32_t pid);
  */
 void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		     uint64_t ip, bool caller, struct frame *out);
+
+/*
+ * The kernel symbol covering addr, for kernel addresses that are not
+ * frames (tracepoint fields such as call_site=): from the same kallsyms
+ * as kernel frames (chosen with the kernel build id of cpumode
+ * PERF_RECORD_MISC_KERNEL; read at first use). NULL when none covers addr
+ * or no kallsyms could be trusted. The symbol lives as long as the pool.
+ */
+const struct ksym *resolver__kernel_symbol(struct resolver *r, uint64_t addr);
 
 #endif

@@ -1,0 +1,71 @@
+/*
+ * command: the lifecycle every subcommand shares, so that they fail the
+ * same way. command__run():
+ *  1. parses the command line: the input options (input-opts.h), the
+ *     shared options the command takes (enum command_shared), then its
+ *     own through its parse function. -h prints the usage on stdout (exit
+ *     0); a bad option prints one error line (exit EXIT_USAGE);
+ *  2. calls prepare(), which builds the command's writer;
+ *  3. runs the session. Its start hook opens the output (-o FILE, or
+ *     stdout) once the recording's header has been read and before any
+ *     sample: a missing or invalid input leaves no output file behind, an
+ *     unwritable one fails before the samples are read (EXIT_OUTPUT);
+ *  4. finish() writes what it collected (also after damage: the part
+ *     read before it), then the output is closed and the exit status
+ *     chosen from enum jitsym_exit (msg.h).
+ * Messages go through msg.h; a command prints nothing of its own about
+ * the output or the input file.
+ */
+#ifndef JITSYM_COMMAND_H
+#define JITSYM_COMMAND_H
+
+#include <stdio.h>
+
+#include "input-opts.h"
+
+/* Options several commands take; a command lists the ones it accepts. */
+enum command_shared {
+	CMD_WEIGHT      = 1u << 0,   /* --weight=period|count */
+	CMD_INCLUDE_PID = 1u << 1,   /* --include-pid */
+	CMD_INCLUDE_TID = 1u << 2,   /* --include-tid */
+	CMD_NO_KERNEL   = 1u << 3,   /* --no-kernel */
+};
+
+/* getopt_long values of the shared options; a command's own start at OPT_COMMAND_LAST. */
+enum {
+	OPT_WEIGHT = OPT_INPUT_LAST, OPT_INCLUDE_PID, OPT_INCLUDE_TID, OPT_NO_KERNEL,
+	OPT_COMMAND_LAST,
+};
+
+/* The parsed command line, as prepare() sees it. */
+struct command_opts {
+	struct input_opts in;      /* prepare() may set in.session.jit_lines */
+	bool weight_period;        /* --weight: sum periods (true) or count samples */
+	bool include_pid, include_tid, no_kernel;
+};
+
+struct command {
+	const char *const *usage;        /* the command's usage lines, NULL-terminated */
+	const struct option *options;    /* its own long options, or NULL */
+	unsigned int shared;             /* the enum command_shared it takes */
+	bool weight_period;              /* --weight's default */
+	bool all_events;                 /* every event by default, not only the first */
+	/* What a binary output is ("a gzipped profile"): not written to a terminal. NULL: text */
+	const char *binary_output;
+	/* One of its own options; 0, or -1 after error(). NULL: it has none. */
+	int (*parse)(void *ctx, int c, const char *arg);
+	/* After parsing: build the writer. NULL: nothing to build. */
+	void (*prepare)(void *ctx, struct command_opts *o);
+	/* Header read, output open; -1 after error() to stop (a usage error). NULL: none. */
+	int (*start)(void *ctx, const struct session *s, FILE *out);
+	void (*sample)(void *ctx, const struct resolved_sample *rs);
+	/* After the last sample, session state still there; -1 when writing out failed. */
+	int (*finish)(void *ctx, const struct session *s, FILE *out);
+	/* Free what prepare() and the hooks made; called whenever prepare() may have been. */
+	void (*release)(void *ctx);
+};
+
+/* Run command c with state ctx over argv (argv[0]: its name); returns an enum jitsym_exit. */
+int command__run(const struct command *c, void *ctx, int argc, char **argv);
+
+#endif

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Every command fails the same way (src/command.h, the exit status in
+# src/msg.h): for each failure below, all six commands exit with the same
+# status, print exactly one "jitsym: error:" line and nothing else on
+# stderr (usage errors print no usage: the line says where to look), write
+# nothing to stdout, and leave no output file behind.
+#
+#   unwritable -o FILE (a missing directory)  3
+#   missing input file                        2
+#   input that is not a recording (text)      2
+#   unknown option                            1
+#   option missing its value                  1
+#   script -F naming a field the samples lack 1 (after reading the header)
+set -u
+. "$(dirname "$0")/../setup.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok - $1"; }
+bad() { echo "not ok - $1"; fail=1; }
+
+cat >"$tmp/valid.spec" <<'SPEC'
+feature osrelease 6.1.0-test
+attr name=cycles type=0 config=0 sample_period=1000 sample_type=IP,TID,TIME,PERIOD sample_id_all=1 mmap=1 comm=1 task=1
+comm pid=300 tid=300 comm=app exec=1 time=1000
+sample pid=300 tid=300 time=2000 period=1000 ip=0x1000
+SPEC
+"$MKPERF" "$tmp/valid.spec" "$tmp/valid.data" || { echo "mkperf failed"; exit 99; }
+echo "not a recording" >"$tmp/text.data"
+# valid.data names no kernel: --kallsyms keeps the "no trusted kallsyms" warning out,
+# so a second line on stderr is a fault of the run, not of the host
+common="--kallsyms /dev/null"
+
+# check WHAT STATUS PATTERN OUTFILE ARGS...: every command, one status, one line
+check() {
+	what=$1 want=$2 pattern=$3 outfile=$4
+	shift 4
+	for cmd in fold flamegraph script report sources pprof; do
+		rm -f "$outfile"
+		${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" "$@" >"$tmp/out" 2>"$tmp/err"
+		got=$?
+		name="$cmd: $what"
+		if [ "$got" != "$want" ]; then
+			bad "$name: exit $got, expected $want"; sed 's/^/#   /' "$tmp/err"; continue
+		fi
+		if [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "^jitsym: error: $pattern" "$tmp/err"; then
+			bad "$name: not one line matching '$pattern' on stderr"; sed 's/^/#   /' "$tmp/err"; continue
+		fi
+		if [ -s "$tmp/out" ]; then
+			bad "$name: wrote to stdout"; continue
+		fi
+		if [ -e "$outfile" ]; then
+			bad "$name: left '$outfile' behind"; continue
+		fi
+		ok "$name"
+	done
+}
+
+check "unwritable -o" 3 "cannot open '$tmp/nodir/out' for writing" "$tmp/nodir/out" \
+	$common -o "$tmp/nodir/out" "$tmp/valid.data"
+check "missing input" 2 "" "$tmp/out.1" $common -o "$tmp/out.1" "$tmp/missing.data"
+check "not a recording" 2 "" "$tmp/out.2" $common -o "$tmp/out.2" "$tmp/text.data"
+check "unknown option" 1 "unknown option '--bogus'" "$tmp/out.3" \
+	$common --bogus -o "$tmp/out.3" "$tmp/valid.data"
+check "unknown short option" 1 "unknown option '-Z'" "$tmp/out.4" \
+	$common -Z -o "$tmp/out.4" "$tmp/valid.data"
+check "option without its value" 1 "option '--event' needs a value" "$tmp/out.5" \
+	$common -o "$tmp/out.5" "$tmp/valid.data" --event
+
+# a usage error found only once the header is read: the output was opened, and removed
+rm -f "$tmp/out.6"
+"$JITSYM" script $common -F cpu -o "$tmp/out.6" "$tmp/valid.data" 2>"$tmp/err"
+got=$?
+if [ "$got" = 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/out.6" ]; then
+	ok "script: -F a field the recording lacks"
+else
+	bad "script: -F a field the recording lacks: exit $got"; sed 's/^/#   /' "$tmp/err"
+fi
+
+# and the runs that succeed write their file (the input above is valid)
+for cmd in fold flamegraph script report sources pprof; do
+	rm -f "$tmp/good"
+	if ${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" $common -o "$tmp/good" "$tmp/valid.data" 2>"$tmp/err" &&
+	   [ -s "$tmp/good" ] && [ ! -s "$tmp/err" ]; then
+		ok "$cmd: a valid run writes -o"
+	else
+		bad "$cmd: a valid run writes -o"; sed 's/^/#   /' "$tmp/err"
+	fi
+done
+exit $fail
