@@ -7,8 +7,9 @@
  * src/jit-loader-NAME.c, and listed once in jit_loaders[] (jit-loader.c).
  * The timeline (jitmap.h) decides when a process's file is wanted, finds
  * it and calls the loader's read() with a feed; the loader parses the file
- * and hands what it holds to the jit_feed__*() functions. Loaders never
- * see the timeline; the timeline never sees a file format.
+ * and hands what it holds to the jit_feed__*() functions, its only way
+ * into the timeline (it includes jitmap.h for struct jit_line alone); the
+ * timeline never sees a file format.
  *
  * Adding a format: write src/jit-loader-NAME.c defining
  * "const struct jit_loader jit_loader_NAME", add it to jit_loaders[] in
@@ -118,7 +119,7 @@ uint32_t jit_feed__pid(const struct jit_feed *f);
 bool jit_feed__want_lines(const struct jit_feed *f);
 /* s interned in the session's pool (lives as long as the timeline). */
 const char *jit_feed__intern(struct jit_feed *f, const char *s);
-/* The file's counters (JIT_FILE_COUNTERS): kept across reads of the same process. */
+/* The file's counters (JIT_FILE_COUNTERS): zero at a process's first read, kept after an exec. */
 size_t *jit_feed__counters(struct jit_feed *f);
 /* Reading stopped early because of problem (copied); sources shows it. */
 void jit_feed__problem(struct jit_feed *f, const char *problem);
