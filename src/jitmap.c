@@ -1,6 +1,7 @@
 #include "common.h"
 #include "jitmap.h"
 #include "jit-loader.h"
+#include "jitmap-untimed.h"
 #include "rangeset.h"
 #include "sbuf.h"
 #include "strpool.h"
@@ -37,7 +38,7 @@ struct jitproc {
 	struct jit_event *events;             /* sorted by time from next on */
 	size_t nr_events, next, alloc_events;
 	struct rangeset code;                 /* timed code now; data: struct jit_sym */
-	struct rangeset untimed;              /* untimed entries; data: struct jit_sym */
+	struct untimed untimed;               /* untimed entries, indexed */
 	struct jit_source *files;             /* one per loader, as in jit_loaders[] */
 	UT_hash_handle hh;
 };
@@ -103,7 +104,7 @@ void jitmap__delete(struct jitmap *jm)
 	HASH_ITER(hh, jm->procs, p, tmp) {
 		HASH_DEL(jm->procs, p);
 		rangeset__release(&p->code);
-		rangeset__release(&p->untimed);
+		untimed__release(&p->untimed);
 		free(p->events);
 		free(p->files);
 		free(p);
@@ -341,19 +342,8 @@ void jit_feed__move(struct jit_feed *f, const struct jit_move *mv)
 
 void jit_feed__range(struct jit_feed *f, uint64_t start, uint64_t size, const char *name)
 {
-	struct jit_sym *sym;
-
-	if (!size)
-		return;    /* covers no address */
-	sym = new_sym(f->jm);
-	sym->start = start;
-	sym->size = size;
-	sym->name = strpool__intern(f->jm->pool, name);
-	sym->source = f->path;
-	sym->loader = f->loader;
-	/* a range that ends exactly at 2^64 loses its last byte, never a user address */
-	rangeset__insert(&f->p->untimed, start, start + size < start ? UINT64_MAX : start + size,
-			 0, sym);
+	/* its sym is made on the first lookup that hits it: most entries never are */
+	untimed__add(&f->p->untimed, start, size, name, f->path, f->loader);
 }
 
 /* ---- finding and reading a process's files ---------------------------- */
@@ -437,7 +427,7 @@ void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path)
 /* Read p's untimed files not read yet in this image. */
 static void read_untimed(struct jitmap *jm, struct jitproc *p)
 {
-	size_t i;
+	size_t i, before = p->untimed.nr_entries;
 
 	for (i = 0; i < jm->nr_loaders; i++) {
 		const struct jit_loader *l = jit_loaders[i];
@@ -452,6 +442,8 @@ static void read_untimed(struct jitmap *jm, struct jitproc *p)
 		read_file(jm, p, l, recorded, base);
 		free(recorded);
 	}
+	if (p->untimed.nr_entries != before)
+		untimed__index(&p->untimed);
 }
 
 /* ---- the timeline ----------------------------------------------------- */
@@ -537,7 +529,7 @@ static void proc_reset(struct jitmap *jm, struct jitproc *p, uint64_t epoch, boo
 	size_t i;
 
 	rangeset__release(&p->code);
-	rangeset__release(&p->untimed);
+	untimed__release(&p->untimed);
 	p->nr_events = p->next = 0;
 	p->ppid = 0;
 	p->epoch = epoch;
@@ -579,6 +571,20 @@ void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time)
 		proc_reset(jm, p, time, true);
 }
 
+/* The sym of an untimed entry, made on its first hit. */
+static struct jit_sym *untimed_sym(struct jitmap *jm, struct untimed_entry *e)
+{
+	struct jit_sym *sym = new_sym(jm);
+
+	sym->start = e->start;
+	sym->size = e->size;
+	sym->name = strpool__intern(jm->pool, e->name);
+	sym->source = e->source;
+	sym->loader = e->loader;
+	e->sym = sym;
+	return sym;
+}
+
 /* The untimed entry at ip in pid, else in its parents' (a forked child runs code they described). */
 static const struct jit_sym *find_untimed(struct jitmap *jm, uint32_t pid, uint64_t ip)
 {
@@ -586,12 +592,12 @@ static const struct jit_sym *find_untimed(struct jitmap *jm, uint32_t pid, uint6
 
 	for (depth = 0; depth < UNTIMED_PARENT_DEPTH && pid; depth++) {
 		struct jitproc *p = findnew_proc(jm, pid);
-		const struct range *r;
+		struct untimed_entry *e;
 
 		read_untimed(jm, p);
-		r = rangeset__find(&p->untimed, ip);
-		if (r)
-			return r->data;
+		e = untimed__find(&p->untimed, ip);
+		if (e)
+			return e->sym ? e->sym : untimed_sym(jm, e);
 		pid = p->ppid;
 	}
 	return NULL;

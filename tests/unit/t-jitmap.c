@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <perfmap/perfmap.h>
+
 #include "../../lib/jitdump-reader/tests/jd-writer.h"
 
 /* Above any real pid (2^22), so no /tmp/perf-PID.map on the host can match. */
@@ -23,6 +25,7 @@
 #define CHILD 5000101
 #define LOST 5000200
 #define MOVER 5000300
+#define OVERLAP 5000400
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -267,6 +270,48 @@ static void test_stale_move(struct strpool *pool)
 	jitmap__delete(jm);
 }
 
+/*
+ * Overlapping perf map lines (pseudo-random, some ending at 2^64): every
+ * address resolves to the line lib/perfmap's own lookup gives, the later
+ * line winning where lines overlap.
+ */
+static void test_untimed_overlap(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	struct sbuf map = SBUF_INIT;
+	struct perfmap *pm;
+	uint64_t seed = 12345, addr;
+	size_t i, bad = 0, hits = 0;
+
+	for (i = 0; i < 300; i++) {
+		uint64_t start, size;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		start = (seed >> 33) % 0x1000;
+		size = (seed >> 20) % 0x100;
+		if (i % 50 == 7) {
+			start = UINT64_MAX - (seed >> 40) % 0x80;
+			size = UINT64_MAX - start + 1;
+		}
+		sbuf_addf(&map, "%" PRIx64 " %" PRIx64 " l%zu\n", start, size, i);
+	}
+	write_file("perf-" STR(OVERLAP) ".map", map.buf, map.len);
+	pm = perfmap__parse(map.buf, map.len);
+	for (addr = 0; addr < 0x1200 + 0x100; addr++) {
+		uint64_t a = addr < 0x1200 ? addr : UINT64_MAX - (addr - 0x1200);
+		const struct perfmap_entry *want = perfmap__lookup(pm, a);
+		const struct jit_sym *got = jitmap__find(jm, OVERLAP, a, true);
+
+		hits += want != NULL;
+		if (want ? !got || strcmp(got->name, want->name) || got->start != want->start : !!got)
+			bad++;
+	}
+	T("untimed: overlapping lines resolve as lib/perfmap does", pm && hits > 1000 && !bad);
+	perfmap__delete(pm);
+	sbuf_release(&map);
+	jitmap__delete(jm);
+}
+
 static bool is_marker(const char *path)
 {
 	const struct jit_loader *l = jit_loader__for_marker(path);
@@ -299,6 +344,7 @@ int main(void)
 	test_missing_and_truncated(pool);
 	test_no_lines(pool);
 	test_stale_move(pool);
+	test_untimed_overlap(pool);
 	test_is_marker();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd))
