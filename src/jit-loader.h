@@ -53,7 +53,7 @@ enum jit_dir_list {
 struct jit_file_info {
 	const struct jit_loader *loader;
 	const char *path;       /* the file read, interned; NULL when none */
-	const char *tried;      /* when not found: the paths tried, quoted; else NULL */
+	const char *tried;      /* the paths tried when it was not found, quoted; or NULL */
 	const char *problem;    /* why reading stopped early, interned; or NULL */
 	size_t count[JIT_FILE_COUNTERS];
 };
