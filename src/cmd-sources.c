@@ -6,8 +6,10 @@
 #include "common.h"
 #include "cmds.h"
 #include "command.h"
+#include "jit-loader.h"
 #include "jitmap.h"
 #include "machine.h"
+#include "sbuf.h"
 
 #include <uthash.h>
 
@@ -111,26 +113,32 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->dso, y->dso);
 }
 
-static void print_files(FILE *out, const struct jitmap_proc_info *in)
+/* Each JIT side file pid's loaders read (what it held) or looked for (where). */
+static void print_files(FILE *out, const struct jitmap *jm, uint32_t pid)
 {
-	if (in->jitdump) {
-		fprintf(out, "  jitdump   %s: %zu records (%zu loads, %zu moves, %zu debug info)%s%s\n",
-			in->jitdump, in->nr_records, in->nr_loads, in->nr_moves, in->nr_debug,
-			in->jitdump_problem ? "; stopped early: " : "",
-			in->jitdump_problem ? in->jitdump_problem : "");
-	} else if (in->jitdump_tried) {
-		fprintf(out, "  jitdump   not found (tried %s)\n", in->jitdump_tried);
+	const struct jit_loader *const *l;
+	struct sbuf what = SBUF_INIT;
+
+	for (l = jit_loaders; *l; l++) {
+		const struct jit_file_info *fi = jitmap__file(jm, pid, *l);
+
+		if (!fi)
+			break;    /* nothing known of pid */
+		if (fi->path) {
+			sbuf_reset(&what);
+			(*l)->describe(fi, &what);
+			fprintf(out, "  %-9s %s: %s%s%s\n", (*l)->name, fi->path, what.buf,
+				fi->problem ? "; stopped early: " : "",
+				fi->problem ? fi->problem : "");
+		} else if (fi->tried) {
+			fprintf(out, "  %-9s not found (tried %s)\n", (*l)->name, fi->tried);
+		}
 	}
-	if (in->perfmap)
-		fprintf(out, "  perf map  %s: %zu entries, %zu bad lines\n", in->perfmap,
-			in->nr_perfmap_entries, in->nr_perfmap_bad);
-	else if (in->perfmap_tried)
-		fprintf(out, "  perf map  not found (tried %s)\n", in->perfmap_tried);
+	sbuf_release(&what);
 }
 
 static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitmap *jm)
 {
-	struct jitmap_proc_info info;
 	uint64_t total = 0;
 	size_t i;
 
@@ -138,8 +146,7 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 		total += ps->frames[i];
 	fprintf(out, "pid %" PRIu32 " (%s): %" PRIu64 " sample%s\n", ps->pid,
 		ps->comm ? ps->comm : "?", ps->samples, ps->samples == 1 ? "" : "s");
-	if (jitmap__proc_info(jm, ps->pid, &info))
-		print_files(out, &info);
+	print_files(out, jm, ps->pid);
 	fprintf(out, "  frames    %" PRIu64 ": %" PRIu64 " ELF, %" PRIu64 " kernel, %" PRIu64
 		" jitdump, %" PRIu64 " perf map, %" PRIu64 " unresolved\n", total,
 		ps->frames[K_NATIVE], ps->frames[K_KERNEL], ps->frames[K_JIT],

@@ -1,20 +1,17 @@
 #include "common.h"
 #include "jitmap.h"
+#include "jit-loader.h"
+#include "jitmap-untimed.h"
 #include "rangeset.h"
 #include "sbuf.h"
 #include "strpool.h"
 
-#include <ctype.h>
 #include <unistd.h>
 
-#include <jitdump-reader/jitdump-reader.h>
-#include <perfmap/perfmap.h>
 #include <uthash.h>
 
-/* How far up the fork tree a perf map lookup goes (a forked child runs code its parent described). */
-#define PERFMAP_PARENT_DEPTH 8
-/* V8 writes debug-info addresses this far past the instruction (an ELF header's size). */
-#define V8_DEBUG_BIAS 0x40
+/* How far up the fork tree a fallback lookup goes (a forked child runs code its parent described). */
+#define UNTIMED_PARENT_DEPTH 8
 
 enum jit_event_kind { JIT_EV_LOAD, JIT_EV_MOVE };
 
@@ -24,26 +21,25 @@ struct jit_event {
 	struct jit_sym *sym;                  /* LOAD */
 	uint64_t old_addr, new_addr, size;    /* MOVE */
 	uint64_t code_index;
+	const char *source;                   /* MOVE: the file that said so */
+	const struct jit_loader *loader;      /* MOVE */
 };
 
-struct perfmap_sym {
-	const struct perfmap_entry *entry;    /* key */
-	struct jit_sym sym;
-	UT_hash_handle hh;
+/* A process's file of one format. */
+struct jit_source {
+	struct jit_file_info info;
+	bool looked;                          /* looked for (and read if found) in this image */
 };
 
 struct jitproc {
 	uint32_t pid;
 	uint32_t ppid;                        /* 0: none known */
-	uint64_t epoch;                       /* records before this (an exec) are the old image's */
+	uint64_t epoch;                       /* timed entries before this (an exec) are the old image's */
 	struct jit_event *events;             /* sorted by time from next on */
 	size_t nr_events, next, alloc_events;
-	struct rangeset code;                 /* jitdump code now; data: struct jit_sym */
-	struct perfmap *pm;
-	bool pm_tried;
-	struct perfmap_sym *pm_syms;
-	bool dump_read;                       /* the jitdump was read (or looked for) */
-	struct jitmap_proc_info info;
+	struct rangeset code;                 /* timed code now; data: struct jit_sym */
+	struct untimed untimed;               /* untimed entries, indexed */
+	struct jit_source *files;             /* one per loader, as in jit_loaders[] */
 	UT_hash_handle hh;
 };
 
@@ -51,11 +47,12 @@ struct jitmap {
 	struct jitmap_opts opts;
 	struct strpool *pool;
 	struct jitproc *procs;
-	struct jit_sym **syms;                /* every jitdump function, owned */
+	size_t nr_loaders;
+	struct jit_sym **syms;                /* every function, timed or not, owned */
 	size_t nr_syms, alloc_syms;
 	/*
-	 * syms by (code_index, start), the last made winning; open addressing,
-	 * size a power of two. Built on the first move that needs it.
+	 * Timed syms by (code_index, start), the last made winning; open
+	 * addressing, size a power of two. Built on the first move that needs it.
 	 */
 	struct jit_sym **by_index;
 	size_t by_index_size, by_index_nr;
@@ -64,12 +61,14 @@ struct jitmap {
 	uint64_t seq;
 };
 
-static int perfmap_print(enum perfmap_print_level level, const char *fmt, va_list ap)
-{
-	if (level == PERFMAP_WARN)
-		vwarning(fmt, ap);
-	return 0;
-}
+/* What a loader's read() feeds: one file of one process. */
+struct jit_feed {
+	struct jitmap *jm;
+	struct jitproc *p;
+	const struct jit_loader *loader;
+	const char *path;                     /* interned */
+	struct jit_file_info *info;
+};
 
 /* A copy of a list of directory names, the names interned in pool. */
 static const char *const *copy_dirs(struct strpool *pool, const char *const *dirs, size_t nr)
@@ -91,7 +90,8 @@ struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool)
 	jm->opts.jit_dirs = copy_dirs(pool, opts->jit_dirs, opts->nr_jit_dirs);
 	jm->opts.perfmap_dirs = copy_dirs(pool, opts->perfmap_dirs, opts->nr_perfmap_dirs);
 	jm->pool = pool;
-	perfmap__set_print(perfmap_print);
+	while (jit_loaders[jm->nr_loaders])
+		jm->nr_loaders++;
 	return jm;
 }
 
@@ -102,16 +102,11 @@ void jitmap__delete(struct jitmap *jm)
 	if (!jm)
 		return;
 	HASH_ITER(hh, jm->procs, p, tmp) {
-		struct perfmap_sym *ps, *pstmp;
-
-		HASH_ITER(hh, p->pm_syms, ps, pstmp) {
-			HASH_DEL(p->pm_syms, ps);
-			free(ps);
-		}
 		HASH_DEL(jm->procs, p);
 		rangeset__release(&p->code);
-		perfmap__delete(p->pm);
+		untimed__release(&p->untimed);
 		free(p->events);
+		free(p->files);
 		free(p);
 	}
 	while (jm->nr_syms)
@@ -137,29 +132,30 @@ static struct jitproc *find_proc(const struct jitmap *jm, uint32_t pid)
 static struct jitproc *findnew_proc(struct jitmap *jm, uint32_t pid)
 {
 	struct jitproc *p = find_proc(jm, pid);
+	size_t i;
 
 	if (!p) {
 		p = xcalloc(1, sizeof(*p));
 		p->pid = pid;
+		p->files = xcalloc(jm->nr_loaders, sizeof(*p->files));
+		for (i = 0; i < jm->nr_loaders; i++)
+			p->files[i].info.loader = jit_loaders[i];
 		HASH_ADD(hh, jm->procs, pid, sizeof(p->pid), p);
 	}
 	return p;
 }
 
-bool jitmap__is_marker(const char *path)
+static size_t loader_index(const struct jitmap *jm, const struct jit_loader *l)
 {
-	const char *base = strrchr(path, '/');
-	unsigned long pid;
-	char *end;
+	size_t i;
 
-	base = base ? base + 1 : path;
-	if (strncmp(base, "jit-", 4) || !isdigit((unsigned char)base[4]))
-		return false;
-	pid = strtoul(base + 4, &end, 10);
-	return pid <= UINT32_MAX && !strcmp(end, ".dump");
+	for (i = 0; i < jm->nr_loaders; i++)
+		if (jit_loaders[i] == l)
+			return i;
+	BUG("JIT loader '%s' is not in jit_loaders[]", l->name);
 }
 
-/* ---- loading a jitdump ------------------------------------------------ */
+/* ---- timed entries ---------------------------------------------------- */
 
 static struct jit_sym *new_sym(struct jitmap *jm)
 {
@@ -168,6 +164,12 @@ static struct jit_sym *new_sym(struct jitmap *jm)
 	ALLOC_GROW(jm->syms, jm->nr_syms + 1, jm->alloc_syms);
 	jm->syms[jm->nr_syms++] = sym;
 	return sym;
+}
+
+static void keep_lines(struct jitmap *jm, struct jit_line *lines)
+{
+	ALLOC_GROW(jm->line_arrays, jm->nr_line_arrays + 1, jm->alloc_line_arrays);
+	jm->line_arrays[jm->nr_line_arrays++] = lines;
 }
 
 static size_t index_slot(const struct jitmap *jm, uint64_t index, uint64_t addr)
@@ -193,7 +195,7 @@ static void index_add(struct jitmap *jm, struct jit_sym *sym)
 	jm->by_index[i] = sym;
 }
 
-/* Index sym once its code_index and start are final; a no-op until the index is wanted. */
+/* Index a timed sym once its code_index and start are final; a no-op until the index is wanted. */
 static void index_sym(struct jitmap *jm, struct jit_sym *sym)
 {
 	struct jit_sym **old = jm->by_index;
@@ -213,7 +215,7 @@ static void index_sym(struct jitmap *jm, struct jit_sym *sym)
 	index_add(jm, sym);
 }
 
-/* The last sym made with this code_index at addr, or NULL. */
+/* The last timed sym made with this code_index at addr, or NULL. */
 static struct jit_sym *find_by_index(struct jitmap *jm, uint64_t index, uint64_t addr)
 {
 	struct jit_sym *s;
@@ -222,8 +224,10 @@ static struct jit_sym *find_by_index(struct jitmap *jm, uint64_t index, uint64_t
 	if (!jm->by_index) {
 		jm->by_index_size = 64;
 		jm->by_index = xcalloc(jm->by_index_size, sizeof(*jm->by_index));
+		/* untimed syms have no code_index: a move never takes one */
 		for (i = 0; i < jm->nr_syms; i++)
-			index_sym(jm, jm->syms[i]);
+			if (jm->syms[i]->loader->kind == JIT_TIMED)
+				index_sym(jm, jm->syms[i]);
 	}
 	for (i = index_slot(jm, index, addr); (s = jm->by_index[i]);
 	     i = (i + 1) & (jm->by_index_size - 1))
@@ -241,97 +245,6 @@ static void push_event(struct jitmap *jm, struct jitproc *p, const struct jit_ev
 	p->events[p->nr_events++].seq = jm->seq++;
 }
 
-/* The last DEBUG_INFO record: it describes the LOAD that follows it. */
-struct pending_debug {
-	uint64_t code_addr;
-	struct jit_line *lines;
-	size_t nr;
-};
-
-static void keep_debug(struct jitmap *jm, struct pending_debug *pd, const struct jitdump_record *rec)
-{
-	size_t i;
-
-	free(pd->lines);
-	pd->code_addr = rec->u.debug.code_addr;
-	pd->nr = rec->u.debug.nr_entry;
-	pd->lines = xcalloc(pd->nr ? pd->nr : 1, sizeof(*pd->lines));
-	for (i = 0; i < pd->nr; i++) {
-		const struct jitdump_debug_entry *e = &rec->u.debug.entries[i];
-
-		pd->lines[i].addr = e->addr;
-		pd->lines[i].line = e->lineno;
-		pd->lines[i].column = e->discrim;
-		pd->lines[i].file = strpool__intern(jm->pool, e->filename);
-	}
-}
-
-static int cmp_line(const void *a, const void *b)
-{
-	const struct jit_line *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/*
- * Give sym the pending debug info if it is for sym's address. V8 (its JS
- * functions are named "JS:...") biases each address by 0x40 and puts the
- * column in the discriminator; other producers give the discriminator,
- * which is no column.
- */
-static void attach_debug(struct jitmap *jm, struct jit_sym *sym, struct pending_debug *pd)
-{
-	bool v8 = !strncmp(sym->name, "JS:", 3);
-	size_t i;
-
-	if (!pd->lines || pd->code_addr != sym->start)
-		return;
-	for (i = 0; i < pd->nr; i++) {
-		if (v8 && pd->lines[i].addr >= sym->start + V8_DEBUG_BIAS)
-			pd->lines[i].addr -= V8_DEBUG_BIAS;
-		if (!v8)
-			pd->lines[i].column = 0;
-	}
-	qsort(pd->lines, pd->nr, sizeof(*pd->lines), cmp_line);
-	sym->lines = pd->lines;
-	sym->nr_lines = pd->nr;
-	ALLOC_GROW(jm->line_arrays, jm->nr_line_arrays + 1, jm->alloc_line_arrays);
-	jm->line_arrays[jm->nr_line_arrays++] = pd->lines;
-	pd->lines = NULL;
-}
-
-static void add_load(struct jitmap *jm, uint32_t pid, const char *path,
-		     const struct jitdump_record *rec, struct pending_debug *pd)
-{
-	struct jit_sym *sym = new_sym(jm);
-	struct jit_event ev = { .time = rec->timestamp, .kind = JIT_EV_LOAD, .sym = sym };
-	struct jitproc *p = findnew_proc(jm, pid);
-
-	sym->start = rec->u.load.code_addr;
-	sym->size = rec->u.load.code_size;
-	sym->name = strpool__intern(jm->pool, rec->u.load.name);
-	sym->source = path;
-	sym->load_time = rec->timestamp;
-	sym->code_index = rec->u.load.code_index;
-	index_sym(jm, sym);
-	attach_debug(jm, sym, pd);
-	push_event(jm, p, &ev);
-	p->info.nr_loads++;
-}
-
-static void add_move(struct jitmap *jm, uint32_t pid, const struct jitdump_record *rec)
-{
-	struct jit_event ev = {
-		.time = rec->timestamp, .kind = JIT_EV_MOVE,
-		.old_addr = rec->u.move.old_code_addr, .new_addr = rec->u.move.new_code_addr,
-		.size = rec->u.move.code_size, .code_index = rec->u.move.code_index,
-	};
-	struct jitproc *p = findnew_proc(jm, pid);
-
-	push_event(jm, p, &ev);
-	p->info.nr_moves++;
-}
-
 static int cmp_event(const void *a, const void *b)
 {
 	const struct jit_event *x = a, *y = b;
@@ -341,58 +254,101 @@ static int cmp_event(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Records name their writer's pid; a record without one belongs to the marker's process. */
-static uint32_t record_pid(const struct jitdump_record *rec, uint32_t marker_pid)
+/* Runtimes write records nearly always in time order: most lists are sorted already. */
+static bool events_sorted(const struct jit_event *ev, size_t nr)
 {
-	uint32_t pid = rec->type == JITDUMP_CODE_LOAD ? rec->u.load.pid :
-		       rec->type == JITDUMP_CODE_MOVE ? rec->u.move.pid : 0;
+	size_t i;
 
-	return pid ? pid : marker_pid;
+	for (i = 1; i < nr; i++)
+		if (cmp_event(&ev[i - 1], &ev[i]) > 0)
+			return false;
+	return true;
 }
 
-/* Read every record; returns why reading stopped early, or NULL. */
-static const char *read_records(struct jitmap *jm, struct jitdump_reader *r, uint32_t pid,
-				const char *path, size_t *nr_records)
+static void sort_pending(struct jitmap *jm)
 {
-	struct pending_debug pd = { 0 };
-	struct jitdump_record rec;
-	const char *problem = NULL;
-	int ret;
+	struct jitproc *p;
 
-	while ((ret = jitdump_reader__next(r, &rec)) != 0) {
-		if (ret == -JITDUMP_E_BAD_RECORD) {
-			warning("'%s': record at offset %" PRIu64 " is malformed (%s); skipped", path,
-				jitdump_reader__offset(r), jitdump_reader__error_detail(r));
-			continue;
-		}
-		if (ret < 0) {
-			problem = strpool__intern(jm->pool, jitdump__strerror(ret));
-			warning("'%s': %s at offset %" PRIu64 "; using the %zu records before it",
-				path, problem, jitdump_reader__offset(r), *nr_records);
-			break;
-		}
-		++*nr_records;
-		switch (rec.type) {
-		case JITDUMP_CODE_LOAD:
-			add_load(jm, record_pid(&rec, pid), path, &rec, &pd);
-			break;
-		case JITDUMP_CODE_MOVE:
-			add_move(jm, record_pid(&rec, pid), &rec);
-			break;
-		case JITDUMP_CODE_DEBUG_INFO:
-			if (jm->opts.lines)
-				keep_debug(jm, &pd, &rec);
-			findnew_proc(jm, pid)->info.nr_debug++;
-			break;
-		default:
-			break;
-		}
+	for (p = jm->procs; p; p = p->hh.next)
+		if (p->nr_events > p->next &&
+		    !events_sorted(p->events + p->next, p->nr_events - p->next))
+			qsort(p->events + p->next, p->nr_events - p->next,
+			      sizeof(*p->events), cmp_event);
+}
+
+/* ---- the feed: what loaders call -------------------------------------- */
+
+uint32_t jit_feed__pid(const struct jit_feed *f)
+{
+	return f->p->pid;
+}
+
+bool jit_feed__want_lines(const struct jit_feed *f)
+{
+	return f->jm->opts.lines;
+}
+
+const char *jit_feed__intern(struct jit_feed *f, const char *s)
+{
+	return strpool__intern(f->jm->pool, s);
+}
+
+size_t *jit_feed__counters(struct jit_feed *f)
+{
+	return f->info->count;
+}
+
+void jit_feed__problem(struct jit_feed *f, const char *problem)
+{
+	f->info->problem = strpool__intern(f->jm->pool, problem);
+}
+
+void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
+{
+	struct jitmap *jm = f->jm;
+	struct jit_sym *sym = new_sym(jm);
+	struct jit_event ev = { .time = ld->time, .kind = JIT_EV_LOAD, .sym = sym };
+	struct jitproc *p = ld->pid ? findnew_proc(jm, ld->pid) : f->p;
+
+	sym->start = ld->start;
+	sym->size = ld->size;
+	sym->name = strpool__intern(jm->pool, ld->name);
+	sym->source = f->path;
+	sym->loader = f->loader;
+	sym->load_time = ld->time;
+	sym->code_index = ld->code_index;
+	if (ld->lines && jm->opts.lines) {
+		sym->lines = ld->lines;
+		sym->nr_lines = ld->nr_lines;
+		keep_lines(jm, ld->lines);
+	} else {
+		free(ld->lines);
 	}
-	free(pd.lines);
-	return problem;
+	index_sym(jm, sym);
+	push_event(jm, p, &ev);
 }
 
-/* Candidate paths for a file named base: as recorded, next to perf.data, then dirs. */
+void jit_feed__move(struct jit_feed *f, const struct jit_move *mv)
+{
+	struct jit_event ev = {
+		.time = mv->time, .kind = JIT_EV_MOVE,
+		.old_addr = mv->old_start, .new_addr = mv->new_start,
+		.size = mv->size, .code_index = mv->code_index,
+		.source = f->path, .loader = f->loader,
+	};
+
+	push_event(f->jm, mv->pid ? findnew_proc(f->jm, mv->pid) : f->p, &ev);
+}
+
+void jit_feed__range(struct jit_feed *f, uint64_t start, uint64_t size, const char *name)
+{
+	/* its sym is made on the first lookup that hits it: most entries never are */
+	untimed__add(&f->p->untimed, start, size, name, f->path, f->loader);
+}
+
+/* ---- finding and reading a process's files ---------------------------- */
+
+/* Candidate paths for a file named base: recorded (if any), next to perf.data, then dirs. */
 static char *find_file(const struct jitmap *jm, const char *recorded, const char *base,
 		       const char *const *dirs, size_t nr_dirs, struct sbuf *tried)
 {
@@ -418,65 +374,76 @@ static char *find_file(const struct jitmap *jm, const char *recorded, const char
 	return NULL;
 }
 
-/* Runtimes write records nearly always in time order: most lists are sorted already. */
-static bool events_sorted(const struct jit_event *ev, size_t nr)
+/* Look for p's file of format l (at recorded first, then named base) and read it. */
+static void read_file(struct jitmap *jm, struct jitproc *p, const struct jit_loader *l,
+		      const char *recorded, const char *base)
 {
-	size_t i;
-
-	for (i = 1; i < nr; i++)
-		if (cmp_event(&ev[i - 1], &ev[i]) > 0)
-			return false;
-	return true;
-}
-
-static void sort_pending(struct jitmap *jm)
-{
-	struct jitproc *p;
-
-	for (p = jm->procs; p; p = p->hh.next)
-		if (p->nr_events > p->next &&
-		    !events_sorted(p->events + p->next, p->nr_events - p->next))
-			qsort(p->events + p->next, p->nr_events - p->next,
-			      sizeof(*p->events), cmp_event);
-}
-
-void jitmap__marker(struct jitmap *jm, uint32_t pid, const char *path)
-{
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	struct jitproc *p = findnew_proc(jm, pid);
+	struct jit_source *src = &p->files[loader_index(jm, l)];
+	struct jit_feed feed = { .jm = jm, .p = p, .loader = l, .info = &src->info };
+	bool jit_dirs = l->dirs == JIT_DIRS_JIT;
 	struct sbuf tried = SBUF_INIT;
-	struct jitdump_reader *r;
 	char *found;
 
-	if (p->dump_read)
-		return;        /* mapped again: already read (or looked for) */
-	p->dump_read = true;
-	if (jm->opts.timeless)
-		warning("pid %" PRIu32 ": samples have no CLOCK_MONOTONIC time (record with perf "
-			"record -k 1), so jitdump times cannot be matched: each address gets its "
-			"last JIT load", pid);
-	found = find_file(jm, path, base, jm->opts.jit_dirs, jm->opts.nr_jit_dirs, &tried);
+	src->looked = true;
+	found = find_file(jm, recorded, base, jit_dirs ? jm->opts.jit_dirs : jm->opts.perfmap_dirs,
+			  jit_dirs ? jm->opts.nr_jit_dirs : jm->opts.nr_perfmap_dirs, &tried);
 	if (!found) {
-		warning("pid %" PRIu32 ": jitdump '%s' not found (tried %s); its JIT frames fall "
-			"back to the perf map", pid, base, tried.buf);
-		p->info.jitdump_tried = strpool__intern(jm->pool, tried.buf);
+		if (l->if_missing)
+			warning("pid %" PRIu32 ": %s '%s' not found (tried %s); %s", p->pid,
+				l->name, base, tried.buf, l->if_missing);
+		src->info.tried = strpool__intern(jm->pool, tried.buf);
 		sbuf_release(&tried);
 		return;
 	}
 	sbuf_release(&tried);
-	p->info.jitdump = strpool__intern(jm->pool, found);
+	feed.path = strpool__intern(jm->pool, found);
 	free(found);
-	r = jitdump_reader__open(p->info.jitdump,
-				 jm->opts.lines ? 0 : JITDUMP_READER_NO_DEBUG_ENTRIES);
-	if (!r) {
-		p->info.jitdump_problem = strpool__intern(jm->pool, jitdump__strerror(errno));
-		warning("pid %" PRIu32 ": cannot read jitdump '%s': %s", pid, p->info.jitdump,
-			p->info.jitdump_problem);
+	src->info.problem = NULL;
+	if (!l->read(&feed, feed.path))
+		src->info.path = feed.path;
+	if (l->kind == JIT_TIMED)
+		sort_pending(jm);
+}
+
+void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path)
+{
+	const struct jit_loader *l = jit_loader__for_marker(path);
+	const char *base;
+	struct jitproc *p;
+
+	if (!l)
 		return;
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	p = findnew_proc(jm, pid);
+	if (p->files[loader_index(jm, l)].looked)
+		return;        /* mapped again: already read (or looked for) */
+	if (jm->opts.timeless)
+		warning("pid %" PRIu32 ": samples have no CLOCK_MONOTONIC time (record with perf "
+			"record -k 1), so %s times cannot be matched: each address gets its "
+			"last JIT load", pid, l->name);
+	read_file(jm, p, l, path, base);
+}
+
+/* Read p's untimed files not read yet in this image. */
+static void read_untimed(struct jitmap *jm, struct jitproc *p)
+{
+	size_t i, before = p->untimed.nr_entries;
+
+	for (i = 0; i < jm->nr_loaders; i++) {
+		const struct jit_loader *l = jit_loaders[i];
+		char *recorded = NULL;
+		char base[256];
+
+		if (l->kind != JIT_UNTIMED || p->files[i].looked)
+			continue;
+		l->file_name(p->pid, base, sizeof(base));
+		if (l->runtime_dir)
+			recorded = xasprintf("%s/%s", l->runtime_dir, base);
+		read_file(jm, p, l, recorded, base);
+		free(recorded);
 	}
-	p->info.jitdump_problem = read_records(jm, r, pid, p->info.jitdump, &p->info.nr_records);
-	jitdump_reader__delete(r);
-	sort_pending(jm);
+	if (p->untimed.nr_entries != before)
+		untimed__index(&p->untimed);
 }
 
 /* ---- the timeline ----------------------------------------------------- */
@@ -489,10 +456,13 @@ static void apply_move(struct jitmap *jm, struct jitproc *p, const struct jit_ev
 
 	rangeset__remove(&p->code, ev->old_addr, ev->old_addr + ev->size);
 	sym = new_sym(jm);
-	if (from)
+	if (from) {
 		*sym = *from;
-	else
+	} else {
 		sym->name = strpool__intern(jm->pool, "[moved JIT code]");
+		sym->source = ev->source;
+		sym->loader = ev->loader;
+	}
 	sym->start = ev->new_addr;
 	sym->size = ev->size;
 	sym->load_time = ev->time;
@@ -511,8 +481,7 @@ static void apply_move(struct jitmap *jm, struct jitproc *p, const struct jit_ev
 		}
 		sym->lines = lines;
 		sym->nr_lines = from->nr_lines;
-		ALLOC_GROW(jm->line_arrays, jm->nr_line_arrays + 1, jm->alloc_line_arrays);
-		jm->line_arrays[jm->nr_line_arrays++] = lines;
+		keep_lines(jm, lines);
 	}
 	rangeset__insert(&p->code, sym->start, sym->start + sym->size, 0, sym);
 }
@@ -551,28 +520,26 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 
 /*
  * Forget what a process had: a new process under a reused pid, or a new
- * image after exec. Records before epoch belong to what came before; a
- * jitdump mapped again afterwards is read again, and only its later
- * records are kept. keep_info keeps what "sources" reports.
+ * image after exec. Timed entries before epoch belong to what came before;
+ * a marker mapped again afterwards has its file read again, and only its
+ * later entries are kept. keep_info keeps what "sources" reports.
  */
-static void proc_reset(struct jitproc *p, uint64_t epoch, bool keep_info)
+static void proc_reset(struct jitmap *jm, struct jitproc *p, uint64_t epoch, bool keep_info)
 {
-	struct perfmap_sym *ps, *tmp;
+	size_t i;
 
 	rangeset__release(&p->code);
+	untimed__release(&p->untimed);
 	p->nr_events = p->next = 0;
 	p->ppid = 0;
 	p->epoch = epoch;
-	p->dump_read = false;
-	if (!keep_info)
-		memset(&p->info, 0, sizeof(p->info));
-	HASH_ITER(hh, p->pm_syms, ps, tmp) {
-		HASH_DEL(p->pm_syms, ps);
-		free(ps);
+	for (i = 0; i < jm->nr_loaders; i++) {
+		p->files[i].looked = false;
+		if (!keep_info) {
+			memset(&p->files[i].info, 0, sizeof(p->files[i].info));
+			p->files[i].info.loader = jit_loaders[i];
+		}
 	}
-	perfmap__delete(p->pm);
-	p->pm = NULL;
-	p->pm_tried = false;
 }
 
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time)
@@ -583,7 +550,7 @@ void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time)
 		return;
 	child = find_proc(jm, pid);
 	if (child)
-		proc_reset(child, time, false);        /* a pid used again */
+		proc_reset(jm, child, time, false);        /* a pid used again */
 	parent = find_proc(jm, ppid);
 	if (!parent && !child)
 		return;
@@ -601,83 +568,49 @@ void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time)
 
 	/* "sources" still reports what the old image used */
 	if (p)
-		proc_reset(p, time, true);
+		proc_reset(jm, p, time, true);
 }
 
-const struct jit_sym *jitmap__find_jitdump(struct jitmap *jm, uint32_t pid, uint64_t ip)
+/* The sym of an untimed entry, made on its first hit. */
+static struct jit_sym *untimed_sym(struct jitmap *jm, struct untimed_entry *e)
+{
+	struct jit_sym *sym = new_sym(jm);
+
+	sym->start = e->start;
+	sym->size = e->size;
+	sym->name = strpool__intern(jm->pool, e->name);
+	sym->source = e->source;
+	sym->loader = e->loader;
+	e->sym = sym;
+	return sym;
+}
+
+/* The untimed entry at ip in pid, else in its parents' (a forked child runs code they described). */
+static const struct jit_sym *find_untimed(struct jitmap *jm, uint32_t pid, uint64_t ip)
+{
+	int depth;
+
+	for (depth = 0; depth < UNTIMED_PARENT_DEPTH && pid; depth++) {
+		struct jitproc *p = findnew_proc(jm, pid);
+		struct untimed_entry *e;
+
+		read_untimed(jm, p);
+		e = untimed__find(&p->untimed, ip);
+		if (e)
+			return e->sym ? e->sym : untimed_sym(jm, e);
+		pid = p->ppid;
+	}
+	return NULL;
+}
+
+const struct jit_sym *jitmap__find(struct jitmap *jm, uint32_t pid, uint64_t ip, bool fallback)
 {
 	struct jitproc *p = find_proc(jm, pid);
 	const struct range *r = p ? rangeset__find(&p->code, ip) : NULL;
 
-	return r ? r->data : NULL;
-}
-
-/* ---- perf maps -------------------------------------------------------- */
-
-static void read_perfmap(struct jitmap *jm, struct jitproc *p)
-{
-	struct sbuf tried = SBUF_INIT;
-	char base[64], tmp[80];
-	char *found;
-
-	p->pm_tried = true;
-	snprintf(base, sizeof(base), "perf-%" PRIu32 ".map", p->pid);
-	snprintf(tmp, sizeof(tmp), "/tmp/%s", base);
-	found = find_file(jm, tmp, base, jm->opts.perfmap_dirs, jm->opts.nr_perfmap_dirs, &tried);
-	if (!found) {
-		p->info.perfmap_tried = strpool__intern(jm->pool, tried.buf);
-		sbuf_release(&tried);
-		return;
-	}
-	sbuf_release(&tried);
-	p->pm = perfmap__read(found);
-	if (!p->pm) {
-		warning("pid %" PRIu32 ": cannot read perf map '%s': %s", p->pid, found,
-			strerror(errno));
-	} else {
-		p->info.perfmap = strpool__intern(jm->pool, found);
-		p->info.nr_perfmap_entries = perfmap__nr_entries(p->pm);
-		p->info.nr_perfmap_bad = perfmap__nr_bad_lines(p->pm);
-	}
-	free(found);
-}
-
-static const struct jit_sym *perfmap_sym(struct jitmap *jm, struct jitproc *p,
-					 const struct perfmap_entry *e)
-{
-	struct perfmap_sym *ps;
-
-	HASH_FIND_PTR(p->pm_syms, &e, ps);
-	if (ps)
-		return &ps->sym;
-	ps = xcalloc(1, sizeof(*ps));
-	ps->entry = e;
-	ps->sym.start = e->start;
-	ps->sym.size = e->size;
-	ps->sym.name = strpool__intern(jm->pool, e->name);
-	ps->sym.source = p->info.perfmap;
-	ps->sym.from_perfmap = true;
-	HASH_ADD_PTR(p->pm_syms, entry, ps);
-	return &ps->sym;
-}
-
-const struct jit_sym *jitmap__find_perfmap(struct jitmap *jm, uint32_t pid, uint64_t ip)
-{
-	int depth;
-
-	/* a forked child runs code its parent described, in the parent's map */
-	for (depth = 0; depth < PERFMAP_PARENT_DEPTH && pid; depth++) {
-		struct jitproc *p = findnew_proc(jm, pid);
-		const struct perfmap_entry *e;
-
-		if (!p->pm_tried)
-			read_perfmap(jm, p);
-		e = p->pm ? perfmap__lookup(p->pm, ip) : NULL;
-		if (e)
-			return perfmap_sym(jm, p, e);
-		pid = p->ppid;
-	}
-	return NULL;
+	if (r)
+		return r->data;
+	return fallback ? find_untimed(jm, pid, ip) : NULL;
 }
 
 const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr)
@@ -696,12 +629,10 @@ const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr)
 	return lo ? &sym->lines[lo - 1] : NULL;
 }
 
-bool jitmap__proc_info(const struct jitmap *jm, uint32_t pid, struct jitmap_proc_info *info)
+const struct jit_file_info *jitmap__file(const struct jitmap *jm, uint32_t pid,
+					 const struct jit_loader *loader)
 {
 	struct jitproc *p = find_proc(jm, pid);
 
-	if (!p)
-		return false;
-	*info = p->info;
-	return true;
+	return p ? &p->files[loader_index(jm, loader)].info : NULL;
 }

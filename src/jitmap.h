@@ -1,26 +1,28 @@
 /*
- * jitmap: per process (thread group), which JIT-compiled function covered
- * an address at a time, from the process's jitdump and perf map.
+ * jitmap: the JIT timeline. Per process (thread group), which JIT-compiled
+ * function covered an address at a time, from whatever side files the
+ * loaders (jit-loader.h) read; this module knows no file format.
  *
- * A jitdump is loaded when the MMAP record of its marker mapping
- * (".../jit-PID.dump") is seen; its records are sorted by timestamp and
- * applied to the process's current JIT code as samples of the process move
- * past them (jitmap__advance()): a JIT_CODE_LOAD replaces whatever code it
- * covers (a later load over the same bytes ends the earlier function), a
- * JIT_CODE_MOVE ends the old range and starts the new one. Since samples
- * are resolved in time order, "the code at ip now" is "the entry that
- * covered ip at the sample's time". Mappings are not consulted at all: an
- * anonymous or memfd MMAP2 over coalesced JIT code says only that memory
- * is mapped, so it can never erase a JIT symbol.
+ * Timed entries (loads and moves, e.g. a jitdump's) are sorted by time and
+ * applied to the process's current JIT code as its samples move past them
+ * (jitmap__advance()): a load replaces whatever code it covers (a later
+ * load over the same bytes ends the earlier function), a move ends the old
+ * range and starts the new one. Since samples are resolved in time order,
+ * "the code at ip now" is "the entry that covered ip at the sample's time".
+ * A timed loader's file is read when the process maps its marker.
+ * Mappings are not consulted at all: an anonymous or memfd MMAP2 over
+ * coalesced JIT code says only that memory is mapped, so it can never
+ * erase a JIT symbol.
  *
- * A perf map (/tmp/perf-PID.map) has no times; it is read on first need
- * and is the fallback for addresses no jitdump entry covers. Each process
- * is decided on its own: jitdump only, perf map only, both, or neither.
+ * Untimed entries (ranges, e.g. a perf map's) are read on the process's
+ * first fallback lookup and answer for addresses no timed entry covers.
+ * Each process is decided on its own: timed only, untimed only, both, or
+ * neither.
  *
- * fork: the child starts with its parent's JIT code as of the fork and
- * adds its own jitdump and perf map; exec starts empty, and so does a
- * new process that reuses a pid. A forked child looks in its parent's
- * perf map after its own (the map has no times, so it may also hold what
+ * fork: the child starts with its parent's timed code as of the fork and
+ * adds its own files; exec starts empty, and so does a new process that
+ * reuses a pid. A forked child's fallback looks in its parent's untimed
+ * entries after its own (they have no times, so they may also hold what
  * the parent compiled after the fork).
  */
 #ifndef JITSYM_JITMAP_H
@@ -32,8 +34,10 @@
 
 struct strpool;
 struct jitmap;
+struct jit_loader;
+struct jit_file_info;
 
-/* A source line of JIT code, from JIT_CODE_DEBUG_INFO. */
+/* A source line of JIT code (a jitdump's JIT_CODE_DEBUG_INFO). */
 struct jit_line {
 	uint64_t addr;          /* of the first instruction of the line */
 	uint32_t line;
@@ -45,9 +49,9 @@ struct jit_line {
 struct jit_sym {
 	uint64_t start, size;
 	const char *name;       /* interned; exactly as the runtime wrote it */
-	const char *source;     /* the jitdump or perf map it came from, interned */
-	bool from_perfmap;
-	uint64_t load_time;
+	const char *source;     /* the file it came from, interned */
+	const struct jit_loader *loader;   /* which format; its kind says timed or not */
+	uint64_t load_time;     /* 0 for untimed entries */
 	uint64_t code_index;
 	const struct jit_line *lines;  /* sorted by addr; NULL when none */
 	size_t nr_lines;
@@ -61,13 +65,13 @@ struct jitmap_opts {
 	size_t nr_perfmap_dirs;
 	/*
 	 * The samples have no CLOCK_MONOTONIC time (not recorded with -k 1,
-	 * or without sample times), so jitdump times cannot be compared with
-	 * them: apply every record at once (the last load at an address wins).
+	 * or without sample times), so timed entries cannot be compared with
+	 * them: apply every one at once (the last load at an address wins).
 	 */
 	bool timeless;
 	/*
-	 * Keep JIT_CODE_DEBUG_INFO line tables (struct jit_sym's lines). Without
-	 * it the records are still read and counted but every sym has no lines.
+	 * Keep line tables (struct jit_sym's lines). Without it the loaders
+	 * still read and count what holds them but every sym has no lines.
 	 */
 	bool lines;
 	/*
@@ -82,35 +86,34 @@ struct jitmap_opts {
 struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool);
 void jitmap__delete(struct jitmap *jm);   /* accepts NULL */
 
-/* Whether an MMAP'd path names a jitdump marker (basename jit-N.dump). */
-bool jitmap__is_marker(const char *path);
-/* Process pid mapped its jitdump marker at path: find and load the file. */
-void jitmap__marker(struct jitmap *jm, uint32_t pid, const char *path);
+/*
+ * Process pid mapped path: if it is a timed loader's marker, find and read
+ * that file (once per process image; a missing one is a warning).
+ */
+void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path);
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time);
 void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time);
 
 /*
- * Apply pid's jitdump records up to time; true when its JIT code changed
+ * Apply pid's timed entries up to time; true when its JIT code changed
  * (opts->code_changed has been told where).
  */
 bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time);
-/* The jitdump function at ip in pid now (after jitmap__advance()), or NULL. */
-const struct jit_sym *jitmap__find_jitdump(struct jitmap *jm, uint32_t pid, uint64_t ip);
-/* The perf map function at ip in pid, or NULL; the map is read on first use. */
-const struct jit_sym *jitmap__find_perfmap(struct jitmap *jm, uint32_t pid, uint64_t ip);
+/*
+ * The function at ip in pid now (after jitmap__advance()), or NULL: timed
+ * code first; with fallback, then the untimed entries (read on first use)
+ * of pid and its parents. sym->loader->kind tells which answered.
+ */
+const struct jit_sym *jitmap__find(struct jitmap *jm, uint32_t pid, uint64_t ip, bool fallback);
 /* The source line of addr in sym, or NULL. */
 const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr);
 
-/* What was found for a process, for "jitsym sources". */
-struct jitmap_proc_info {
-	const char *jitdump;          /* path read, or NULL */
-	const char *jitdump_tried;    /* paths tried when none was found, or NULL */
-	size_t nr_loads, nr_moves, nr_debug, nr_records;
-	const char *jitdump_problem;  /* why reading stopped early, or NULL */
-	const char *perfmap;          /* path read, or NULL */
-	const char *perfmap_tried;    /* paths tried when none was found, or NULL */
-	size_t nr_perfmap_entries, nr_perfmap_bad;
-};
-bool jitmap__proc_info(const struct jitmap *jm, uint32_t pid, struct jitmap_proc_info *info);
+/*
+ * What pid's file of loader's format was (read, or paths tried), for
+ * "jitsym sources"; NULL when nothing is known of pid. Its path and
+ * tried are both NULL when the file was not looked for. Owned by jm.
+ */
+const struct jit_file_info *jitmap__file(const struct jitmap *jm, uint32_t pid,
+					 const struct jit_loader *loader);
 
 #endif

@@ -1,6 +1,7 @@
 #include "common.h"
 #include "resolve.h"
 #include "dso.h"
+#include "jit-loader.h"
 #include "jitmap.h"
 #include "kernel.h"
 #include "machine.h"
@@ -169,17 +170,16 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 	return map->dso;
 }
 
-static bool jit_frame(const struct jit_sym *js, enum frame_kind kind, uint64_t ip,
-		      struct frame *f)
+/* A JIT function's frame: its loader's kind says whether it came from timed entries. */
+static void jit_frame(const struct jit_sym *js, uint64_t ip, struct frame *f)
 {
 	if (!js)
-		return false;
-	f->kind = kind;
+		return;
+	f->kind = js->loader->kind == JIT_TIMED ? FRAME_JIT : FRAME_PERFMAP;
 	f->jit = js;
 	f->sym = js->name;
 	f->symoff = ip - js->start;
 	f->dso = js->source;
-	return true;
 }
 
 static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t ip,
@@ -200,18 +200,21 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 }
 
 /*
- * A user address: the process's jitdump first (the runtime said what code
- * is there, even inside a mapped file: V8 describes its embedded builtins
- * in node's own text), then the mapped file's ELF symbols, then the perf
- * map (which has no times, so it comes last).
+ * A user address: the process's timed JIT code first (the runtime said
+ * what code is there, even inside a mapped file: V8 describes its embedded
+ * builtins in node's own text), then the mapped file's ELF symbols, then
+ * the untimed JIT entries (which have no times, so they come last). Outside
+ * files with symbols the timeline is asked once, fallback included.
  */
 static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool caller,
 			 struct frame *f)
 {
 	uint64_t look = caller ? ip - 1 : ip;
 	uint32_t pid = proc__pid(t->proc);
+	const struct jit_sym *js = NULL;
 	struct map_hit hit;
 	bool mapped = proc__find_map(t->proc, ip, &hit);
+	bool elf = mapped && !hit.map->anon && !jit_loader__for_marker(hit.map->filename);
 
 	f->print_addr = ip;
 	f->dso = r->s_unknown;
@@ -219,13 +222,15 @@ static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool
 		f->dso = hit.map->filename;
 		f->print_addr = ip - hit.start + hit.pgoff;
 	}
-	if (r->jitmap && jit_frame(jitmap__find_jitdump(r->jitmap, pid, look), FRAME_JIT, ip, f))
-		return;
-	if (mapped && !hit.map->anon && !jitmap__is_marker(hit.map->filename) &&
-	    resolve_elf(r, &hit, ip, caller, f))
-		return;
 	if (r->jitmap)
-		jit_frame(jitmap__find_perfmap(r->jitmap, pid, look), FRAME_PERFMAP, ip, f);
+		js = jitmap__find(r->jitmap, pid, look, !elf);
+	if (!js && elf) {
+		if (resolve_elf(r, &hit, ip, caller, f))
+			return;
+		if (r->jitmap)
+			js = jitmap__find(r->jitmap, pid, look, true);
+	}
+	jit_frame(js, ip, f);
 }
 
 void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,

@@ -128,8 +128,7 @@ static void on_mmap(struct session *s, const struct pd_event *ev)
 	memcpy(map.build_id, ev->u.mmap.build_id, sizeof(map.build_id));
 	machine__mmap(s->machine, ev->u.mmap.pid, ev->u.mmap.start, ev->u.mmap.len,
 		      ev->u.mmap.pgoff, &map);
-	if (jitmap__is_marker(ev->u.mmap.filename))
-		jitmap__marker(s->jitmap, ev->u.mmap.pid, ev->u.mmap.filename);
+	jitmap__mmap(s->jitmap, ev->u.mmap.pid, ev->u.mmap.filename);
 }
 
 static void deliver(void *ctx, const struct pd_event *ev)

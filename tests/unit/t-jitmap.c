@@ -1,11 +1,13 @@
 /*
- * Unit tests for the JIT timeline (jitmap.c): loads, reuse of an address,
- * partial overlap, moves (also from code already moved away), V8 debug
- * info and leaving it out, the perf map fallback, fork and exec,
+ * Unit tests for the JIT timeline (jitmap.c) fed by its two loaders
+ * (jit-loader-jitdump.c, jit-loader-perfmap.c): loads, reuse of an
+ * address, partial overlap, moves (also from code already moved away), V8
+ * debug info and leaving it out, the perf map fallback, fork and exec,
  * recordings without -k 1, and missing or cut-short jitdumps. The
  * jitdump files are written with the jitdump-reader tests' writer.
  */
 #include "common.h"
+#include "jit-loader.h"
 #include "jitmap.h"
 #include "sbuf.h"
 #include "strpool.h"
@@ -14,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <perfmap/perfmap.h>
+
 #include "../../lib/jitdump-reader/tests/jd-writer.h"
 
 /* Above any real pid (2^22), so no /tmp/perf-PID.map on the host can match. */
@@ -21,6 +25,7 @@
 #define CHILD 5000101
 #define LOST 5000200
 #define MOVER 5000300
+#define OVERLAP 5000400
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -44,11 +49,41 @@ static void write_file(const char *name, const void *buf, size_t len)
 	free(path);
 }
 
+/* The timed (jitdump) function at ip now. */
+static const struct jit_sym *find_jitdump(struct jitmap *jm, uint32_t pid, uint64_t ip)
+{
+	return jitmap__find(jm, pid, ip, false);
+}
+
+/* The untimed (perf map) function at ip, where no timed entry covers it. */
+static const struct jit_sym *find_perfmap(struct jitmap *jm, uint32_t pid, uint64_t ip)
+{
+	const struct jit_sym *s = jitmap__find(jm, pid, ip, true);
+
+	return s && s->loader->kind == JIT_UNTIMED ? s : NULL;
+}
+
 static const char *name_at(struct jitmap *jm, uint32_t pid, uint64_t ip)
 {
-	const struct jit_sym *s = jitmap__find_jitdump(jm, pid, ip);
+	const struct jit_sym *s = find_jitdump(jm, pid, ip);
 
 	return s ? s->name : "(none)";
+}
+
+static const struct jit_loader *jitdump_loader(void)
+{
+	return jit_loader__for_marker("jit-1.dump");
+}
+
+/* What sources says a process's jitdump held, or "" when none was read. */
+static const char *jitdump_said(struct jitmap *jm, uint32_t pid, struct sbuf *out)
+{
+	const struct jit_file_info *fi = jitmap__file(jm, pid, jitdump_loader());
+
+	sbuf_reset(out);
+	if (fi && fi->path)
+		fi->loader->describe(fi, out);
+	return out->buf;
 }
 
 /* PID's dump: the load, reuse, overlap and move sequence. */
@@ -99,7 +134,7 @@ static void test_timeline(struct strpool *pool)
 	const struct jit_sym *d;
 	const struct jit_line *l;
 
-	jitmap__marker(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
+	jitmap__mmap(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
 	T("nothing before the first load", jitmap__advance(jm, PID, 5) == false &&
 	  !strcmp(name_at(jm, PID, 0x1010), "(none)"));
 	T("a load applies at its time", jitmap__advance(jm, PID, 10) &&
@@ -117,19 +152,23 @@ static void test_timeline(struct strpool *pool)
 	jitmap__advance(jm, PID, 45);
 	T("D before its move", !strcmp(name_at(jm, PID, 0x2010), "D"));
 	jitmap__advance(jm, PID, 50);
-	d = jitmap__find_jitdump(jm, PID, 0x3010);
+	d = find_jitdump(jm, PID, 0x3010);
 	T("a move ends the old range", !strcmp(name_at(jm, PID, 0x2010), "(none)"));
 	T("a move starts the new one", d && !strcmp(d->name, "D") && d->start == 0x3000);
 	jitmap__advance(jm, PID, 60);
-	d = jitmap__find_jitdump(jm, PID, 0x4030);
+	d = find_jitdump(jm, PID, 0x4030);
 	l = d ? jit_sym__line(d, 0x4030) : NULL;
 	T("V8 debug info: bias removed, column from discrim",
 	  l && l->line == 8 && l->column == 5 && !strcmp(l->file, "/app/f.js"));
 	l = d ? jit_sym__line(d, 0x4000) : NULL;
 	T("V8 debug info: first line", l && l->line == 7 && l->column == 3);
 	T("perf map fills in where no jitdump entry covers ip",
-	  jitmap__find_perfmap(jm, PID, 0x5010) &&
-	  !strcmp(jitmap__find_perfmap(jm, PID, 0x5010)->name, "stub one"));
+	  find_perfmap(jm, PID, 0x5010) &&
+	  !strcmp(find_perfmap(jm, PID, 0x5010)->name, "stub one"));
+	T("the jitdump beats the perf map where both cover ip",
+	  jitmap__find(jm, PID, 0x1005, true) &&
+	  !strcmp(jitmap__find(jm, PID, 0x1005, true)->name, "B") &&
+	  jitmap__find(jm, PID, 0x1005, true)->loader == jitdump_loader());
 
 	jitmap__fork(jm, CHILD, PID, 65);
 	jitmap__advance(jm, PID, 80);
@@ -138,10 +177,10 @@ static void test_timeline(struct strpool *pool)
 	T("fork: not the parent's later loads", !strcmp(name_at(jm, CHILD, 0x6010), "(none)") &&
 	  !strcmp(name_at(jm, PID, 0x6010), "E"));
 	T("fork: the child falls back to the parent's perf map",
-	  jitmap__find_perfmap(jm, CHILD, 0x5010) != NULL);
+	  find_perfmap(jm, CHILD, 0x5010) != NULL);
 	jitmap__exec(jm, CHILD, 90);
 	T("exec starts empty", !strcmp(name_at(jm, CHILD, 0x1010), "(none)") &&
-	  jitmap__find_perfmap(jm, CHILD, 0x5010) == NULL);
+	  find_perfmap(jm, CHILD, 0x5010) == NULL);
 	jitmap__delete(jm);
 }
 
@@ -150,7 +189,7 @@ static void test_timeless(struct strpool *pool)
 	struct jitmap *jm = new_map(pool, true);
 
 	sbuf_reset(&msgs);
-	jitmap__marker(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
+	jitmap__mmap(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
 	T("timeless: warned about -k 1", strstr(msgs.buf, "-k 1") != NULL);
 	jitmap__advance(jm, PID, 0);
 	T("timeless: the last load at an address wins", !strcmp(name_at(jm, PID, 0x1010), "B"));
@@ -160,18 +199,18 @@ static void test_timeless(struct strpool *pool)
 static void test_missing_and_truncated(struct strpool *pool)
 {
 	struct jitmap *jm = new_map(pool, false);
-	struct jitmap_proc_info info;
+	const struct jit_file_info *fi;
 
 	sbuf_reset(&msgs);
-	jitmap__marker(jm, LOST, "/nonexistent/jit-" STR(LOST) ".dump");
+	jitmap__mmap(jm, LOST, "/nonexistent/jit-" STR(LOST) ".dump");
 	T("missing jitdump: a warning names the pid and the paths tried",
 	  strstr(msgs.buf, "pid " STR(LOST)) && strstr(msgs.buf, "/nonexistent/jit-" STR(LOST) ".dump") &&
 	  strstr(msgs.buf, "not found"));
 	T("missing jitdump: sources can say where it looked",
-	  jitmap__proc_info(jm, LOST, &info) && info.jitdump_tried && !info.jitdump);
+	  (fi = jitmap__file(jm, LOST, jitdump_loader())) && fi->tried && !fi->path);
 	write_dump_100(true);
 	sbuf_reset(&msgs);
-	jitmap__marker(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
+	jitmap__mmap(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
 	jitmap__advance(jm, PID, 60);
 	T("cut short: the records before the cut are used",
 	  !strcmp(name_at(jm, PID, 0x3010), "D") && strstr(msgs.buf, "jit-" STR(PID) ".dump") &&
@@ -183,18 +222,19 @@ static void test_missing_and_truncated(struct strpool *pool)
 static void test_no_lines(struct strpool *pool)
 {
 	struct jitmap *jm = new_map_lines(pool, false, false);
-	struct jitmap_proc_info info;
+	struct sbuf said = SBUF_INIT;
 	const struct jit_sym *d;
 
 	write_dump_100(false);
-	jitmap__marker(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
+	jitmap__mmap(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
 	jitmap__advance(jm, PID, 60);
-	d = jitmap__find_jitdump(jm, PID, 0x4030);
+	d = find_jitdump(jm, PID, 0x4030);
 	T("no lines: the function is there", d && !strcmp(d->name, "JS:*f /app/f.js:7"));
 	T("no lines: without its line table", d && !d->lines && !d->nr_lines &&
 	  !jit_sym__line(d, 0x4030));
 	T("no lines: debug info records still counted",
-	  jitmap__proc_info(jm, PID, &info) && info.nr_debug == 1 && info.nr_records == 8);
+	  !strcmp(jitdump_said(jm, PID, &said), "8 records (6 loads, 1 moves, 1 debug info)"));
+	sbuf_release(&said);
 	jitmap__delete(jm);
 }
 
@@ -217,7 +257,7 @@ static void test_stale_move(struct strpool *pool)
 	jdw_move(&w, 40, MOVER, MOVER, 0x7200, 0xa000, 0x40, 9);
 	write_file("jit-" STR(MOVER) ".dump", w.buf, w.len);
 	jdw_release(&w);
-	jitmap__marker(jm, MOVER, "/nonexistent/jit-" STR(MOVER) ".dump");
+	jitmap__mmap(jm, MOVER, "/nonexistent/jit-" STR(MOVER) ".dump");
 	jitmap__advance(jm, MOVER, 20);
 	T("stale move: the first move takes the code", !strcmp(name_at(jm, MOVER, 0x8010), "F") &&
 	  !strcmp(name_at(jm, MOVER, 0x7010), "(none)"));
@@ -230,13 +270,62 @@ static void test_stale_move(struct strpool *pool)
 	jitmap__delete(jm);
 }
 
+/*
+ * Overlapping perf map lines (pseudo-random, some ending at 2^64): every
+ * address resolves to the line lib/perfmap's own lookup gives, the later
+ * line winning where lines overlap.
+ */
+static void test_untimed_overlap(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	struct sbuf map = SBUF_INIT;
+	struct perfmap *pm;
+	uint64_t seed = 12345, addr;
+	size_t i, bad = 0, hits = 0;
+
+	for (i = 0; i < 300; i++) {
+		uint64_t start, size;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		start = (seed >> 33) % 0x1000;
+		size = (seed >> 20) % 0x100;
+		if (i % 50 == 7) {
+			start = UINT64_MAX - (seed >> 40) % 0x80;
+			size = UINT64_MAX - start + 1;
+		}
+		sbuf_addf(&map, "%" PRIx64 " %" PRIx64 " l%zu\n", start, size, i);
+	}
+	write_file("perf-" STR(OVERLAP) ".map", map.buf, map.len);
+	pm = perfmap__parse(map.buf, map.len);
+	for (addr = 0; addr < 0x1200 + 0x100; addr++) {
+		uint64_t a = addr < 0x1200 ? addr : UINT64_MAX - (addr - 0x1200);
+		const struct perfmap_entry *want = perfmap__lookup(pm, a);
+		const struct jit_sym *got = jitmap__find(jm, OVERLAP, a, true);
+
+		hits += want != NULL;
+		if (want ? !got || strcmp(got->name, want->name) || got->start != want->start : !!got)
+			bad++;
+	}
+	T("untimed: overlapping lines resolve as lib/perfmap does", pm && hits > 1000 && !bad);
+	perfmap__delete(pm);
+	sbuf_release(&map);
+	jitmap__delete(jm);
+}
+
+static bool is_marker(const char *path)
+{
+	const struct jit_loader *l = jit_loader__for_marker(path);
+
+	return l && !strcmp(l->name, "jitdump");
+}
+
 static void test_is_marker(void)
 {
-	T("marker: jit-123.dump", jitmap__is_marker("jit-123.dump"));
-	T("marker: a path", jitmap__is_marker("/home/u/app/jit-7.dump"));
-	T("not a marker: no pid", !jitmap__is_marker("jit-.dump"));
-	T("not a marker: suffix", !jitmap__is_marker("jit-12.dumpx"));
-	T("not a marker: prefix", !jitmap__is_marker("/a/xjit-1.dump"));
+	T("marker: jit-123.dump", is_marker("jit-123.dump"));
+	T("marker: a path", is_marker("/home/u/app/jit-7.dump"));
+	T("not a marker: no pid", !is_marker("jit-.dump"));
+	T("not a marker: suffix", !is_marker("jit-12.dumpx"));
+	T("not a marker: prefix", !is_marker("/a/xjit-1.dump"));
 }
 
 int main(void)
@@ -255,6 +344,7 @@ int main(void)
 	test_missing_and_truncated(pool);
 	test_no_lines(pool);
 	test_stale_move(pool);
+	test_untimed_overlap(pool);
 	test_is_marker();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd))

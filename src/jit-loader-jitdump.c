@@ -1,0 +1,177 @@
+/*
+ * The jitdump loader (jit-PID.dump, over lib/jitdump-reader): the runtime
+ * maps the file as a marker; its JIT_CODE_LOAD and JIT_CODE_MOVE records
+ * are timed loads and moves, and a JIT_CODE_DEBUG_INFO record gives the
+ * line table of the load that follows it.
+ * Counters: records, loads, moves, debug info records.
+ */
+#include "common.h"
+#include "jit-loader.h"
+#include "jitmap.h"
+#include "sbuf.h"
+
+#include <ctype.h>
+
+#include <jitdump-reader/jitdump-reader.h>
+
+/* V8 writes debug-info addresses this far past the instruction (an ELF header's size). */
+#define V8_DEBUG_BIAS 0x40
+
+enum { C_RECORDS, C_LOADS, C_MOVES, C_DEBUG };
+
+static bool jitdump_is_marker(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	unsigned long pid;
+	char *end;
+
+	base = base ? base + 1 : path;
+	if (strncmp(base, "jit-", 4) || !isdigit((unsigned char)base[4]))
+		return false;
+	pid = strtoul(base + 4, &end, 10);
+	return pid <= UINT32_MAX && !strcmp(end, ".dump");
+}
+
+/* The last DEBUG_INFO record: it describes the LOAD that follows it. */
+struct pending_debug {
+	uint64_t code_addr;
+	struct jit_line *lines;
+	size_t nr;
+};
+
+static void keep_debug(struct jit_feed *f, struct pending_debug *pd,
+		       const struct jitdump_record *rec)
+{
+	size_t i;
+
+	free(pd->lines);
+	pd->code_addr = rec->u.debug.code_addr;
+	pd->nr = rec->u.debug.nr_entry;
+	pd->lines = xcalloc(pd->nr ? pd->nr : 1, sizeof(*pd->lines));
+	for (i = 0; i < pd->nr; i++) {
+		const struct jitdump_debug_entry *e = &rec->u.debug.entries[i];
+
+		pd->lines[i].addr = e->addr;
+		pd->lines[i].line = e->lineno;
+		pd->lines[i].column = e->discrim;
+		pd->lines[i].file = jit_feed__intern(f, e->filename);
+	}
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct jit_line *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Give ld the pending debug info if it is for ld's address. V8 (its JS
+ * functions are named "JS:...") biases each address by 0x40 and puts the
+ * column in the discriminator; other producers give the discriminator,
+ * which is no column.
+ */
+static void attach_debug(struct jit_load *ld, struct pending_debug *pd)
+{
+	bool v8 = !strncmp(ld->name, "JS:", 3);
+	size_t i;
+
+	if (!pd->lines || pd->code_addr != ld->start)
+		return;
+	for (i = 0; i < pd->nr; i++) {
+		if (v8 && pd->lines[i].addr >= ld->start + V8_DEBUG_BIAS)
+			pd->lines[i].addr -= V8_DEBUG_BIAS;
+		if (!v8)
+			pd->lines[i].column = 0;
+	}
+	qsort(pd->lines, pd->nr, sizeof(*pd->lines), cmp_line);
+	ld->lines = pd->lines;
+	ld->nr_lines = pd->nr;
+	pd->lines = NULL;
+}
+
+static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
+			struct pending_debug *pd)
+{
+	size_t *count = jit_feed__counters(f);
+
+	if (rec->type == JITDUMP_CODE_LOAD) {
+		struct jit_load ld = {
+			.pid = rec->u.load.pid, .time = rec->timestamp,
+			.start = rec->u.load.code_addr, .size = rec->u.load.code_size,
+			.code_index = rec->u.load.code_index, .name = rec->u.load.name,
+		};
+
+		attach_debug(&ld, pd);
+		jit_feed__load(f, &ld);
+		count[C_LOADS]++;
+	} else if (rec->type == JITDUMP_CODE_MOVE) {
+		struct jit_move mv = {
+			.pid = rec->u.move.pid, .time = rec->timestamp,
+			.old_start = rec->u.move.old_code_addr,
+			.new_start = rec->u.move.new_code_addr,
+			.size = rec->u.move.code_size, .code_index = rec->u.move.code_index,
+		};
+
+		jit_feed__move(f, &mv);
+		count[C_MOVES]++;
+	} else if (rec->type == JITDUMP_CODE_DEBUG_INFO) {
+		if (jit_feed__want_lines(f))
+			keep_debug(f, pd, rec);
+		count[C_DEBUG]++;
+	}
+}
+
+static int jitdump_read(struct jit_feed *f, const char *path)
+{
+	struct pending_debug pd = { 0 };
+	size_t *count = jit_feed__counters(f);
+	struct jitdump_reader *r;
+	struct jitdump_record rec;
+	int ret;
+
+	r = jitdump_reader__open(path, jit_feed__want_lines(f) ? 0 : JITDUMP_READER_NO_DEBUG_ENTRIES);
+	if (!r) {
+		const char *why = jitdump__strerror(errno);
+
+		jit_feed__problem(f, why);
+		warning("pid %" PRIu32 ": cannot read jitdump '%s': %s", jit_feed__pid(f), path, why);
+		return 0;    /* listed by sources, with why */
+	}
+	while ((ret = jitdump_reader__next(r, &rec)) != 0) {
+		if (ret == -JITDUMP_E_BAD_RECORD) {
+			warning("'%s': record at offset %" PRIu64 " is malformed (%s); skipped", path,
+				jitdump_reader__offset(r), jitdump_reader__error_detail(r));
+			continue;
+		}
+		if (ret < 0) {
+			jit_feed__problem(f, jitdump__strerror(ret));
+			warning("'%s': %s at offset %" PRIu64 "; using the %zu records before it",
+				path, jitdump__strerror(ret), jitdump_reader__offset(r),
+				count[C_RECORDS]);
+			break;
+		}
+		count[C_RECORDS]++;
+		feed_record(f, &rec, &pd);
+	}
+	free(pd.lines);
+	jitdump_reader__delete(r);
+	return 0;
+}
+
+static void jitdump_describe(const struct jit_file_info *info, struct sbuf *out)
+{
+	sbuf_addf(out, "%zu records (%zu loads, %zu moves, %zu debug info)",
+		  info->count[C_RECORDS], info->count[C_LOADS], info->count[C_MOVES],
+		  info->count[C_DEBUG]);
+}
+
+const struct jit_loader jit_loader_jitdump = {
+	.name = "jitdump",
+	.kind = JIT_TIMED,
+	.is_marker = jitdump_is_marker,
+	.dirs = JIT_DIRS_JIT,
+	.if_missing = "its JIT frames fall back to the perf map",
+	.read = jitdump_read,
+	.describe = jitdump_describe,
+};
