@@ -228,7 +228,8 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr
 	agg_frame_label(&sb, fr->sym, fr->kind, a->opts.annotate);
 	ALLOC_GROW(a->frames, a->nr_frames + 1, a->alloc_frames);
 	nf = &a->frames[a->nr_frames];
-	nf->sym = fr->sym;
+	/* the resolver's strings go with the session: keep a copy */
+	nf->sym = fr->sym ? strpool__intern(a->pool, fr->sym) : NULL;
 	nf->kind = fr->kind;
 	nf->label = new_label(a, sb.buf, sb.len);
 	sbuf_release(&sb);

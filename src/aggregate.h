@@ -50,7 +50,10 @@ struct agg_node {
 	uint64_t period;                /* their periods, summed */
 };
 
-/* A distinct frame: the resolver's interned symbol (NULL: unresolved) and kind. */
+/*
+ * A distinct frame: its symbol (NULL: unresolved), the aggregator's copy,
+ * valid after the session's strings are gone; its kind; its label's id.
+ */
 struct agg_frame {
 	const char *sym;
 	enum frame_kind kind;
