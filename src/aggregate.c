@@ -32,19 +32,20 @@ struct text_entry {
 struct head_entry {
 	UT_hash_handle hh;
 	struct { const char *comm; uint32_t pid, tid; } k;
-	uint32_t id;
+	uint32_t key;           /* the head node's key: label id, or process id (by_frame) */
 };
 
 /*
- * Frames by (symbol, kind): an open-addressing table of frame ids + 1 (0:
- * empty), and in front of it a direct-mapped cache that answers most
- * frames, with their label, in one compare.
+ * Frames by (symbol, kind, DSO), the session's pointers: an
+ * open-addressing table of frame ids + 1 (0: empty), and in front of it a
+ * direct-mapped cache that answers most frames, with their key, in one
+ * compare.
  */
 struct frame_slot {
-	const char *sym;
+	const char *sym, *dso;
 	int kind;
 	uint32_t id;            /* frame id + 1; 0: empty */
-	uint32_t label;
+	uint32_t key;           /* the node key: label id, or frame id (by_frame) */
 };
 
 /* The last stack seen in a slot of threads, as labels and the nodes of its path. */
@@ -60,6 +61,8 @@ struct aggregator {
 	size_t nr_labels, alloc_labels;
 	struct agg_frame *frames;
 	size_t nr_frames, alloc_frames;
+	struct agg_process *processes;
+	size_t nr_processes, alloc_processes;
 	struct frame_slot *frame_table;
 	size_t frame_table_size;            /* a power of two */
 	struct text_entry *texts;
@@ -67,6 +70,7 @@ struct aggregator {
 	struct frame_slot frame_cache[1u << FRAME_CACHE_BITS];
 	const char *last_comm;              /* the session's pointer */
 	uint32_t last_pid, last_tid, last_head;
+	bool last_valid;
 	struct agg_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	uint32_t *node_frames;              /* opts.node_frames: frame id per node */
@@ -176,6 +180,7 @@ void aggregator__delete(struct aggregator *a)
 	strpool__delete(a->pool);
 	free(a->frame_table);
 	free(a->frames);
+	free(a->processes);
 	free(a->labels);
 	free(a->nodes);
 	free(a->node_frames);
@@ -185,9 +190,20 @@ void aggregator__delete(struct aggregator *a)
 	free(a);
 }
 
-static size_t frame_hash(const char *sym, int kind)
+static uint64_t frame_hash64(const char *sym, const char *dso, int kind)
 {
-	return (size_t)((((uintptr_t)sym ^ (uint64_t)kind) * 0x9E3779B97F4A7C15ULL) >> 32);
+	return ((uintptr_t)sym ^ (uint64_t)kind ^ ((uint64_t)(uintptr_t)dso << 7)) *
+	       0x9E3779B97F4A7C15ULL;
+}
+
+static size_t frame_hash(const char *sym, const char *dso, int kind)
+{
+	return (size_t)(frame_hash64(sym, dso, kind) >> 32);
+}
+
+static bool same_frame(const struct frame_slot *e, const struct frame *fr)
+{
+	return e->sym == fr->sym && e->dso == fr->dso && e->kind == (int)fr->kind;
 }
 
 static void grow_frame_table(struct aggregator *a)
@@ -201,7 +217,8 @@ static void grow_frame_table(struct aggregator *a)
 
 		if (!e->id)
 			continue;
-		for (pos = frame_hash(e->sym, e->kind) & mask; table[pos].id; pos = (pos + 1) & mask)
+		for (pos = frame_hash(e->sym, e->dso, e->kind) & mask; table[pos].id;
+		     pos = (pos + 1) & mask)
 			;
 		table[pos] = *e;
 	}
@@ -218,9 +235,10 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr
 	struct frame_slot *e, ret;
 	struct agg_frame *nf;
 
-	for (pos = frame_hash(fr->sym, fr->kind) & mask; a->frame_table[pos].id; pos = (pos + 1) & mask) {
+	for (pos = frame_hash(fr->sym, fr->dso, fr->kind) & mask; a->frame_table[pos].id;
+	     pos = (pos + 1) & mask) {
 		e = &a->frame_table[pos];
-		if (e->sym == fr->sym && e->kind == (int)fr->kind)
+		if (same_frame(e, fr))
 			return *e;
 	}
 	if (a->nr_frames >= UINT32_MAX - 1)
@@ -230,14 +248,16 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr
 	nf = &a->frames[a->nr_frames];
 	/* the resolver's strings go with the session: keep a copy */
 	nf->sym = fr->sym ? strpool__intern(a->pool, fr->sym) : NULL;
+	nf->dso = fr->dso ? strpool__intern(a->pool, fr->dso) : NULL;
 	nf->kind = fr->kind;
 	nf->label = new_label(a, sb.buf, sb.len);
 	sbuf_release(&sb);
 	e = &a->frame_table[pos];
 	e->sym = fr->sym;
+	e->dso = fr->dso;
 	e->kind = fr->kind;
 	e->id = (uint32_t)++a->nr_frames;
-	e->label = nf->label;
+	e->key = a->opts.by_frame ? e->id - 1 : nf->label;
 	ret = *e;
 	if (a->nr_frames * 2 > a->frame_table_size)
 		grow_frame_table(a);
@@ -247,17 +267,34 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr
 /* fr's frame (its id + 1 and label), through the cache. */
 static const struct frame_slot *frame_lookup(struct aggregator *a, const struct frame *fr)
 {
-	uint64_t h = ((uintptr_t)fr->sym ^ (uint64_t)fr->kind) * 0x9E3779B97F4A7C15ULL;
+	uint64_t h = frame_hash64(fr->sym, fr->dso, fr->kind);
 	struct frame_slot *slot = &a->frame_cache[h >> (64 - FRAME_CACHE_BITS)];
 
-	if (slot->id && slot->sym == fr->sym && slot->kind == (int)fr->kind)
+	if (slot->id && same_frame(slot, fr))
 		return slot;
 	*slot = frame_slow(a, fr);
 	return slot;
 }
 
-/* The head's label: comm[-pid[/tid]]. */
-static uint32_t head_label(struct aggregator *a, const char *comm, uint32_t pid, uint32_t tid)
+/* A new process; its id. */
+static uint32_t new_process(struct aggregator *a, const char *comm, uint32_t pid, uint32_t tid,
+			    uint32_t label)
+{
+	struct agg_process *p;
+
+	if (a->nr_processes >= UINT32_MAX)
+		die("more than 2^32 distinct processes");
+	ALLOC_GROW(a->processes, a->nr_processes + 1, a->alloc_processes);
+	p = &a->processes[a->nr_processes];
+	p->comm = strpool__intern(a->pool, comm ? comm : "");
+	p->pid = pid;
+	p->tid = tid;
+	p->label = label;
+	return (uint32_t)a->nr_processes++;
+}
+
+/* The head node's key: the label comm[-pid[/tid]], or with by_frame the process. */
+static uint32_t head_key(struct aggregator *a, const char *comm, uint32_t pid, uint32_t tid)
 {
 	struct head_entry key, *e;
 	struct sbuf sb = SBUF_INIT;
@@ -266,7 +303,7 @@ static uint32_t head_label(struct aggregator *a, const char *comm, uint32_t pid,
 		pid = 0;
 	if (!a->opts.include_tid)
 		tid = 0;
-	if (a->last_head && comm == a->last_comm && pid == a->last_pid && tid == a->last_tid)
+	if (a->last_valid && comm == a->last_comm && pid == a->last_pid && tid == a->last_tid)
 		return a->last_head;
 	memset(&key.k, 0, sizeof(key.k));
 	key.k.comm = comm;
@@ -277,15 +314,18 @@ static uint32_t head_label(struct aggregator *a, const char *comm, uint32_t pid,
 		agg_process_label(&sb, comm, pid, tid, a->opts.include_pid, a->opts.include_tid);
 		e = xcalloc(1, sizeof(*e));
 		e->k = key.k;
-		e->id = new_label(a, sb.buf, sb.len);
+		e->key = new_label(a, sb.buf, sb.len);
 		sbuf_release(&sb);
+		if (a->opts.by_frame)
+			e->key = new_process(a, comm, pid, tid, e->key);
 		HASH_ADD(hh, a->heads, k, sizeof(e->k), e);
 	}
 	a->last_comm = comm;
 	a->last_pid = pid;
 	a->last_tid = tid;
-	a->last_head = e->id;
-	return e->id;
+	a->last_head = e->key;
+	a->last_valid = true;
+	return e->key;
 }
 
 /* ---- the tree ------------------------------------------------------------ */
@@ -363,7 +403,7 @@ static size_t sample_key(struct aggregator *a, const struct resolved_sample *rs)
 		ALLOC_GROW(a->fkey, st_add(rs->nr_frames, 1), a->fkey_alloc);
 		a->fkey[0] = AGG_NO_FRAME;
 	}
-	a->key[n++] = head_label(a, rs->thread->comm, rs->sample->pid, rs->sample->tid);
+	a->key[n++] = head_key(a, rs->thread->comm, rs->sample->pid, rs->sample->tid);
 	for (i = rs->nr_frames; i-- > 0;) {
 		const struct frame *fr = &rs->frames[i];
 		const struct frame_slot *s;
@@ -373,12 +413,12 @@ static size_t sample_key(struct aggregator *a, const struct resolved_sample *rs)
 		s = frame_lookup(a, fr);
 		if (a->opts.node_frames)
 			a->fkey[n] = s->id - 1;
-		a->key[n++] = s->label;
+		a->key[n++] = s->key;
 	}
 	return n;
 }
 
-void aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
+uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 {
 	struct path_slot *ways = &a->paths[rs->sample->tid % (PATH_SLOTS / PATH_WAYS) * PATH_WAYS];
 	struct path_slot *path = &ways[0];
@@ -427,6 +467,7 @@ void aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 	}
 	a->nodes[node].count++;
 	a->nodes[node].period += rs->sample->period;
+	return node;
 }
 
 void aggregator__freeze(struct aggregator *a)
@@ -451,6 +492,19 @@ const struct agg_label *aggregator__labels(const struct aggregator *a, size_t *n
 {
 	*nr = a->nr_labels;
 	return a->labels;
+}
+
+const struct agg_process *aggregator__processes(const struct aggregator *a, size_t *nr)
+{
+	*nr = a->nr_processes;
+	return a->processes;
+}
+
+uint32_t aggregator__node_process(const struct aggregator *a, uint32_t v)
+{
+	while (v != AGG_ROOT && a->nodes[v].parent != AGG_ROOT)
+		v = a->nodes[v].parent;
+	return v;
 }
 
 const struct agg_frame *aggregator__frames(const struct aggregator *a, size_t *nr)

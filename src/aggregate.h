@@ -35,6 +35,13 @@ struct aggregate_opts {
 	bool annotate;                  /* frame labels get "_[k]" (kernel), "_[j]" (JIT) */
 	bool no_kernel;                 /* leave kernel frames out */
 	bool node_frames;               /* remember each node's first frame (aggregator__node_frame) */
+	/*
+	 * Key nodes by identity, not by label: a process node by (comm,
+	 * pid, tid) and its key a process id, a frame node by (symbol, kind,
+	 * DSO) and its key a frame id. Frames that print alike stay apart
+	 * (the report's rows are per DSO).
+	 */
+	bool by_frame;
 };
 
 /* A label: interned text, len bytes, no NUL inside. */
@@ -45,18 +52,29 @@ struct agg_label {
 
 /* A stack prefix; the root is node AGG_ROOT, its children the processes. */
 struct agg_node {
-	uint32_t parent, label;
+	uint32_t parent;
+	uint32_t label;                 /* with by_frame: a process id (the root's
+	                                   children) or a frame id (below them) */
 	uint64_t count;                 /* samples whose stack ends here */
 	uint64_t period;                /* their periods, summed */
 };
 
 /*
- * A distinct frame: its symbol (NULL: unresolved), the aggregator's copy,
- * valid after the session's strings are gone; its kind; its label's id.
+ * A distinct frame: its symbol (NULL: unresolved) and DSO name, the
+ * aggregator's copies, valid after the session's strings are gone; its
+ * kind; its label's id.
  */
 struct agg_frame {
 	const char *sym;
+	const char *dso;
 	enum frame_kind kind;
+	uint32_t label;
+};
+
+/* A distinct process head: comm (the aggregator's copy), pid and tid as kept (0 when not). */
+struct agg_process {
+	const char *comm;
+	uint32_t pid, tid;
 	uint32_t label;
 };
 
@@ -70,8 +88,8 @@ struct aggregator;
 /* Never NULL; opts is copied. */
 struct aggregator *aggregator__new(const struct aggregate_opts *opts);
 void aggregator__delete(struct aggregator *a);     /* accepts NULL */
-/* Add one sample; BUG() after aggregator__freeze(). */
-void aggregator__add(struct aggregator *a, const struct resolved_sample *rs);
+/* Add one sample; returns the node its stack ends at. BUG() after aggregator__freeze(). */
+uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs);
 /*
  * No more samples: free what only adding needs (the child table), before
  * a writer allocates its own. Reading works before and after.
@@ -82,6 +100,10 @@ void aggregator__freeze(struct aggregator *a);
 const struct agg_node *aggregator__nodes(const struct aggregator *a, size_t *nr);
 /* The labels by id, *nr of them; label 0 is "" (the root's). */
 const struct agg_label *aggregator__labels(const struct aggregator *a, size_t *nr);
+/* The distinct processes by id, *nr of them. */
+const struct agg_process *aggregator__processes(const struct aggregator *a, size_t *nr);
+/* The process node above node v (v itself for one); AGG_ROOT for the root. */
+uint32_t aggregator__node_process(const struct aggregator *a, uint32_t v);
 /* The distinct frames by id, *nr of them. */
 const struct agg_frame *aggregator__frames(const struct aggregator *a, size_t *nr);
 /*
