@@ -3,6 +3,7 @@
 #include "aggregate.h"
 #include "frameclass.h"
 #include "sbuf.h"
+#include "utf8.h"
 
 /*
  * The stacks, and their labels, come from the aggregator (aggregate.h);
@@ -160,40 +161,6 @@ static const char *node_name(const struct flamegraph *fg, uint32_t v)
 
 /* ---- text -------------------------------------------------------------- */
 
-/*
- * The length of the well-formed UTF-8 sequence at s (1-4), its code point
- * in *cp; 0 when the bytes there are not one (overlong, surrogate, cut).
- */
-static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
-{
-	uint32_t c = s[0];
-	size_t n, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, c &= 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, c &= 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, c &= 0x07;
-	else
-		return 0;
-	/* a NUL ends the string before it can pass for a continuation byte */
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return n;
-}
-
 /* Characters in s as xml_add() writes them: one per code point or bad byte. */
 static size_t xml_chars(const char *s)
 {
@@ -202,7 +169,7 @@ static size_t xml_chars(const char *s)
 	uint32_t cp;
 
 	for (; *p; p += len ? len : 1, n++)
-		len = utf8_seq(p, &cp);
+		len = utf8__seq(p, &cp);
 	return n;
 }
 
@@ -219,7 +186,7 @@ static void xml_add(struct sbuf *sb, const char *s, size_t max)
 	uint32_t cp;
 
 	for (; *p && max; p += len ? len : 1, max--) {
-		len = utf8_seq(p, &cp);
+		len = utf8__seq(p, &cp);
 		if (!len || cp < 0x20 || cp == 0xfffe || cp == 0xffff) {
 			sbuf_addstr(sb, "\xef\xbf\xbd");
 			continue;
