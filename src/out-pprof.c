@@ -467,8 +467,10 @@ static uint64_t function_id(struct pprof_builder *b, const char *name, const cha
 
 /*
  * The source positions of a frame, innermost first; the last is the
- * frame's own function, named as fold names it. A resolved frame without
- * line information gets one naming the function; an unresolved one none.
+ * frame's own function, named by its symbol whole (not by fold's label,
+ * agg_frame_label(): a function name in pprof may hold ';'). A resolved
+ * frame without line information gets one naming the function; an
+ * unresolved one none.
  * *debug: the lines came from native debug info (with its inlined frames).
  */
 static size_t frame_lines(struct pprof_builder *b, const struct frame *f, struct src_loc *src,
