@@ -11,9 +11,9 @@
  * Frames are coloured by what resolved them (kernel, native, jitdump,
  * perf map, unknown) and, for JIT code, by the V8 tier frameclass.h
  * finds in the name ("JS:*" TurboFan, "JS:+" Maglev, "JS:^" Sparkplug,
- * "JS:~" Ignition); the shade within a kind comes from a hash of the name, so the
- * output depends only on the samples: the same recording gives the same
- * bytes.
+ * "JS:~" Ignition); the shade within a kind comes from a hash of the
+ * name, so the output depends only on the samples: the same recording
+ * gives the same bytes.
  *
  * The SVG carries its own script and style (no network, no fonts): click
  * a frame to zoom into it, "Reset Zoom" to go back, "Search" or Ctrl-F for
