@@ -110,6 +110,11 @@ static const struct fc_rule rules[] = {
 	{ "LuaJIT", K_NATIVE, FC_PREFIX, "lj_record_", FC_RUNTIME, "compiler", 0 },
 	{ "LuaJIT", K_NATIVE, FC_PREFIX, "lj_asm_", FC_RUNTIME, "compiler", 0 },
 
+	/* .NET without its tier (PerfMapShowOptimizationTiers=0): "[Module] Ns.Type::Method()" */
+	{ ".NET", K_JITCODE, FC_SUBSTR, "::", FC_JIT, NULL, GUESS },
+	/* a Java-like method signature in JIT code: HotSpot's compiled methods, most likely */
+	{ "HotSpot", K_JITCODE, FC_SUFFIX, ")", FC_OPTIMIZED, "compiled", GUESS },
+
 	/* no runtime recognised: by kind */
 	{ NULL, K_NATIVE, FC_ANY, NULL, FC_NATIVE, NULL, 0 },
 	{ NULL, K_JITCODE, FC_ANY, NULL, FC_JIT, NULL, 0 },

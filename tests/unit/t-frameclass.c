@@ -61,6 +61,7 @@ static const struct expect cases[] = {
 	{ P, "int32 [App] App.C::F()[InstrumentedTier0]", FC_BASELINE, ".NET", "Instrumented", false },
 	{ P, "int32 [App] App.C::F()[Instrumented]", FC_BASELINE, ".NET", "Instrumented", false },
 	{ P, "int32 [App] App.C::F()[InstrumentedTier1]", FC_OPTIMIZED, ".NET", "InstrumentedTier1", false },
+	{ P, "void [App] App.Program::Main(string[])", FC_JIT, ".NET", NULL, true },
 	{ P, "stub<1> AllocateTemporaryEntryPoints<PRECODE_STUB>", FC_STUB, ".NET", "stub", false },
 	/* CPython */
 	{ P, "py::fib:/app/fib.py", FC_INTERPRETED, "CPython", "Python", false },
@@ -74,6 +75,8 @@ static const struct expect cases[] = {
 	{ P, "StubRoutines::call_stub", FC_STUB, "HotSpot", "stub", false },
 	{ P, "I2C/C2I adapters", FC_STUB, "HotSpot", "adapter", false },
 	{ P, "Ljava/lang/String;::hashCode", FC_OPTIMIZED, "HotSpot", "compiled", true },
+	{ P, "long Workload.next(long, int)", FC_OPTIMIZED, "HotSpot", "compiled", true },
+	{ N, "long Workload.next(long, int)", FC_NATIVE, NULL, NULL, false },
 	{ N, "C2Compiler::compile_method", FC_RUNTIME, "HotSpot", "compiler", false },
 	{ N, "G1ParScanThreadState::trim_queue", FC_RUNTIME, "HotSpot", "GC", true },
 	/* Erlang BEAM */
