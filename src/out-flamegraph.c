@@ -1,14 +1,16 @@
 #include "common.h"
 #include "out-flamegraph.h"
-#include "machine.h"
+#include "aggregate.h"
+#include "frameclass.h"
 #include "sbuf.h"
-#include "strpool.h"
-
-#include <uthash.h>
+#include "utf8.h"
 
 /*
+ * The stacks, and their labels, come from the aggregator (aggregate.h);
+ * what a frame is, from frameclass.h. This file lays them out and draws.
+ *
  * What a frame is, for its colour: who resolved it and, for JIT code, the
- * tier the runtime's name states.
+ * V8 tier its name states (frameclass's V8 rules, not its guesses).
  */
 enum fg_kind {
 	FG_ROOT,
@@ -58,234 +60,106 @@ static const struct fg_style {
 #define BOTTOM     30       /* room for the details line */
 #define HIGHLIGHT  "#ff40d0"
 
-struct fg_node {
-	UT_hash_handle hh;          /* in the parent's children, keyed by name */
-	const char *name;           /* interned label */
-	uint64_t count;             /* samples (or periods) through this frame */
-	struct fg_node *children;
-	enum fg_kind kind;          /* of the first frame that made the node */
-};
-
-struct label_entry {
-	UT_hash_handle hh;
-	const char *sym;            /* interned by the resolver; NULL: unresolved */
-	const char *label;
-};
-
 struct flamegraph {
 	struct flamegraph_opts opts;
-	struct strpool *pool;
-	struct label_entry *labels;
-	struct fg_node root;
-	const char *event;          /* of the first sample */
-	uint64_t nr_samples;
+	struct aggregator *agg;
 	struct sbuf sb;
+	/* while writing */
+	const struct agg_node *nodes;
+	const struct agg_label *labels;
+	uint64_t *total;            /* per node: the weight through it */
+	uint8_t *frame_kinds;       /* per frame id: fg_kind, FG_NR_KINDS until known */
+	size_t nr_frames;
 };
 
 struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts)
 {
+	struct aggregate_opts ao = {
+		.include_pid = opts->include_pid, .include_tid = opts->include_tid,
+		.no_kernel = opts->no_kernel, .node_frames = true,
+	};
 	struct flamegraph *fg = xcalloc(1, sizeof(*fg));
 
 	fg->opts = *opts;
 	if (!fg->opts.width)
 		fg->opts.width = FLAMEGRAPH_DEFAULT_WIDTH;
-	fg->pool = strpool__new();
-	fg->root.name = strpool__intern(fg->pool, "all");
-	fg->root.kind = FG_ROOT;
+	fg->agg = aggregator__new(&ao);
 	fg->sb = (struct sbuf)SBUF_INIT;
 	return fg;
 }
 
-/* Free every node below root (not root itself), without recursion. */
-static void tree_release(struct fg_node *root)
-{
-	struct fg_node **stack = NULL, *n, *c, *tmp;
-	size_t nr = 0, alloc = 0;
-
-	ALLOC_GROW(stack, 1, alloc);
-	stack[nr++] = root;
-	while (nr) {
-		n = stack[--nr];
-		HASH_ITER(hh, n->children, c, tmp) {
-			ALLOC_GROW(stack, st_add(nr, 1), alloc);
-			stack[nr++] = c;
-		}
-		HASH_CLEAR(hh, n->children);
-		if (n != root)
-			free(n);
-	}
-	free(stack);
-}
-
 void flamegraph__delete(struct flamegraph *fg)
 {
-	struct label_entry *l, *tmp;
-
 	if (!fg)
 		return;
-	tree_release(&fg->root);
-	HASH_ITER(hh, fg->labels, l, tmp) {
-		HASH_DEL(fg->labels, l);
-		free(l);
-	}
-	strpool__delete(fg->pool);
+	aggregator__delete(fg->agg);
+	free(fg->total);
+	free(fg->frame_kinds);
 	sbuf_release(&fg->sb);
 	free(fg);
 }
 
-/* V8's code names: "JS:*fib /app/x.js:1:13"; older V8 "LazyCompile:~fib ...". */
-static enum fg_kind v8_tier(const char *name)
+void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs)
 {
-	static const char *const prefixes[] = {
-		"JS:", "LazyCompile:", "Function:", "Script:", "Eval:",
-	};
-	size_t i, len;
-
-	if (!strncmp(name, "InterpretedFunction:", 20))
-		return FG_JIT_INTERP;
-	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
-		len = strlen(prefixes[i]);
-		if (strncmp(name, prefixes[i], len))
-			continue;
-		switch (name[len]) {
-		case '*': return FG_JIT_OPT;
-		case '+': return FG_JIT_MAGLEV;
-		case '^': return FG_JIT_BASELINE;
-		case '~': return FG_JIT_INTERP;
-		default: return FG_NR_KINDS;
-		}
-	}
-	return FG_NR_KINDS;
+	aggregator__add(fg->agg, rs);
 }
 
-static enum fg_kind frame_fg_kind(const struct frame *fr)
+static enum fg_kind frame_fg_kind(enum frame_kind kind, const char *sym)
 {
-	enum fg_kind tier;
+	struct frame_class fc;
 
-	switch (fr->kind) {
+	switch (kind) {
 	case FRAME_KERNEL:
 		return FG_KERNEL;
 	case FRAME_NATIVE:
 		return FG_NATIVE;
 	case FRAME_JIT:
 	case FRAME_PERFMAP:
-		tier = fr->sym ? v8_tier(fr->sym) : FG_NR_KINDS;
-		if (tier != FG_NR_KINDS)
-			return tier;
-		return fr->kind == FRAME_JIT ? FG_JIT : FG_PERFMAP;
+		frameclass__classify(kind, sym, &fc);
+		if (fc.runtime && !strcmp(fc.runtime, "V8") && !fc.guess) {
+			if (fc.category == FC_INTERPRETED)
+				return FG_JIT_INTERP;
+			if (fc.category == FC_BASELINE)
+				return FG_JIT_BASELINE;
+			if (fc.category == FC_OPTIMIZED && !strcmp(fc.tier, "Maglev"))
+				return FG_JIT_MAGLEV;
+			if (fc.category == FC_OPTIMIZED && !strcmp(fc.tier, "TurboFan"))
+				return FG_JIT_OPT;
+		}
+		return kind == FRAME_JIT ? FG_JIT : FG_PERFMAP;
 	case FRAME_UNKNOWN:
 	default:
 		return FG_UNKNOWN;
 	}
 }
 
-/* A frame's label, as out-fold writes it without --annotate. */
-static const char *frame_label(struct flamegraph *fg, const struct frame *fr)
+/* Node v's kind: the root, a process, or by the first frame that made it. */
+static enum fg_kind node_kind(struct flamegraph *fg, uint32_t v)
 {
-	struct label_entry *e;
-	const char *s;
+	const struct agg_frame *frames;
+	uint32_t id;
 
-	HASH_FIND_PTR(fg->labels, &fr->sym, e);
-	if (e)
-		return e->label;
-	sbuf_reset(&fg->sb);
-	/* fold keeps ';' (its separator) and newlines out of names */
-	for (s = fr->sym ? fr->sym : "[unknown]"; *s; s++)
-		sbuf_addch(&fg->sb, *s == ';' ? ':' : *s == '\n' ? ' ' : *s);
-	e = xcalloc(1, sizeof(*e));
-	e->sym = fr->sym;
-	e->label = strpool__intern_len(fg->pool, fg->sb.buf, fg->sb.len);
-	HASH_ADD_PTR(fg->labels, sym, e);
-	return e->label;
-}
-
-/* The process frame: comm[-pid[/tid]], as out-fold writes it. */
-static const char *process_label(struct flamegraph *fg, const struct resolved_sample *rs)
-{
-	const char *s;
-
-	sbuf_reset(&fg->sb);
-	for (s = rs->thread->comm; *s; s++)
-		sbuf_addch(&fg->sb, *s == ' ' ? '_' : *s == ';' ? ':' : *s);
-	if (fg->opts.include_tid)
-		sbuf_addf(&fg->sb, "-%" PRIu32 "/%" PRIu32, rs->sample->pid, rs->sample->tid);
-	else if (fg->opts.include_pid)
-		sbuf_addf(&fg->sb, "-%" PRIu32, rs->sample->pid);
-	return strpool__intern_len(fg->pool, fg->sb.buf, fg->sb.len);
-}
-
-/* The child of parent named name (interned), made for frame fr (NULL: a process) when new. */
-static struct fg_node *child(struct fg_node *parent, const char *name, const struct frame *fr)
-{
-	struct fg_node *c;
-
-	HASH_FIND_PTR(parent->children, &name, c);
-	if (c)
-		return c;
-	c = xcalloc(1, sizeof(*c));
-	c->name = name;
-	c->kind = fr ? frame_fg_kind(fr) : FG_PROCESS;
-	HASH_ADD_PTR(parent->children, name, c);
-	return c;
-}
-
-void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs)
-{
-	uint64_t w = fg->opts.weight_period ? rs->sample->period : 1;
-	struct fg_node *n = &fg->root;
-	size_t i;
-
-	if (!fg->event && rs->sample->attr && rs->sample->attr->name)
-		fg->event = strpool__intern(fg->pool, rs->sample->attr->name);
-	fg->nr_samples++;
-	n->count += w;
-	n = child(n, process_label(fg, rs), NULL);
-	n->count += w;
-	for (i = rs->nr_frames; i-- > 0;) {
-		const struct frame *fr = &rs->frames[i];
-
-		if (fg->opts.no_kernel && fr->kind == FRAME_KERNEL)
-			continue;
-		n = child(n, frame_label(fg, fr), fr);
-		n->count += w;
+	if (v == AGG_ROOT)
+		return FG_ROOT;
+	if (fg->nodes[v].parent == AGG_ROOT)
+		return FG_PROCESS;
+	id = aggregator__node_frame(fg->agg, v);
+	if (id == AGG_NO_FRAME || id >= fg->nr_frames)
+		BUG("flamegraph node %" PRIu32 " without its frame", v);
+	if (fg->frame_kinds[id] == FG_NR_KINDS) {
+		frames = aggregator__frames(fg->agg, &fg->nr_frames);
+		fg->frame_kinds[id] = (uint8_t)frame_fg_kind(frames[id].kind, frames[id].sym);
 	}
+	return (enum fg_kind)fg->frame_kinds[id];
+}
+
+/* Node v's name: "all" for the root, else its label. */
+static const char *node_name(const struct flamegraph *fg, uint32_t v)
+{
+	return v == AGG_ROOT ? "all" : fg->labels[fg->nodes[v].label].str;
 }
 
 /* ---- text -------------------------------------------------------------- */
-
-/*
- * The length of the well-formed UTF-8 sequence at s (1-4), its code point
- * in *cp; 0 when the bytes there are not one (overlong, surrogate, cut).
- */
-static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
-{
-	uint32_t c = s[0];
-	size_t n, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, c &= 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, c &= 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, c &= 0x07;
-	else
-		return 0;
-	/* a NUL ends the string before it can pass for a continuation byte */
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return n;
-}
 
 /* Characters in s as xml_add() writes them: one per code point or bad byte. */
 static size_t xml_chars(const char *s)
@@ -295,7 +169,7 @@ static size_t xml_chars(const char *s)
 	uint32_t cp;
 
 	for (; *p; p += len ? len : 1, n++)
-		len = utf8_seq(p, &cp);
+		len = utf8__seq(p, &cp);
 	return n;
 }
 
@@ -312,7 +186,7 @@ static void xml_add(struct sbuf *sb, const char *s, size_t max)
 	uint32_t cp;
 
 	for (; *p && max; p += len ? len : 1, max--) {
-		len = utf8_seq(p, &cp);
+		len = utf8__seq(p, &cp);
 		if (!len || cp < 0x20 || cp == 0xfffe || cp == 0xffff) {
 			sbuf_addstr(sb, "\xef\xbf\xbd");
 			continue;
@@ -430,7 +304,8 @@ static void kind_colour(enum fg_kind kind, char buf[8])
 /* ---- layout ------------------------------------------------------------ */
 
 struct fg_frame {               /* a frame to draw */
-	const struct fg_node *node;
+	uint32_t node;
+	enum fg_kind kind;
 	uint64_t start;             /* samples left of it */
 	uint64_t self;              /* samples in none of its callees */
 	unsigned depth;             /* 0: the root */
@@ -446,70 +321,93 @@ struct fg_layout {
 	int width, height, top;
 };
 
-static int cmp_nodes(const void *a, const void *b)
+/*
+ * Read the aggregator's tree for writing: each node's total (its own
+ * weight and its callees'; a child's id is above its parent's, so one
+ * pass from the last node up sums them) and the frame kinds' cache.
+ */
+static void tree_totals(struct flamegraph *fg)
 {
-	return strcmp((*(struct fg_node *const *)a)->name, (*(struct fg_node *const *)b)->name);
+	size_t nr_nodes, nr_labels, i;
+
+	aggregator__freeze(fg->agg);
+	fg->nodes = aggregator__nodes(fg->agg, &nr_nodes);
+	fg->labels = aggregator__labels(fg->agg, &nr_labels);
+	aggregator__frames(fg->agg, &fg->nr_frames);
+	fg->frame_kinds = xmalloc(fg->nr_frames ? fg->nr_frames : 1);
+	memset(fg->frame_kinds, FG_NR_KINDS, fg->nr_frames);
+	fg->total = xcalloc(nr_nodes, sizeof(*fg->total));
+	for (i = nr_nodes; i-- > 0;) {
+		const struct agg_node *n = &fg->nodes[i];
+
+		fg->total[i] += fg->opts.weight_period ? n->period : n->count;
+		if (i)
+			fg->total[n->parent] += fg->total[i];
+	}
 }
 
-/* n's children sorted by name, *nr of them; free() the array. */
-static struct fg_node **sorted_children(const struct fg_node *n, size_t *nr)
-{
-	struct fg_node **v, *c;
-	size_t i = 0;
+static const struct flamegraph *sort_fg;
 
-	*nr = HASH_COUNT(n->children);
-	v = xcalloc(*nr ? *nr : 1, sizeof(*v));
-	for (c = n->children; c; c = c->hh.next)
-		v[i++] = c;
-	qsort(v, *nr, sizeof(*v), cmp_nodes);
-	return v;
+static int cmp_nodes(const void *a, const void *b)
+{
+	return strcmp(node_name(sort_fg, *(const uint32_t *)a),
+		      node_name(sort_fg, *(const uint32_t *)b));
 }
 
 struct fg_todo {
-	const struct fg_node *node;
+	uint32_t node;
 	uint64_t start;
 	unsigned depth;
 	bool omit;
 };
 
 /* Place every frame; without recursion, as stacks can be thousands deep. */
-static void layout(const struct flamegraph *fg, struct fg_layout *lo)
+static void layout(struct flamegraph *fg, struct fg_layout *lo)
 {
-	uint64_t total = fg->root.count, start, sum;
+	uint64_t total = fg->total[AGG_ROOT], start, sum;
 	double min = fg->opts.minwidth_pct ? fg->opts.minwidth / 100 * (double)total :
 		     fg->opts.minwidth / lo->scale;
 	struct fg_todo *todo = NULL, t;
 	size_t nr = 0, alloc = 0, nr_c, i;
-	struct fg_node **c;
+	struct agg_index idx;
+	uint32_t *c;
 
+	aggregator__index(fg->agg, &idx);
+	sort_fg = fg;
 	ALLOC_GROW(todo, 1, alloc);
-	todo[nr++] = (struct fg_todo){ &fg->root, 0, 0, false };
+	todo[nr++] = (struct fg_todo){ AGG_ROOT, 0, 0, false };
 	while (nr) {
 		t = todo[--nr];
-		t.omit = t.omit || (double)t.node->count < min;
-		c = sorted_children(t.node, &nr_c);
+		t.omit = t.omit || (double)fg->total[t.node] < min;
+		/* the children, sorted by name in place */
+		c = idx.child + idx.first[t.node];
+		nr_c = idx.first[t.node + 1] - idx.first[t.node];
+		if (nr_c > 1)
+			qsort(c, nr_c, sizeof(*c), cmp_nodes);
 		for (sum = 0, i = 0; i < nr_c; i++)
-			sum += c[i]->count;
+			sum += fg->total[c[i]];
 		if (t.omit) {
 			lo->nr_omitted++;
 		} else {
+			enum fg_kind kind = node_kind(fg, t.node);
+
 			ALLOC_GROW(lo->frames, st_add(lo->nr, 1), lo->alloc);
 			lo->frames[lo->nr++] = (struct fg_frame){
-				t.node, t.start, t.node->count - sum, t.depth };
+				t.node, kind, t.start, fg->total[t.node] - sum, t.depth };
 			if (t.depth > lo->max_depth)
 				lo->max_depth = t.depth;
-			lo->kinds[t.node->kind] = true;
+			lo->kinds[kind] = true;
 		}
 		/* callees left to right, so pushed right to left */
 		start = t.start + sum;
 		for (i = nr_c; i-- > 0;) {
-			start -= c[i]->count;
+			start -= fg->total[c[i]];
 			ALLOC_GROW(todo, st_add(nr, 1), alloc);
 			todo[nr++] = (struct fg_todo){ c[i], start, t.depth + 1, t.omit };
 		}
-		free(c);
 	}
 	free(todo);
+	agg_index__release(&idx);
 }
 
 /* ---- SVG --------------------------------------------------------------- */
@@ -770,19 +668,22 @@ static int add_legend(struct sbuf *sb, const struct fg_layout *lo)
 
 static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo)
 {
-	if (!fg->root.count) {
-		sbuf_addstr(sb, fg->nr_samples ? "no weight: every sample has period 0" : "no samples");
+	uint64_t nr_samples = aggregator__nr_samples(fg->agg);
+	const char *event = aggregator__event(fg->agg);
+
+	if (!fg->total[AGG_ROOT]) {
+		sbuf_addstr(sb, nr_samples ? "no weight: every sample has period 0" : "no samples");
 		return;
 	}
-	if (fg->event) {
-		xml_add(sb, fg->event, SIZE_MAX);
+	if (event) {
+		xml_add(sb, event, SIZE_MAX);
 		sbuf_addstr(sb, ": ");
 	}
-	add_count(sb, fg->nr_samples);
-	sbuf_addstr(sb, fg->nr_samples == 1 ? " sample" : " samples");
+	add_count(sb, nr_samples);
+	sbuf_addstr(sb, nr_samples == 1 ? " sample" : " samples");
 	if (fg->opts.weight_period) {
 		sbuf_addstr(sb, ", weighted by period (");
-		add_count(sb, fg->root.count);
+		add_count(sb, fg->total[AGG_ROOT]);
 		sbuf_addstr(sb, ")");
 	}
 	if (lo->nr_omitted) {
@@ -828,24 +729,25 @@ static void add_head(struct sbuf *sb, const struct flamegraph *fg, const struct 
 static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo,
 		      const struct fg_frame *fr)
 {
-	const struct fg_node *n = fr->node;
-	double x = PAD + (double)fr->start * lo->scale, w = (double)n->count * lo->scale;
+	uint64_t count = fg->total[fr->node];
+	const char *name = node_name(fg, fr->node);
+	double x = PAD + (double)fr->start * lo->scale, w = (double)count * lo->scale;
 	int y = lo->height - BOTTOM - (int)(fr->depth + 1) * FRAME_H;
 	char col[8];
 
 	sbuf_addf(sb, "<g class=\"f%s\" data-s=\"%" PRIu64 "\" data-n=\"%" PRIu64 "\"><title>",
-		  fr->depth ? "" : " root", fr->start, n->count);
-	xml_add(sb, n->name, SIZE_MAX);
+		  fr->depth ? "" : " root", fr->start, count);
+	xml_add(sb, name, SIZE_MAX);
 	sbuf_addstr(sb, "&#10;");
-	add_amount(sb, fg, n->count);
-	sbuf_addf(sb, " (%.2f%%), self ", (double)n->count * 100 / (double)fg->root.count);
+	add_amount(sb, fg, count);
+	sbuf_addf(sb, " (%.2f%%), self ", (double)count * 100 / (double)fg->total[AGG_ROOT]);
 	add_count(sb, fr->self);
-	sbuf_addf(sb, "&#10;%s</title>", styles[n->kind].name);
-	frame_colour(n->kind, n->name, col);
+	sbuf_addf(sb, "&#10;%s</title>", styles[fr->kind].name);
+	frame_colour(fr->kind, name, col);
 	sbuf_addf(sb, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
 		  x, y, w, RECT_H, col);
 	sbuf_addf(sb, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + TEXT_DY);
-	add_label(sb, n->name, w);
+	add_label(sb, name, w);
 	sbuf_addstr(sb, "</text></g>\n");
 }
 
@@ -853,7 +755,7 @@ static void add_tail(struct sbuf *sb, const struct flamegraph *fg, const struct 
 {
 	sbuf_addf(sb, "</g>\n<script><![CDATA[\n"
 		  "var fg = { total: %" PRIu64 ", width: %d, pad: %d, cw: %g };\n%s]]></script>\n"
-		  "</svg>\n", fg->root.count, lo->width, PAD, CHAR_W, fg_script);
+		  "</svg>\n", fg->total[AGG_ROOT], lo->width, PAD, CHAR_W, fg_script);
 }
 
 static void flush_sbuf(struct sbuf *sb, FILE *out)
@@ -870,8 +772,10 @@ int flamegraph__write(struct flamegraph *fg, FILE *out)
 	int nr_lines;
 	size_t i;
 
-	if (fg->root.count) {
-		lo.scale = (double)(lo.width - 2 * PAD) / (double)fg->root.count;
+	if (!fg->total)
+		tree_totals(fg);
+	if (fg->total[AGG_ROOT]) {
+		lo.scale = (double)(lo.width - 2 * PAD) / (double)fg->total[AGG_ROOT];
 		layout(fg, &lo);
 	}
 	nr_lines = add_legend(&legend, &lo);

@@ -3,16 +3,17 @@
  * self-contained interactive SVG flame graph (root at the bottom, callees
  * above their callers, children sorted by name).
  *
- * The tree holds the stacks "jitsym fold" writes, labelled the same way
- * (process name, optionally -PID or -PID/TID, then the frames outermost
- * first, unresolved ones "[unknown]", ';' in names becoming ':'), so a
- * frame's sample count is the sum of the folded lines that pass through
- * it. Frames are coloured by what resolved them (kernel, native, jitdump,
- * perf map, unknown) and, for JIT code, by the tier the runtime's name
- * states (V8: "JS:*" TurboFan, "JS:+" Maglev, "JS:^" Sparkplug, "JS:~"
- * Ignition); the shade within a kind comes from a hash of the name, so the
- * output depends only on the samples: the same recording gives the same
- * bytes.
+ * The tree is the aggregator's (aggregate.h), the stacks "jitsym fold"
+ * writes, labelled by the same functions (process name, optionally -PID
+ * or -PID/TID, then the frames outermost first, unresolved ones
+ * "[unknown]", ';' in names becoming ':', newlines spaces), so a frame's
+ * sample count is the sum of the folded lines that pass through it.
+ * Frames are coloured by what resolved them (kernel, native, jitdump,
+ * perf map, unknown) and, for JIT code, by the V8 tier frameclass.h
+ * finds in the name ("JS:*" TurboFan, "JS:+" Maglev, "JS:^" Sparkplug,
+ * "JS:~" Ignition); the shade within a kind comes from a hash of the
+ * name, so the output depends only on the samples: the same recording
+ * gives the same bytes.
  *
  * The SVG carries its own script and style (no network, no fonts): click
  * a frame to zoom into it, "Reset Zoom" to go back, "Search" or Ctrl-F for

@@ -6,9 +6,10 @@
  *
  * sorted bytewise, as flamegraph.pl, inferno and speedscope read it.
  * Unresolved frames are "[unknown]"; with annotate, kernel frames get the
- * suffix "_[k]" and JIT frames "_[j]". Memory grows with the number of
- * distinct stack prefixes (16 bytes each, plus the table that finds
- * them), not with the number of samples.
+ * suffix "_[k]" and JIT frames "_[j]". The stacks and their labels are
+ * the aggregator's (aggregate.h: agg_frame_label(), agg_process_label());
+ * memory grows with the number of distinct stack prefixes (24 bytes
+ * each, plus the table that finds them), not with the number of samples.
  */
 #ifndef JITSYM_OUT_FOLD_H
 #define JITSYM_OUT_FOLD_H

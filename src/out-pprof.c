@@ -1,17 +1,17 @@
 #include "common.h"
 #include "out-pprof.h"
 #include "dso.h"
+#include "gzsink.h"
 #include "kernel.h"
 #include "machine.h"
 #include "perfdata.h"
 #include "sbuf.h"
 #include "srcline.h"
 #include "strpool.h"
+#include "utf8.h"
 
 #include <linux/perf_event.h>
 #include <uthash.h>
-#define ZLIB_CONST
-#include <zlib.h>
 
 #include "profile.pb-c.h"
 
@@ -169,38 +169,6 @@ struct pprof_builder {
 	bool have_time;
 };
 
-/* Length of the valid UTF-8 sequence at s, or 0 (overlong forms, surrogates, > U+10FFFF). */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 /*
  * s as it goes into the string table: proto3 strings must be UTF-8, and
  * strict readers reject a whole profile over one bad byte (a name from a
@@ -213,13 +181,13 @@ static const char *utf8_string(struct pprof_builder *b, const char *s)
 	const char *ret;
 	size_t n;
 
-	while (*p && (n = utf8_len(p)))
+	while (*p && (n = utf8__seq(p, NULL)))
 		p += n;
 	if (!*p)
 		return s;
 	sbuf_add(&sb, s, (size_t)((const char *)p - s));
 	while (*p) {
-		n = utf8_len(p);
+		n = utf8__seq(p, NULL);
 		if (n) {
 			sbuf_add(&sb, p, n);
 			p += n;
@@ -499,8 +467,10 @@ static uint64_t function_id(struct pprof_builder *b, const char *name, const cha
 
 /*
  * The source positions of a frame, innermost first; the last is the
- * frame's own function, named as fold names it. A resolved frame without
- * line information gets one naming the function; an unresolved one none.
+ * frame's own function, named by its symbol whole (not by fold's label,
+ * agg_frame_label(): a function name in pprof may hold ';'). A resolved
+ * frame without line information gets one naming the function; an
+ * unresolved one none.
  * *debug: the lines came from native debug info (with its inlined frames).
  */
 static size_t frame_lines(struct pprof_builder *b, const struct frame *f, struct src_loc *src,
@@ -888,113 +858,6 @@ static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
 	return list;
 }
 
-/*
- * protobuf-c output through deflate into a FILE, in gzip format. protobuf-c
- * appends a few bytes at a time: they are gathered in in[] for deflate.
- */
-/*
- * Go's runtime/pprof writes with gzip's best speed too: the profile is
- * mostly small varints, where higher levels gain a few percent in size
- * for two or three times the time.
- */
-#define GZIP_LEVEL Z_BEST_SPEED
-
-struct gz_sink {
-	ProtobufCBuffer base;
-	z_stream zs;
-	FILE *out;
-	bool failed;                    /* stop: zlib or the write failed */
-	bool zlib_failed;
-	size_t in_len;
-	unsigned char in[1 << 16];
-	unsigned char buf[1 << 16];
-};
-
-static void gz_deflate(struct gz_sink *g, int flush)
-{
-	int ret;
-
-	do {
-		size_t have;
-
-		g->zs.next_out = g->buf;
-		g->zs.avail_out = sizeof(g->buf);
-		ret = deflate(&g->zs, flush);
-		if (ret == Z_STREAM_ERROR) {
-			g->failed = g->zlib_failed = true;
-			return;
-		}
-		have = sizeof(g->buf) - g->zs.avail_out;
-		if (have && fwrite(g->buf, 1, have, g->out) != have) {
-			g->failed = true;
-			return;
-		}
-	} while (g->zs.avail_out == 0);
-}
-
-static void gz_input(struct gz_sink *g, const uint8_t *data, size_t len)
-{
-	while (len && !g->failed) {
-		uInt chunk = len > (1u << 30) ? (1u << 30) : (uInt)len;
-
-		g->zs.next_in = data;
-		g->zs.avail_in = chunk;
-		gz_deflate(g, Z_NO_FLUSH);
-		data += chunk;
-		len -= chunk;
-	}
-}
-
-static void gz_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
-{
-	struct gz_sink *g = (struct gz_sink *)buffer;
-
-	if (len > sizeof(g->in) - g->in_len) {
-		gz_input(g, g->in, g->in_len);
-		g->in_len = 0;
-	}
-	if (len >= sizeof(g->in)) {
-		gz_input(g, data, len);
-		return;
-	}
-	memcpy(g->in + g->in_len, data, len);
-	g->in_len += len;
-}
-
-static struct gz_sink *gz_sink__new(FILE *out)
-{
-	struct gz_sink *g = xcalloc(1, sizeof(*g));
-
-	g->base.append = gz_append;
-	g->out = out;
-	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream */
-	if (deflateInit2(&g->zs, GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		die("cannot initialise zlib");
-	return g;
-}
-
-/* Finish the stream and free g: 0, or -1 when zlib or the write failed. */
-static int gz_sink__close(struct gz_sink *g)
-{
-	int ret = 0;
-
-	gz_input(g, g->in, g->in_len);
-	if (!g->failed) {
-		g->zs.next_in = NULL;
-		g->zs.avail_in = 0;
-		gz_deflate(g, Z_FINISH);
-	}
-	deflateEnd(&g->zs);
-	/* a failed write is the caller's to report, when it closes out */
-	if (g->zlib_failed)
-		ret = error("cannot compress the profile");
-	else if (g->failed)
-		ret = -1;
-	free(g);
-	return ret;
-}
-
 /* Profile.sample: field 2, wire type 2 (length-delimited) */
 #define SAMPLE_TAG (2u << 3 | 2u)
 
@@ -1023,7 +886,7 @@ static void write_samples(const struct pprof_builder *b, struct gz_sink *g)
 	uint8_t *packed = NULL;
 	size_t ids_alloc = 0, packed_alloc = 0, i, j;
 
-	for (i = 0; i < b->nr_stacks && !g->failed; i++) {
+	for (i = 0; i < b->nr_stacks && !gz_sink__failed(g); i++) {
 		struct stack *s = &b->stacks[i];
 		size_t nr_ids = s->len - b->nr_labels, nr_label = 0, size;
 		uint8_t hdr[2 * 10];
@@ -1055,8 +918,8 @@ static void write_samples(const struct pprof_builder *b, struct gz_sink *g)
 		perftools__profiles__sample__pack(&msg, packed);
 		j = put_varint(hdr, SAMPLE_TAG);
 		j += put_varint(hdr + j, size);
-		gz_append(&g->base, j, hdr);
-		gz_append(&g->base, size, packed);
+		gz_sink__write(g, hdr, j);
+		gz_sink__write(g, packed, size);
 	}
 	free(ids);
 	free(packed);
@@ -1124,10 +987,10 @@ int pprof_builder__write(struct pprof_builder *b, FILE *out)
 	p.n_string_table = b->nr_strings;
 
 	g = gz_sink__new(out);
-	perftools__profiles__profile__pack_to_buffer(&head, &g->base);
+	perftools__profiles__profile__pack_to_buffer(&head, gz_sink__buffer(g));
 	write_samples(b, g);
-	if (!g->failed)
-		perftools__profiles__profile__pack_to_buffer(&p, &g->base);
+	if (!gz_sink__failed(g))
+		perftools__profiles__profile__pack_to_buffer(&p, gz_sink__buffer(g));
 	free(locs);
 	free(p.mapping);
 	return gz_sink__close(g);

@@ -1,5 +1,6 @@
 #include "common.h"
 #include "out-report.h"
+#include "aggregate.h"
 #include "machine.h"
 #include "sbuf.h"
 #include "srcline.h"
@@ -8,10 +9,12 @@
 #include <uthash.h>
 
 /*
- * Rows are keyed by pointers: comm, DSO and symbol names are interned by
- * the session, so equal names share a pointer while it runs. Each row
- * remembers the last sample that added to its total, which makes a
- * symbol count once per sample however often its stack repeats it.
+ * The stacks are the aggregator's (aggregate.h), keyed by identity: a
+ * process per comm, below it a frame per (symbol, kind, DSO), which is
+ * what a row is. Writing walks that tree once: a node adds its own weight
+ * to its row's self when its frame is a leaf, and its whole subtree's
+ * weight to its row's total unless the row is already on the path above
+ * (recursion counts once per sample, as perf's children do).
  */
 struct row_key {
 	const char *comm;
@@ -43,10 +46,11 @@ struct leaf {
 };
 
 struct row {
-	struct row_key key;
+	struct { uint32_t process, frame; } id;     /* the aggregator's */
+	struct row_key key;                         /* their names, when writing */
 	uint64_t self, total;
-	uint64_t last_sample;
 	uint64_t sort_value;      /* set before sorting */
+	bool on_path;             /* while walking the tree */
 	struct leaf *leaves;
 	UT_hash_handle hh;
 };
@@ -55,19 +59,23 @@ struct reporter {
 	struct report_opts opts;
 	struct strpool *pool;
 	struct srcline_cache *lines;
+	struct aggregator *agg;
 	struct row *rows;
 	const char *event;
-	uint64_t nr_samples;      /* also the id of the current sample */
+	uint64_t nr_samples;
 	uint64_t weight, period;  /* sums over all samples */
+	bool summed;              /* the rows are made (the tree is frozen) */
 };
 
 struct reporter *reporter__new(const struct report_opts *opts)
 {
+	struct aggregate_opts ao = { .by_frame = true };
 	struct reporter *r = xcalloc(1, sizeof(*r));
 
 	r->opts = *opts;
 	r->pool = strpool__new();
 	r->lines = srcline_cache__new(r->pool);
+	r->agg = aggregator__new(&ao);
 	return r;
 }
 
@@ -86,6 +94,7 @@ void reporter__delete(struct reporter *r)
 		HASH_DEL(r->rows, row);
 		free(row);
 	}
+	aggregator__delete(r->agg);
 	srcline_cache__delete(r->lines);
 	strpool__delete(r->pool);
 	free(r);
@@ -99,22 +108,19 @@ void reporter__set_event(struct reporter *r, const char *name)
 
 /* ---- adding samples ----------------------------------------------------- */
 
-static struct row *find_row(struct reporter *r, const char *comm, const struct frame *f)
+static struct row *find_row(struct reporter *r, uint32_t process, uint32_t frame)
 {
-	struct row_key key;
-	struct row *row;
+	struct row key, *row;
 
-	memset(&key, 0, sizeof(key));
-	key.comm = comm;
-	key.dso = f->dso;
-	key.sym = f->sym;
-	key.kind = f->kind;
-	HASH_FIND(hh, r->rows, &key, sizeof(key), row);
+	memset(&key.id, 0, sizeof(key.id));
+	key.id.process = process;
+	key.id.frame = frame;
+	HASH_FIND(hh, r->rows, &key.id, sizeof(key.id), row);
 	if (row)
 		return row;
 	row = xcalloc(1, sizeof(*row));
-	row->key = key;
-	HASH_ADD(hh, r->rows, key, sizeof(row->key), row);
+	row->id = key.id;
+	HASH_ADD(hh, r->rows, id, sizeof(row->id), row);
 	return row;
 }
 
@@ -148,26 +154,111 @@ static void add_leaf(struct reporter *r, struct row *row, const struct frame *f,
 void reporter__add(struct reporter *r, const struct resolved_sample *rs)
 {
 	uint64_t w = r->opts.weight_count ? 1 : rs->sample->period;
-	const char *comm = rs->thread->comm;
-	size_t i;
+	const struct agg_node *nodes;
+	uint32_t leaf, process;
+	size_t nr;
 
 	r->nr_samples++;
 	r->weight += w;
 	r->period += rs->sample->period;
 	if (rs->sample->attr)
 		reporter__set_event(r, rs->sample->attr->name);
-	for (i = 0; i < rs->nr_frames; i++) {
-		struct row *row = find_row(r, comm, &rs->frames[i]);
+	leaf = aggregator__add(r->agg, rs);
+	if (!r->opts.source_lines || !rs->nr_frames)
+		return;
+	/* the stack ends at its leaf frame's node */
+	nodes = aggregator__nodes(r->agg, &nr);
+	process = aggregator__node_process(r->agg, leaf);
+	add_leaf(r, find_row(r, nodes[process].label, nodes[leaf].label), &rs->frames[0], w);
+}
 
-		if (i == 0) {
-			row->self += w;
-			if (r->opts.source_lines)
-				add_leaf(r, row, &rs->frames[0], w);
+/* ---- the rows ----------------------------------------------------------- */
+
+struct walk {
+	uint32_t node;
+	uint32_t next;            /* the next child to enter */
+	struct row *row;          /* NULL: a process, or its row was already on the path */
+};
+
+/* Each node's weight with its callees', from the last node up (children come after parents). */
+static uint64_t *subtree_weights(const struct reporter *r, const struct agg_node *nodes, size_t nr)
+{
+	uint64_t *total = xcalloc(nr ? nr : 1, sizeof(*total));
+	size_t i;
+
+	for (i = nr; i-- > 0;) {
+		total[i] += r->opts.weight_count ? nodes[i].count : nodes[i].period;
+		if (i)
+			total[nodes[i].parent] += total[i];
+	}
+	return total;
+}
+
+/* Self and total of every row, walking the tree depth first without recursion. */
+static void sum_rows(struct reporter *r)
+{
+	size_t nr_nodes, depth = 0, alloc = 0;
+	const struct agg_node *nodes;
+	struct walk *stack = NULL;
+	struct agg_index idx;
+	uint64_t *total;
+
+	aggregator__freeze(r->agg);
+	nodes = aggregator__nodes(r->agg, &nr_nodes);
+	total = subtree_weights(r, nodes, nr_nodes);
+	aggregator__index(r->agg, &idx);
+	ALLOC_GROW(stack, 1, alloc);
+	stack[depth++] = (struct walk){ AGG_ROOT, idx.first[AGG_ROOT], NULL };
+	while (depth) {
+		struct walk *top = &stack[depth - 1];
+		const struct agg_node *n;
+		struct row *row = NULL;
+		uint32_t v;
+
+		if (top->next == idx.first[top->node + 1]) {
+			if (top->row)
+				top->row->on_path = false;
+			depth--;
+			continue;
 		}
-		if (row->last_sample != r->nr_samples) {
-			row->last_sample = r->nr_samples;
-			row->total += w;
+		v = idx.child[top->next++];
+		n = &nodes[v];
+		/* stack[1] is the process; frames below it */
+		if (depth >= 2) {
+			row = find_row(r, nodes[stack[1].node].label, n->label);
+			row->self += r->opts.weight_count ? n->count : n->period;
+			if (row->on_path) {
+				row = NULL;
+			} else {
+				row->total += total[v];
+				row->on_path = true;
+			}
 		}
+		ALLOC_GROW(stack, depth + 1, alloc);
+		stack[depth++] = (struct walk){ v, idx.first[v], row };
+	}
+	free(stack);
+	free(total);
+	agg_index__release(&idx);
+}
+
+/* The rows' names, from the aggregator's processes and frames. */
+static void name_rows(struct reporter *r)
+{
+	const struct agg_process *procs;
+	const struct agg_frame *frames;
+	size_t nr_procs, nr_frames;
+	struct row *row;
+
+	procs = aggregator__processes(r->agg, &nr_procs);
+	frames = aggregator__frames(r->agg, &nr_frames);
+	for (row = r->rows; row; row = row->hh.next) {
+		const struct agg_frame *f = &frames[row->id.frame];
+
+		row->key.comm = procs[row->id.process].comm;
+		row->key.dso = f->dso ? f->dso : "[unknown]";
+		row->key.sym = f->sym;
+		row->key.kind = f->kind;
 	}
 }
 
@@ -419,8 +510,15 @@ static void write_lines(struct reporter *r, FILE *out, const struct row *row)
 int reporter__write(struct reporter *r, FILE *out)
 {
 	size_t nr, i;
-	struct row **rows = select_rows(r, &nr);
+	struct row **rows;
 	struct widths w;
+
+	if (!r->summed) {
+		sum_rows(r);
+		name_rows(r);
+		r->summed = true;
+	}
+	rows = select_rows(r, &nr);
 
 	column_widths(r, rows, nr, &w);
 	write_header(r, out, &w);

@@ -5,8 +5,9 @@
  *	# Children      Self  Command      Shared Object   Symbol
  *	    61.48%    37.52%  native-demo  native-demo     [.] hash_bytes
  *
- * Self is the weight of the samples whose leaf frame is the symbol;
- * Children (total) the weight of the samples with the symbol anywhere in
+ * Rows are the (command, frame) pairs of the aggregator's tree
+ * (aggregate.h, keyed by identity). Self is the weight of the samples
+ * whose leaf frame is the symbol; Children (total) the weight of the samples with the symbol anywhere in
  * their stack, counted once per sample however often recursion repeats
  * it. Percentages are of the weight of all samples kept (after --pid,
  * --comm, --event). The weight is the sample period, as perf's, or 1 per

@@ -4,9 +4,13 @@
  * ';' and ' ' ("a", "a b", "a(b)", "a;b", ...) go through folder__add();
  * the reference builds each sample's line as text, counts equal lines
  * and sorts them with strcmp. The outputs must be equal byte for byte.
+ * Then fold and the flame graph on one process name holding a newline,
+ * a space and a ';': both must label it the same (they share
+ * agg_process_label()), and --weight=period must sum periods.
  */
 #include "common.h"
 #include "machine.h"
+#include "out-flamegraph.h"
 #include "out-fold.h"
 #include "perfdata.h"
 #include "sbuf.h"
@@ -123,8 +127,63 @@ static void run(const char *what, bool with_pid, size_t nr_samples, size_t max_d
 	strpool__delete(pool);
 }
 
+/* The output of write() on one sample per entry of periods, all of comm. */
+static char *one_stack(const char *comm, const uint64_t *periods, size_t nr, bool flamegraph,
+		       bool weight_period)
+{
+	struct fold_opts fo = { .include_pid = true, .weight_period = weight_period };
+	struct flamegraph_opts fgo = { .include_pid = true, .weight_period = weight_period };
+	struct folder *f = flamegraph ? NULL : folder__new(&fo);
+	struct flamegraph *fg = flamegraph ? flamegraph__new(&fgo) : NULL;
+	struct strpool *pool = strpool__new();
+	struct frame fr = { .kind = FRAME_NATIVE, .sym = strpool__intern(pool, "main") };
+	struct thread t = { .tid = 7, .comm = strpool__intern(pool, comm) };
+	char *got = NULL;
+	size_t len = 0, i;
+	FILE *mem;
+
+	for (i = 0; i < nr; i++) {
+		struct pd_sample smp = { .pid = 7, .tid = 7, .period = periods[i] };
+		struct resolved_sample rs = { .sample = &smp, .thread = &t, .frames = &fr,
+					      .nr_frames = 1 };
+
+		if (fg)
+			flamegraph__add(fg, &rs);
+		else
+			folder__add(f, &rs);
+	}
+	mem = open_memstream(&got, &len);
+	if (mem && (fg ? flamegraph__write(fg, mem) : folder__write(f, mem)))
+		T("write", false);
+	if (mem)
+		fclose(mem);
+	folder__delete(f);
+	flamegraph__delete(fg);
+	strpool__delete(pool);
+	return got;
+}
+
+static void process_labels(void)
+{
+	static const uint64_t periods[] = { 1000, 250 };
+	char *fold = one_stack("web worker\nx;y", periods, 2, false, false);
+	char *svg = one_stack("web worker\nx;y", periods, 2, true, false);
+
+	T("fold: a newline in a process name becomes a space",
+	  fold && !strcmp(fold, "web_worker x:y-7;main 2\n"));
+	T("flamegraph: the same process label as fold",
+	  svg && strstr(svg, "<title>web_worker x:y-7&#10;"));
+	T("flamegraph: no control character in the label", svg && !strstr(svg, "\xef\xbf\xbd"));
+	free(fold);
+	free(svg);
+	fold = one_stack("p", periods, 2, false, true);
+	T("fold: --weight=period sums periods", fold && !strcmp(fold, "p-7;main 1250\n"));
+	free(fold);
+}
+
 int main(void)
 {
+	process_labels();
 	run("no samples", false, 0, 0);
 	run("stacks without frames", false, 20, 0);
 	run("shallow stacks", false, 500, 2);

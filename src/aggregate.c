@@ -1,0 +1,561 @@
+#include "common.h"
+#include "aggregate.h"
+#include "machine.h"
+#include "sbuf.h"
+#include "strpool.h"
+
+#include <uthash.h>
+
+/*
+ * Stacks are paths in a prefix tree of labels: the root's children are
+ * heads (comm, with pid and tid when asked), then frames outermost first.
+ * Distinct stacks of a JIT runtime share long prefixes (1.06 M stacks of
+ * ~31 frames were 4 M nodes), so a node beats keeping each stack whole.
+ *
+ * A node's children are found through one open-addressing table keyed by
+ * (parent, label). Consecutive samples of a thread share most of their
+ * stack, so each thread slot remembers the last path: a sample walks the
+ * table only below the first frame that differs. Nothing is allocated per
+ * sample.
+ */
+#define FRAME_CACHE_BITS 16
+#define PATH_SLOTS 128
+#define PATH_WAYS 8
+
+/* Label ids by interned text: frames of different kinds can print the same. */
+struct text_entry {
+	UT_hash_handle hh;
+	const char *str;
+	uint32_t id;
+};
+
+struct head_entry {
+	UT_hash_handle hh;
+	struct { const char *comm; uint32_t pid, tid; } k;
+	uint32_t key;           /* the head node's key: label id, or process id (by_frame) */
+};
+
+/*
+ * Frames by (symbol, kind, DSO), the session's pointers: an
+ * open-addressing table of frame ids + 1 (0: empty), and in front of it a
+ * direct-mapped cache that answers most frames, with their key, in one
+ * compare.
+ */
+struct frame_slot {
+	const char *sym, *dso;
+	int kind;
+	uint32_t id;            /* frame id + 1; 0: empty */
+	uint32_t key;           /* the node key: label id, or frame id (by_frame) */
+};
+
+/* The last stack seen in a slot of threads, as labels and the nodes of its path. */
+struct path_slot {
+	uint32_t *labels, *nodes;
+	size_t n, alloc;
+};
+
+struct aggregator {
+	struct aggregate_opts opts;
+	struct strpool *pool;
+	struct agg_label *labels;
+	size_t nr_labels, alloc_labels;
+	struct agg_frame *frames;
+	size_t nr_frames, alloc_frames;
+	struct agg_process *processes;
+	size_t nr_processes, alloc_processes;
+	struct frame_slot *frame_table;
+	size_t frame_table_size;            /* a power of two */
+	struct text_entry *texts;
+	struct head_entry *heads;
+	struct frame_slot frame_cache[1u << FRAME_CACHE_BITS];
+	const char *last_comm;              /* the session's pointer */
+	uint32_t last_pid, last_tid, last_head;
+	bool last_valid;
+	struct agg_node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	uint32_t *node_frames;              /* opts.node_frames: frame id per node */
+	size_t alloc_node_frames;
+	uint32_t *table;                    /* child node ids; 0 (the root): empty */
+	size_t table_size;                  /* a power of two; 0: frozen */
+	struct path_slot paths[PATH_SLOTS];
+	uint32_t *key, *fkey;               /* the sample's labels and frame ids */
+	size_t key_alloc, fkey_alloc;
+	uint64_t nr_samples, period;
+	const char *event;
+};
+
+/* ---- labels -------------------------------------------------------------- */
+
+void agg_frame_label(struct sbuf *sb, const char *sym, enum frame_kind kind, bool annotate)
+{
+	const char *s;
+
+	/* ';' separates frames and a newline ends the line: keep them out of names */
+	for (s = sym ? sym : "[unknown]"; *s; s++)
+		sbuf_addch(sb, *s == ';' ? ':' : *s == '\n' ? ' ' : *s);
+	if (annotate && kind == FRAME_KERNEL)
+		sbuf_addstr(sb, "_[k]");
+	else if (annotate && (kind == FRAME_JIT || kind == FRAME_PERFMAP))
+		sbuf_addstr(sb, "_[j]");
+}
+
+void agg_process_label(struct sbuf *sb, const char *comm, uint32_t pid, uint32_t tid,
+		       bool with_pid, bool with_tid)
+{
+	const char *s;
+
+	for (s = comm ? comm : ""; *s; s++)
+		sbuf_addch(sb, *s == ';' ? ':' : *s == '\n' ? ' ' : *s == ' ' ? '_' : *s);
+	if (with_tid)
+		sbuf_addf(sb, "-%" PRIu32 "/%" PRIu32, pid, tid);
+	else if (with_pid)
+		sbuf_addf(sb, "-%" PRIu32, pid);
+}
+
+/* The id of a label's text, new or not. */
+static uint32_t new_label(struct aggregator *a, const char *s, size_t len)
+{
+	struct text_entry *t;
+	const char *str;
+
+	if (len > UINT32_MAX)
+		len = UINT32_MAX;
+	str = strpool__intern_len(a->pool, s, len);
+	HASH_FIND_PTR(a->texts, &str, t);
+	if (t)
+		return t->id;
+	if (a->nr_labels >= UINT32_MAX)
+		die("more than 2^32 distinct frame names");
+	ALLOC_GROW(a->labels, a->nr_labels + 1, a->alloc_labels);
+	a->labels[a->nr_labels].str = str;
+	a->labels[a->nr_labels].len = (uint32_t)len;
+	t = xmalloc(sizeof(*t));
+	t->str = str;
+	t->id = (uint32_t)a->nr_labels;
+	HASH_ADD_PTR(a->texts, str, t);
+	return (uint32_t)a->nr_labels++;
+}
+
+struct aggregator *aggregator__new(const struct aggregate_opts *opts)
+{
+	struct aggregator *a = xcalloc(1, sizeof(*a));
+
+	a->opts = *opts;
+	a->pool = strpool__new();
+	new_label(a, "", 0);        /* id 0: the root's */
+	a->frame_table_size = 1u << 12;
+	a->frame_table = xcalloc(a->frame_table_size, sizeof(*a->frame_table));
+	a->table_size = 1u << 12;
+	a->table = xcalloc(a->table_size, sizeof(*a->table));
+	ALLOC_GROW(a->nodes, 1, a->alloc_nodes);
+	memset(&a->nodes[AGG_ROOT], 0, sizeof(a->nodes[AGG_ROOT]));
+	a->nr_nodes = 1;
+	if (opts->node_frames) {
+		ALLOC_GROW(a->node_frames, 1, a->alloc_node_frames);
+		a->node_frames[AGG_ROOT] = AGG_NO_FRAME;
+	}
+	return a;
+}
+
+void aggregator__delete(struct aggregator *a)
+{
+	struct head_entry *h, *htmp;
+	struct text_entry *t, *ttmp;
+	size_t i;
+
+	if (!a)
+		return;
+	HASH_ITER(hh, a->texts, t, ttmp) {
+		HASH_DEL(a->texts, t);
+		free(t);
+	}
+	HASH_ITER(hh, a->heads, h, htmp) {
+		HASH_DEL(a->heads, h);
+		free(h);
+	}
+	for (i = 0; i < PATH_SLOTS; i++) {
+		free(a->paths[i].labels);
+		free(a->paths[i].nodes);
+	}
+	strpool__delete(a->pool);
+	free(a->frame_table);
+	free(a->frames);
+	free(a->processes);
+	free(a->labels);
+	free(a->nodes);
+	free(a->node_frames);
+	free(a->table);
+	free(a->key);
+	free(a->fkey);
+	free(a);
+}
+
+static uint64_t frame_hash64(const char *sym, const char *dso, int kind)
+{
+	return ((uintptr_t)sym ^ (uint64_t)kind ^ ((uint64_t)(uintptr_t)dso << 7)) *
+	       0x9E3779B97F4A7C15ULL;
+}
+
+static size_t frame_hash(const char *sym, const char *dso, int kind)
+{
+	return (size_t)(frame_hash64(sym, dso, kind) >> 32);
+}
+
+static bool same_frame(const struct frame_slot *e, const struct frame *fr)
+{
+	return e->sym == fr->sym && e->dso == fr->dso && e->kind == (int)fr->kind;
+}
+
+static void grow_frame_table(struct aggregator *a)
+{
+	size_t size = a->frame_table_size * 2, mask = size - 1, i;
+	struct frame_slot *table = xcalloc(size, sizeof(*table));
+
+	for (i = 0; i < a->frame_table_size; i++) {
+		const struct frame_slot *e = &a->frame_table[i];
+		size_t pos;
+
+		if (!e->id)
+			continue;
+		for (pos = frame_hash(e->sym, e->dso, e->kind) & mask; table[pos].id;
+		     pos = (pos + 1) & mask)
+			;
+		table[pos] = *e;
+	}
+	free(a->frame_table);
+	a->frame_table = table;
+	a->frame_table_size = size;
+}
+
+/* The slot of fr's frame, interned (with its label) if new. */
+static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr)
+{
+	size_t mask = a->frame_table_size - 1, pos;
+	struct sbuf sb = SBUF_INIT;
+	struct frame_slot *e, ret;
+	struct agg_frame *nf;
+
+	for (pos = frame_hash(fr->sym, fr->dso, fr->kind) & mask; a->frame_table[pos].id;
+	     pos = (pos + 1) & mask) {
+		e = &a->frame_table[pos];
+		if (same_frame(e, fr))
+			return *e;
+	}
+	if (a->nr_frames >= UINT32_MAX - 1)
+		die("more than 2^32 distinct frames");
+	agg_frame_label(&sb, fr->sym, fr->kind, a->opts.annotate);
+	ALLOC_GROW(a->frames, a->nr_frames + 1, a->alloc_frames);
+	nf = &a->frames[a->nr_frames];
+	/* the resolver's strings go with the session: keep a copy */
+	nf->sym = fr->sym ? strpool__intern(a->pool, fr->sym) : NULL;
+	nf->dso = fr->dso ? strpool__intern(a->pool, fr->dso) : NULL;
+	nf->kind = fr->kind;
+	nf->label = new_label(a, sb.buf, sb.len);
+	sbuf_release(&sb);
+	e = &a->frame_table[pos];
+	e->sym = fr->sym;
+	e->dso = fr->dso;
+	e->kind = fr->kind;
+	e->id = (uint32_t)++a->nr_frames;
+	e->key = a->opts.by_frame ? e->id - 1 : nf->label;
+	ret = *e;
+	if (a->nr_frames * 2 > a->frame_table_size)
+		grow_frame_table(a);
+	return ret;
+}
+
+/* fr's frame (its id + 1 and label), through the cache. */
+static const struct frame_slot *frame_lookup(struct aggregator *a, const struct frame *fr)
+{
+	uint64_t h = frame_hash64(fr->sym, fr->dso, fr->kind);
+	struct frame_slot *slot = &a->frame_cache[h >> (64 - FRAME_CACHE_BITS)];
+
+	if (slot->id && same_frame(slot, fr))
+		return slot;
+	*slot = frame_slow(a, fr);
+	return slot;
+}
+
+/* A new process; its id. */
+static uint32_t new_process(struct aggregator *a, const char *comm, uint32_t pid, uint32_t tid,
+			    uint32_t label)
+{
+	struct agg_process *p;
+
+	if (a->nr_processes >= UINT32_MAX)
+		die("more than 2^32 distinct processes");
+	ALLOC_GROW(a->processes, a->nr_processes + 1, a->alloc_processes);
+	p = &a->processes[a->nr_processes];
+	p->comm = strpool__intern(a->pool, comm ? comm : "");
+	p->pid = pid;
+	p->tid = tid;
+	p->label = label;
+	return (uint32_t)a->nr_processes++;
+}
+
+/* The head node's key: the label comm[-pid[/tid]], or with by_frame the process. */
+static uint32_t head_key(struct aggregator *a, const char *comm, uint32_t pid, uint32_t tid)
+{
+	struct head_entry key, *e;
+	struct sbuf sb = SBUF_INIT;
+
+	if (!a->opts.include_pid && !a->opts.include_tid)
+		pid = 0;
+	if (!a->opts.include_tid)
+		tid = 0;
+	if (a->last_valid && comm == a->last_comm && pid == a->last_pid && tid == a->last_tid)
+		return a->last_head;
+	memset(&key.k, 0, sizeof(key.k));
+	key.k.comm = comm;
+	key.k.pid = pid;
+	key.k.tid = tid;
+	HASH_FIND(hh, a->heads, &key.k, sizeof(key.k), e);
+	if (!e) {
+		agg_process_label(&sb, comm, pid, tid, a->opts.include_pid, a->opts.include_tid);
+		e = xcalloc(1, sizeof(*e));
+		e->k = key.k;
+		e->key = new_label(a, sb.buf, sb.len);
+		sbuf_release(&sb);
+		if (a->opts.by_frame)
+			e->key = new_process(a, comm, pid, tid, e->key);
+		HASH_ADD(hh, a->heads, k, sizeof(e->k), e);
+	}
+	a->last_comm = comm;
+	a->last_pid = pid;
+	a->last_tid = tid;
+	a->last_head = e->key;
+	a->last_valid = true;
+	return e->key;
+}
+
+/* ---- the tree ------------------------------------------------------------ */
+
+static size_t child_hash(uint32_t parent, uint32_t label)
+{
+	return (size_t)((((uint64_t)parent << 32 | label) * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+static void grow_table(struct aggregator *a)
+{
+	size_t size = a->table_size * 2, mask = size - 1, i;
+	uint32_t *table = xcalloc(size, sizeof(*table));
+
+	for (i = 1; i < a->nr_nodes; i++) {
+		size_t pos = child_hash(a->nodes[i].parent, a->nodes[i].label) & mask;
+
+		while (table[pos])
+			pos = (pos + 1) & mask;
+		table[pos] = (uint32_t)i;
+	}
+	free(a->table);
+	a->table = table;
+	a->table_size = size;
+}
+
+/* parent's child labelled label, made if new (for frame id frame). */
+static uint32_t child(struct aggregator *a, uint32_t parent, uint32_t label, uint32_t frame)
+{
+	size_t mask = a->table_size - 1, pos;
+	struct agg_node *n;
+	uint32_t id;
+
+	for (pos = child_hash(parent, label) & mask; (id = a->table[pos]); pos = (pos + 1) & mask) {
+		n = &a->nodes[id];
+		if (n->parent == parent && n->label == label)
+			return id;
+	}
+	if (a->nr_nodes >= UINT32_MAX)
+		die("more than 2^32 distinct stack prefixes");
+	id = (uint32_t)a->nr_nodes;
+	ALLOC_GROW(a->nodes, a->nr_nodes + 1, a->alloc_nodes);
+	if (a->opts.node_frames) {
+		ALLOC_GROW(a->node_frames, a->nr_nodes + 1, a->alloc_node_frames);
+		a->node_frames[id] = frame;
+	}
+	n = &a->nodes[a->nr_nodes++];
+	n->parent = parent;
+	n->label = label;
+	n->count = 0;
+	n->period = 0;
+	a->table[pos] = id;
+	if (a->nr_nodes * 2 > a->table_size)
+		grow_table(a);
+	return id;
+}
+
+/* Common leading labels of key (n) and path's stack. */
+static size_t same_prefix(const struct path_slot *path, const uint32_t *key, size_t n)
+{
+	size_t i, max = n < path->n ? n : path->n;
+
+	for (i = 0; i < max && path->labels[i] == key[i]; i++)
+		;
+	return i;
+}
+
+/* The sample's labels into a->key (and frame ids into a->fkey); their number. */
+static size_t sample_key(struct aggregator *a, const struct resolved_sample *rs)
+{
+	size_t n = 0, i;
+
+	ALLOC_GROW(a->key, st_add(rs->nr_frames, 1), a->key_alloc);
+	if (a->opts.node_frames) {
+		ALLOC_GROW(a->fkey, st_add(rs->nr_frames, 1), a->fkey_alloc);
+		a->fkey[0] = AGG_NO_FRAME;
+	}
+	a->key[n++] = head_key(a, rs->thread->comm, rs->sample->pid, rs->sample->tid);
+	for (i = rs->nr_frames; i-- > 0;) {
+		const struct frame *fr = &rs->frames[i];
+		const struct frame_slot *s;
+
+		if (a->opts.no_kernel && fr->kind == FRAME_KERNEL)
+			continue;
+		s = frame_lookup(a, fr);
+		if (a->opts.node_frames)
+			a->fkey[n] = s->id - 1;
+		a->key[n++] = s->key;
+	}
+	return n;
+}
+
+uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
+{
+	struct path_slot *ways = &a->paths[rs->sample->tid % (PATH_SLOTS / PATH_WAYS) * PATH_WAYS];
+	struct path_slot *path = &ways[0];
+	size_t n, i, same = 0, w;
+	uint32_t node;
+
+	if (!a->table_size)
+		BUG("aggregator__add() after aggregator__freeze()");
+	if (!a->event && rs->sample->attr && rs->sample->attr->name)
+		a->event = strpool__intern(a->pool, rs->sample->attr->name);
+	a->nr_samples++;
+	a->period += rs->sample->period;
+	n = sample_key(a, rs);
+	/*
+	 * Start from the remembered stack sharing most with this one; it
+	 * becomes this stack, and the ways rotate so the oldest goes first.
+	 */
+	for (w = 0; w < PATH_WAYS; w++) {
+		size_t k = same_prefix(&ways[w], a->key, n);
+
+		if (k > same) {
+			same = k;
+			path = &ways[w];
+		}
+	}
+	if (same == 0)
+		path = &ways[PATH_WAYS - 1];
+	if (path->alloc < n) {
+		path->alloc = n + n / 2;
+		path->labels = xrealloc(path->labels, st_mult(path->alloc, sizeof(uint32_t)));
+		path->nodes = xrealloc(path->nodes, st_mult(path->alloc, sizeof(uint32_t)));
+	}
+	node = same ? path->nodes[same - 1] : AGG_ROOT;
+	for (i = same; i < n; i++) {
+		node = child(a, node, a->key[i], a->opts.node_frames ? a->fkey[i] : AGG_NO_FRAME);
+		path->labels[i] = a->key[i];
+		path->nodes[i] = node;
+	}
+	path->n = n;
+	/* most recent first */
+	if (path != &ways[0]) {
+		struct path_slot tmp = *path;
+
+		memmove(&ways[1], &ways[0], (size_t)(path - ways) * sizeof(*ways));
+		ways[0] = tmp;
+	}
+	a->nodes[node].count++;
+	a->nodes[node].period += rs->sample->period;
+	return node;
+}
+
+void aggregator__freeze(struct aggregator *a)
+{
+	free(a->table);
+	a->table = NULL;
+	a->table_size = 0;
+	free(a->frame_table);
+	a->frame_table = NULL;
+	a->frame_table_size = 0;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+const struct agg_node *aggregator__nodes(const struct aggregator *a, size_t *nr)
+{
+	*nr = a->nr_nodes;
+	return a->nodes;
+}
+
+const struct agg_label *aggregator__labels(const struct aggregator *a, size_t *nr)
+{
+	*nr = a->nr_labels;
+	return a->labels;
+}
+
+const struct agg_process *aggregator__processes(const struct aggregator *a, size_t *nr)
+{
+	*nr = a->nr_processes;
+	return a->processes;
+}
+
+uint32_t aggregator__node_process(const struct aggregator *a, uint32_t v)
+{
+	while (v != AGG_ROOT && a->nodes[v].parent != AGG_ROOT)
+		v = a->nodes[v].parent;
+	return v;
+}
+
+const struct agg_frame *aggregator__frames(const struct aggregator *a, size_t *nr)
+{
+	*nr = a->nr_frames;
+	return a->frames;
+}
+
+uint32_t aggregator__node_frame(const struct aggregator *a, uint32_t v)
+{
+	if (!a->opts.node_frames || v >= a->nr_nodes)
+		return AGG_NO_FRAME;
+	return a->node_frames[v];
+}
+
+uint64_t aggregator__nr_samples(const struct aggregator *a)
+{
+	return a->nr_samples;
+}
+
+uint64_t aggregator__period(const struct aggregator *a)
+{
+	return a->period;
+}
+
+const char *aggregator__event(const struct aggregator *a)
+{
+	return a->event;
+}
+
+void aggregator__index(const struct aggregator *a, struct agg_index *t)
+{
+	size_t i;
+
+	t->first = xcalloc(st_add(a->nr_nodes, 1), sizeof(*t->first));
+	t->child = xcalloc(a->nr_nodes, sizeof(*t->child));
+	for (i = 1; i < a->nr_nodes; i++)
+		t->first[a->nodes[i].parent + 1]++;
+	for (i = 0; i < a->nr_nodes; i++)
+		t->first[i + 1] += t->first[i];
+	/* first[v] is the cursor of v's list; it ends where v + 1's begins */
+	for (i = 1; i < a->nr_nodes; i++)
+		t->child[t->first[a->nodes[i].parent]++] = (uint32_t)i;
+	for (i = a->nr_nodes; i > 0; i--)
+		t->first[i] = t->first[i - 1];
+	t->first[0] = 0;
+}
+
+void agg_index__release(struct agg_index *t)
+{
+	free(t->first);
+	free(t->child);
+	t->first = t->child = NULL;
+}

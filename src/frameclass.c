@@ -1,0 +1,183 @@
+#include "common.h"
+#include "frameclass.h"
+
+/*
+ * The rules. Each applies to the frame kinds in its mask and matches the
+ * name by prefix, suffix, substring or whole, or any name (FC_ANY, the
+ * fallbacks by kind at the end). Order matters: the first match wins, so
+ * a runtime's specific names go before its general ones, and the generic
+ * fallbacks last. To add a runtime, add its rows above the fallbacks and a
+ * case to tests/unit/t-frameclass.c.
+ */
+enum fc_match { FC_PREFIX, FC_SUFFIX, FC_SUBSTR, FC_EXACT, FC_ANY };
+
+#define K(kind) (1u << (kind))
+#define K_JITCODE (K(FRAME_JIT) | K(FRAME_PERFMAP))
+#define K_NATIVE K(FRAME_NATIVE)
+#define K_USER (K_JITCODE | K_NATIVE)
+
+#define GUESS 1u
+
+struct fc_rule {
+	const char *runtime;
+	unsigned kinds;             /* K() of the frame kinds it applies to */
+	enum fc_match match;
+	const char *text;
+	enum frame_category category;
+	const char *tier;
+	unsigned flags;             /* GUESS */
+};
+
+/* V8's code names: "JS:*fib /app/x.js:1:13"; older V8 "LazyCompile:~fib ...". */
+#define V8_TIERS(p) \
+	{ "V8", K_JITCODE, FC_PREFIX, p "~", FC_INTERPRETED, "Ignition", 0 }, \
+	{ "V8", K_JITCODE, FC_PREFIX, p "^", FC_BASELINE, "Sparkplug", 0 }, \
+	{ "V8", K_JITCODE, FC_PREFIX, p "+", FC_OPTIMIZED, "Maglev", 0 }, \
+	{ "V8", K_JITCODE, FC_PREFIX, p "*", FC_OPTIMIZED, "TurboFan", 0 }
+
+static const struct fc_rule rules[] = {
+	{ NULL, K(FRAME_KERNEL), FC_ANY, NULL, FC_KERNEL, NULL, 0 },
+	{ NULL, K(FRAME_UNKNOWN), FC_ANY, NULL, FC_UNKNOWN, NULL, 0 },
+
+	/* V8 (node, Chromium, Deno) */
+	V8_TIERS("JS:"),
+	V8_TIERS("LazyCompile:"),
+	V8_TIERS("Function:"),
+	V8_TIERS("Script:"),
+	V8_TIERS("Eval:"),
+	{ "V8", K_JITCODE, FC_PREFIX, "InterpretedFunction:", FC_INTERPRETED, "Ignition", 0 },
+	{ "V8", K_JITCODE, FC_PREFIX, "Builtin:", FC_STUB, "builtin", 0 },
+	{ "V8", K_JITCODE, FC_PREFIX, "BytecodeHandler:", FC_STUB, "bytecode handler", 0 },
+	{ "V8", K_JITCODE, FC_PREFIX, "Stub:", FC_STUB, "stub", 0 },
+	{ "V8", K_JITCODE, FC_PREFIX, "Handler:", FC_STUB, "IC handler", 0 },
+	{ "V8", K_JITCODE, FC_PREFIX, "RegExp:", FC_OPTIMIZED, "irregexp", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "Builtins_", FC_STUB, "builtin", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::Heap::", FC_RUNTIME, "GC", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::Scavenger", FC_RUNTIME, "GC", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::MarkCompactCollector", FC_RUNTIME, "GC", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::compiler::", FC_RUNTIME, "compiler", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::maglev::", FC_RUNTIME, "compiler", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::baseline::", FC_RUNTIME, "compiler", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::", FC_RUNTIME, "runtime", 0 },
+	/* the tier marker alone: a perf map of a V8 that drops the prefix */
+	{ "V8", K_JITCODE, FC_PREFIX, "~", FC_INTERPRETED, "Ignition", GUESS },
+	{ "V8", K_JITCODE, FC_PREFIX, "^", FC_BASELINE, "Sparkplug", GUESS },
+	{ "V8", K_JITCODE, FC_PREFIX, "+", FC_OPTIMIZED, "Maglev", GUESS },
+	{ "V8", K_JITCODE, FC_PREFIX, "*", FC_OPTIMIZED, "TurboFan", GUESS },
+
+	/* .NET (CoreCLR perf map, DOTNET_PerfMapEnabled): "Ns.Type::Method()[Tier0]" */
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier0]", FC_BASELINE, "Tier0", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[QuickJitted]", FC_BASELINE, "Tier0", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1]", FC_OPTIMIZED, "Tier1", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[OptimizedTier1]", FC_OPTIMIZED, "Tier1", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[OptimizedTier1OSR]", FC_OPTIMIZED, "OSR", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1-OSR]", FC_OPTIMIZED, "OSR", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[OSR]", FC_OPTIMIZED, "OSR", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Optimized]", FC_OPTIMIZED, "Optimized", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[PreJIT]", FC_OPTIMIZED, "PreJIT", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTier1]", FC_OPTIMIZED, "InstrumentedTier1", 0 },
+	{ ".NET", K_JITCODE, FC_SUBSTR, "[Instrumented", FC_BASELINE, "Instrumented", 0 },
+	{ ".NET", K_JITCODE, FC_PREFIX, "stub<", FC_STUB, "stub", 0 },
+
+	/* CPython 3.12+ -X perf: one trampoline per Python function */
+	{ "CPython", K_JITCODE, FC_PREFIX, "py::", FC_INTERPRETED, "Python", 0 },
+	{ "CPython", K_NATIVE, FC_EXACT, "_PyEval_EvalFrameDefault", FC_INTERPRETED, "eval loop", 0 },
+	{ "CPython", K_NATIVE, FC_PREFIX, "_PyEval_", FC_INTERPRETED, "eval loop", 0 },
+	{ "CPython", K_NATIVE, FC_PREFIX, "gc_collect", FC_RUNTIME, "GC", 0 },
+
+	/* HotSpot: perf map (DumpPerfMapAtExit, perf-map-agent) and JVMTI names */
+	{ "HotSpot", K_JITCODE, FC_EXACT, "Interpreter", FC_INTERPRETED, "Interpreter", 0 },
+	{ "HotSpot", K_JITCODE, FC_PREFIX, "Interpreter ", FC_INTERPRETED, "Interpreter", 0 },
+	{ "HotSpot", K_JITCODE, FC_PREFIX, "StubRoutines", FC_STUB, "stub", 0 },
+	{ "HotSpot", K_JITCODE, FC_PREFIX, "I2C/C2I adapters", FC_STUB, "adapter", 0 },
+	{ "HotSpot", K_JITCODE, FC_SUBSTR, "_stub", FC_STUB, "stub", GUESS },
+	{ "HotSpot", K_JITCODE, FC_SUBSTR, ";::", FC_OPTIMIZED, "compiled", GUESS },
+	{ "HotSpot", K_NATIVE, FC_PREFIX, "G1", FC_RUNTIME, "GC", GUESS },
+	{ "HotSpot", K_NATIVE, FC_PREFIX, "C2Compiler::", FC_RUNTIME, "compiler", 0 },
+	{ "HotSpot", K_NATIVE, FC_PREFIX, "Compile::", FC_RUNTIME, "compiler", GUESS },
+	{ "HotSpot", K_NATIVE, FC_PREFIX, "Compilation::", FC_RUNTIME, "compiler", GUESS },
+
+	/* Erlang BEAM JIT (BeamAsm) perf map: "$module:function/arity" */
+	{ "BEAM", K_JITCODE, FC_PREFIX, "$global::", FC_STUB, "BeamAsm", 0 },
+	{ "BEAM", K_JITCODE, FC_PREFIX, "$", FC_BASELINE, "BeamAsm", 0 },
+
+	/* LuaJIT: traces from its perf map, the interpreter in the library */
+	{ "LuaJIT", K_JITCODE, FC_PREFIX, "TRACE_", FC_OPTIMIZED, "trace", 0 },
+	{ "LuaJIT", K_NATIVE, FC_PREFIX, "lj_BC_", FC_INTERPRETED, "interpreter", 0 },
+	{ "LuaJIT", K_NATIVE, FC_PREFIX, "lj_vm_", FC_INTERPRETED, "interpreter", 0 },
+	{ "LuaJIT", K_NATIVE, FC_PREFIX, "lj_gc_", FC_RUNTIME, "GC", 0 },
+	{ "LuaJIT", K_NATIVE, FC_PREFIX, "lj_trace_", FC_RUNTIME, "compiler", 0 },
+	{ "LuaJIT", K_NATIVE, FC_PREFIX, "lj_record_", FC_RUNTIME, "compiler", 0 },
+	{ "LuaJIT", K_NATIVE, FC_PREFIX, "lj_asm_", FC_RUNTIME, "compiler", 0 },
+
+	/* .NET without its tier (PerfMapShowOptimizationTiers=0): "[Module] Ns.Type::Method()" */
+	{ ".NET", K_JITCODE, FC_SUBSTR, "::", FC_JIT, NULL, GUESS },
+	/* a Java-like method signature in JIT code: HotSpot's compiled methods, most likely */
+	{ "HotSpot", K_JITCODE, FC_SUFFIX, ")", FC_OPTIMIZED, "compiled", GUESS },
+
+	/* no runtime recognised: by kind */
+	{ NULL, K_NATIVE, FC_ANY, NULL, FC_NATIVE, NULL, 0 },
+	{ NULL, K_JITCODE, FC_ANY, NULL, FC_JIT, NULL, 0 },
+};
+
+static const char *const category_names[FC_NR_CATEGORIES] = {
+	[FC_UNKNOWN] = "unknown",
+	[FC_KERNEL] = "kernel",
+	[FC_NATIVE] = "native",
+	[FC_JIT] = "JIT",
+	[FC_INTERPRETED] = "interpreted",
+	[FC_BASELINE] = "baseline JIT",
+	[FC_OPTIMIZED] = "optimizing JIT",
+	[FC_STUB] = "JIT stubs and builtins",
+	[FC_RUNTIME] = "runtime native",
+};
+
+static bool rule_matches(const struct fc_rule *r, const char *sym, size_t len)
+{
+	size_t n;
+
+	if (r->match == FC_ANY)
+		return true;
+	if (!sym)
+		return false;
+	n = strlen(r->text);
+	switch (r->match) {
+	case FC_PREFIX:
+		return !strncmp(sym, r->text, n);
+	case FC_SUFFIX:
+		return len >= n && !memcmp(sym + len - n, r->text, n);
+	case FC_SUBSTR:
+		return strstr(sym, r->text) != NULL;
+	case FC_EXACT:
+		return !strcmp(sym, r->text);
+	case FC_ANY:
+	default:
+		return true;
+	}
+}
+
+void frameclass__classify(enum frame_kind kind, const char *sym, struct frame_class *out)
+{
+	size_t len = sym ? strlen(sym) : 0, i;
+
+	for (i = 0; i < ARRAY_SIZE(rules); i++) {
+		const struct fc_rule *r = &rules[i];
+
+		if (!(r->kinds & K(kind)) || !rule_matches(r, sym, len))
+			continue;
+		out->category = r->category;
+		out->runtime = r->runtime;
+		out->tier = r->tier;
+		out->guess = r->flags & GUESS;
+		return;
+	}
+	out->category = FC_UNKNOWN;
+	out->runtime = NULL;
+	out->tier = NULL;
+	out->guess = false;
+}
+
+const char *frame_category__name(enum frame_category c)
+{
+	return (unsigned)c < FC_NR_CATEGORIES ? category_names[c] : "unknown";
+}
