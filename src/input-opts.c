@@ -111,15 +111,16 @@ FILE *input_opts__open_output(const struct input_opts *o)
 
 int input_opts__close_output(FILE *out)
 {
-	int ret = 0;
+	int err = 0;
 
 	if (!out)
 		return -1;
 	if (fflush(out) || ferror(out))
-		ret = error("cannot write output: %s", strerror(errno));
-	if (out != stdout && fclose(out))
-		ret = error("cannot write output: %s", strerror(errno));
-	return ret;
+		err = errno ? errno : EIO;
+	if (out != stdout && fclose(out) && !err)
+		err = errno ? errno : EIO;
+	/* one line, however many of the steps failed */
+	return err ? error("cannot write output: %s", strerror(err)) : 0;
 }
 
 void input_opts__usage(FILE *fp)

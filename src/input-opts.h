@@ -39,7 +39,10 @@ void input_opts__release(struct input_opts *o);
 int input_opts__parse(struct input_opts *o, int c, const char *arg);
 /* Open -o FILE for writing (stdout without -o); NULL after error(). */
 FILE *input_opts__open_output(const struct input_opts *o);
-/* Flush and close what open_output gave; -1 after error() if writing failed. */
+/*
+ * Flush and close what open_output gave; -1 after one error() if writing
+ * failed (here or before: out's error flag).
+ */
 int input_opts__close_output(FILE *out);
 /* Print the usage lines of the input options, under a heading. */
 void input_opts__usage(FILE *fp);

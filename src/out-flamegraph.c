@@ -795,9 +795,8 @@ int flamegraph__write(struct flamegraph *fg, FILE *out)
 		note("flamegraph: %zu frames narrower than --minwidth %g%s not drawn",
 		     lo.nr_omitted, fg->opts.minwidth, fg->opts.minwidth_pct ? "%" : "");
 	free(lo.frames);
-	if (fflush(out) || ferror(out))
-		return error("cannot write output: %s", strerror(errno));
-	return 0;
+	/* the command reports it once, when it closes the output */
+	return fflush(out) || ferror(out) ? -1 : 0;
 }
 
 int flamegraph__parse_minwidth(struct flamegraph_opts *opts, const char *arg)

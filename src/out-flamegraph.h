@@ -56,7 +56,8 @@ struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts);
 void flamegraph__delete(struct flamegraph *fg);    /* accepts NULL */
 void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs);
 /*
- * Write the SVG; 0, or -1 after error() on a write failure. Says with
+ * Write the SVG; 0, or -1 when writing failed (out's error flag is set:
+ * input_opts__close_output() reports it, once). Says with
  * note() how many frames minwidth left out.
  */
 int flamegraph__write(struct flamegraph *fg, FILE *out);

@@ -247,7 +247,8 @@ done:
 	free(groups);
 	free(stack);
 	sbuf_release(&prefix);
+	/* the command reports it once, when it closes the output */
 	if (o.failed || fflush(out) || ferror(out))
-		ret = error("cannot write output: %s", strerror(errno));
+		ret = -1;
 	return ret;
 }

@@ -31,7 +31,10 @@ struct folder;
 struct folder *folder__new(const struct fold_opts *opts);
 void folder__delete(struct folder *f);      /* accepts NULL */
 void folder__add(struct folder *f, const struct resolved_sample *rs);
-/* Write all stacks; 0, or -1 after error() on a write failure. */
+/*
+ * Write all stacks; 0, or -1 when writing failed (out's error flag is
+ * set: input_opts__close_output() reports it, once).
+ */
 int folder__write(struct folder *f, FILE *out);
 
 #endif

@@ -528,7 +528,6 @@ int reporter__write(struct reporter *r, FILE *out)
 			write_lines(r, out, rows[i]);
 	}
 	free(rows);
-	if (ferror(out))
-		return error("cannot write output: %s", strerror(errno));
-	return 0;
+	/* the command reports it once, when it closes the output */
+	return ferror(out) ? -1 : 0;
 }

@@ -53,7 +53,10 @@ void reporter__delete(struct reporter *r);      /* accepts NULL */
 /* The event named in the header; samples name it themselves, this is for none. */
 void reporter__set_event(struct reporter *r, const char *name);
 void reporter__add(struct reporter *r, const struct resolved_sample *rs);
-/* Write the header and rows; 0, or -1 after error() on a write failure. */
+/*
+ * Write the header and rows; 0, or -1 when writing failed (out's error
+ * flag is set: input_opts__close_output() reports it, once).
+ */
 int reporter__write(struct reporter *r, FILE *out);
 
 #endif

@@ -11,6 +11,7 @@
 #   unknown option                            1
 #   option missing its value                  1
 #   script -F naming a field the samples lack 1 (after reading the header)
+#   output that fails while written (/dev/full) 3
 set -u
 . "$(dirname "$0")/../setup.sh"
 tmp=$(mktemp -d)
@@ -75,6 +76,23 @@ if [ "$got" = 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/out.6" ]; 
 	ok "script: -F a field the recording lacks"
 else
 	bad "script: -F a field the recording lacks: exit $got"; sed 's/^/#   /' "$tmp/err"
+fi
+
+# writing fails after the output was opened: one line, status 3 (the
+# device stays: it was not created by the run)
+if [ -w /dev/full ]; then
+	for cmd in fold flamegraph script report sources pprof; do
+		${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" $common -o /dev/full "$tmp/valid.data" 2>"$tmp/err"
+		got=$?
+		if [ "$got" = 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		   grep -q "^jitsym: error: cannot write output: No space left on device" "$tmp/err"; then
+			ok "$cmd: -o /dev/full"
+		else
+			bad "$cmd: -o /dev/full: exit $got"; sed 's/^/#   /' "$tmp/err"
+		fi
+	done
+else
+	echo "ok - # SKIP no writable /dev/full"
 fi
 
 # and the runs that succeed write their file (the input above is valid)
