@@ -5,7 +5,10 @@
 
 #define ARENA_BLOCK (1u << 20)
 
-/* Bump allocator for the copied strings and call chains of queued records. */
+/*
+ * Bump allocator for what queued records point to: strings, call chains,
+ * raw data, user registers and user stack dumps.
+ */
 struct arena_block {
 	struct arena_block *next;
 	size_t used, size;
@@ -176,6 +179,12 @@ void order_queue__push(struct order_queue *q, const struct pd_event *ev)
 			st_mult(ev->sample.nr_callchain, sizeof(uint64_t)));
 	if (ev->sample.raw_data)
 		e->ev.sample.raw_data = arena_copy(q, ev->sample.raw_data, ev->sample.raw_size);
+	if (ev->sample.user_regs)
+		e->ev.sample.user_regs = arena_copy(q, ev->sample.user_regs,
+			sizeof(uint64_t) * (size_t)__builtin_popcountll(ev->sample.user_regs_mask));
+	if (ev->sample.user_stack)
+		e->ev.sample.user_stack = arena_copy(q, ev->sample.user_stack,
+						     (size_t)ev->sample.user_stack_size);
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
 		e->ev.u.comm.comm = arena_str(q, ev->u.comm.comm);

@@ -193,6 +193,7 @@ struct pd_reader {
 	/* scratch for native-order copies */
 	uint64_t *chain;
 	size_t chain_alloc;
+	uint64_t regs[64];      /* the sample's user registers: at most one per mask bit */
 	uint8_t *rec;           /* copy of a record from a pipe */
 	size_t rec_alloc;
 	struct pd_build_id *bids;
@@ -222,9 +223,12 @@ void pd_reader__keep_tracing_data(struct pd_reader *r, const uint8_t *p, size_t 
 
 /* perfdata-sample.c */
 
-/* Decode a PERF_RECORD_SAMPLE body; false if it does not fit or has no attr. */
+/*
+ * Decode a PERF_RECORD_SAMPLE body into ev->sample (ev's offset names it in
+ * warnings); false if it does not fit or has no attr.
+ */
 bool pd_reader__decode_sample(struct pd_reader *r, const uint8_t *rec, size_t size,
-			      struct pd_sample *s);
+			      struct pd_event *ev);
 /* Decode a kernel record other than a sample; false if malformed. */
 bool pd_reader__decode_sideband(struct pd_reader *r, const uint8_t *rec, size_t size,
 				struct pd_event *ev);

@@ -56,13 +56,67 @@ static void read_callchain(struct pd_reader *r, struct cursor *c, struct pd_samp
 /* abi, then one u64 per bit of mask when abi is not PERF_SAMPLE_REGS_ABI_NONE. */
 static void skip_regs(struct cursor *c, uint64_t mask)
 {
-	if (cursor_u64(c))
+	if (cursor_u64(c) != PERF_SAMPLE_REGS_ABI_NONE)
 		cursor_skip(c, 8 * (uint64_t)__builtin_popcountll(mask));
 }
 
-static void read_sample_tail(struct cursor *c, const struct perf_event_attr *a,
-			     struct pd_sample *s)
+/*
+ * PERF_SAMPLE_REGS_USER, laid out as skip_regs() reads it. The values are
+ * copied (swapped if need be) into the reader's scratch, like the call
+ * chain: the record may be in the other byte order, or not 8-aligned.
+ */
+static void read_regs_user(struct pd_reader *r, struct cursor *c, uint64_t mask,
+			   struct pd_sample *s)
 {
+	uint64_t abi = cursor_u64(c);
+	size_t i, n = (size_t)__builtin_popcountll(mask);
+
+	if (abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return;
+	if (n > c->left / 8) {
+		c->bad = true;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		r->regs[i] = cursor_u64(c);
+	s->user_regs_abi = abi;
+	s->user_regs_mask = mask;
+	s->user_regs = r->regs;
+}
+
+/*
+ * PERF_SAMPLE_STACK_USER: u64 size, size bytes of stack from the user sp
+ * upward, then, only when size is not 0, u64 dyn_size: how many of those
+ * bytes the kernel could fill. The dump is memory, not numbers, so it is
+ * never swapped and stays in the record. A dyn_size past the dump is
+ * clamped to it, with a warning: the bytes are there, the claim is not.
+ */
+static void read_stack_user(struct pd_reader *r, struct cursor *c, const struct pd_event *ev,
+			    struct pd_sample *s)
+{
+	uint64_t size = cursor_u64(c), dyn;
+	const uint8_t *dump;
+
+	if (!size)
+		return;
+	dump = cursor_bytes(c, size);
+	dyn = cursor_u64(c);
+	if (c->bad)
+		return;
+	if (dyn > size) {
+		warning("'%s': sample at %soffset %" PRIu64 " claims %" PRIu64 " bytes of user "
+			"stack in a %" PRIu64 "-byte dump; using the dump", r->path,
+			ev->in_compressed ? "decompressed " : "", ev->offset, dyn, size);
+		dyn = size;
+	}
+	s->user_stack_size = dyn;
+	s->user_stack = dyn ? dump : NULL;
+}
+
+static void read_sample_tail(struct pd_reader *r, struct cursor *c,
+			     const struct perf_event_attr *a, struct pd_event *ev)
+{
+	struct pd_sample *s = &ev->sample;
 	uint64_t st = a->sample_type;
 
 	if (st & PERF_SAMPLE_RAW) {
@@ -79,14 +133,9 @@ static void read_sample_tail(struct cursor *c, const struct perf_event_attr *a,
 			cursor_skip(c, s->nr_branches * sizeof(struct perf_branch_entry));
 	}
 	if (st & PERF_SAMPLE_REGS_USER)
-		skip_regs(c, a->sample_regs_user);
-	if (st & PERF_SAMPLE_STACK_USER) {
-		uint64_t size = cursor_u64(c);
-
-		cursor_skip(c, size);
-		if (size)
-			cursor_u64(c);          /* dyn_size */
-	}
+		read_regs_user(r, c, a->sample_regs_user, s);
+	if (st & PERF_SAMPLE_STACK_USER)
+		read_stack_user(r, c, ev, s);
 	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		s->weight = cursor_u64(c);
 	if (st & PERF_SAMPLE_DATA_SRC)
@@ -108,9 +157,10 @@ static void read_sample_tail(struct cursor *c, const struct perf_event_attr *a,
 }
 
 bool pd_reader__decode_sample(struct pd_reader *r, const uint8_t *rec, size_t size,
-			  struct pd_sample *s)
+			      struct pd_event *ev)
 {
 	struct cursor c = cursor_make(rec + 8, size - 8, r->info.swapped);
+	struct pd_sample *s = &ev->sample;
 	const struct pd_attr *pa;
 	uint64_t st;
 
@@ -146,7 +196,7 @@ bool pd_reader__decode_sample(struct pd_reader *r, const uint8_t *rec, size_t si
 	if (st & PERF_SAMPLE_PERIOD)     s->period = cursor_u64(&c);
 	if (st & PERF_SAMPLE_READ)       skip_read_format(&c, pa->attr.read_format);
 	if (st & PERF_SAMPLE_CALLCHAIN)  read_callchain(r, &c, s);
-	read_sample_tail(&c, &pa->attr, s);
+	read_sample_tail(r, &c, &pa->attr, ev);
 	return !c.bad;
 }
 

@@ -371,7 +371,7 @@ static int decode_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 	ev->offset = off;
 	ev->in_compressed = in_comp;
 	if (ev->type == PERF_RECORD_SAMPLE) {
-		if (pd_reader__decode_sample(r, rec, size, &ev->sample))
+		if (pd_reader__decode_sample(r, rec, size, ev))
 			return 1;
 		r->nr_bad_samples++;
 		warning("'%s': sample at %soffset %" PRIu64 " does not match its event's "

@@ -78,6 +78,19 @@ struct pd_sample {
 	uint32_t raw_size;
 	const void *raw_data;         /* as in the file (tracepoint payload) */
 	uint64_t nr_branches;
+	/*
+	 * PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER (--call-graph
+	 * dwarf). With no registers (abi NONE, or the bit not sampled) abi and
+	 * mask are 0 and user_regs NULL, so popcount(user_regs_mask) is always
+	 * the number of values at user_regs.
+	 */
+	uint64_t user_regs_abi;          /* PERF_SAMPLE_REGS_ABI_*; 0 (NONE): no registers */
+	uint64_t user_regs_mask;         /* the attr's sample_regs_user: bit i = register i */
+	const uint64_t *user_regs;       /* popcount(mask) values in native order, by bit; valid like callchain */
+	uint64_t user_stack_size;        /* bytes of user_stack that hold data: dyn_size (<= the dumped size) */
+	const uint8_t *user_stack;       /* the dump from the user sp upward, as in the file (raw
+	                                    memory, never swapped); NULL when user_stack_size is 0;
+	                                    valid like callchain */
 	bool has_time;
 };
 
