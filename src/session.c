@@ -22,6 +22,7 @@ struct session {
 	struct frame *frames;
 	size_t alloc_frames;
 	bool aborted;                 /* session__abort() */
+	bool warned_user_stacks;      /* warn_user_stacks_not_unwound() */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -60,26 +61,34 @@ static void push_frame(struct session *s, size_t *nr, struct thread *t, uint16_t
 	resolver__frame(s->resolver, t, cpumode, ip, caller, &s->frames[(*nr)++]);
 }
 
+static bool user_mode(uint16_t cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_GUEST_USER;
+}
+
 /*
  * Walk the call chain: context markers switch cpumode; the first real
  * entry is the leaf. The first entry of each context is where that
  * context was interrupted (the kernel stores the user registers' ip after
  * PERF_CONTEXT_USER), not a return address, so it is looked up exactly;
  * the others are return addresses.
+ *
+ * When the chain has no user part (none recorded, a --call-graph dwarf
+ * recording whose kernel chain stops at PERF_CONTEXT_USER, or an empty
+ * chain), the sample's own ip is its first user frame if the sample was
+ * taken in user mode; a sample with no frame at all gets its ip in its
+ * own mode. So the leaf appears whatever the chain holds.
  */
 static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct thread *t)
 {
 	const struct pd_sample *smp = &ev->sample;
-	uint16_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	bool exact = true;
+	uint16_t sample_mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint16_t cpumode = sample_mode;
+	bool exact = true, user_part = false;
 	size_t nr = 0;
 	uint64_t i;
 
-	if (!smp->callchain) {
-		push_frame(s, &nr, t, cpumode, smp->ip, false);
-		return nr;
-	}
-	for (i = 0; i < smp->nr_callchain && nr < MAX_FRAMES; i++) {
+	for (i = 0; smp->callchain && i < smp->nr_callchain && nr < MAX_FRAMES; i++) {
 		uint64_t ip = smp->callchain[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
@@ -95,9 +104,26 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 			continue;
 		}
 		push_frame(s, &nr, t, cpumode, ip, !exact);
+		user_part |= user_mode(cpumode);
 		exact = false;
 	}
+	if (nr < MAX_FRAMES && !user_part && (user_mode(sample_mode) || nr == 0))
+		push_frame(s, &nr, t, sample_mode, smp->ip, false);
 	return nr;
+}
+
+/*
+ * Until the unwinder walks PERF_SAMPLE_STACK_USER dumps, a --call-graph
+ * dwarf recording shows each sample's ip only: say so once per run.
+ * Remove this (and its call and flag) when the unwinder lands.
+ */
+static void warn_user_stacks_not_unwound(struct session *s, const struct pd_sample *smp)
+{
+	if (s->warned_user_stacks || !(smp->attr->attr.sample_type & PERF_SAMPLE_STACK_USER))
+		return;
+	s->warned_user_stacks = true;
+	warning("'%s' was recorded with --call-graph dwarf: user stacks are not unwound yet; "
+		"each sample shows its ip only", pd_reader__path(s->reader));
 }
 
 static void on_sample(struct session *s, const struct pd_event *ev)
@@ -112,6 +138,7 @@ static void on_sample(struct session *s, const struct pd_event *ev)
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
+	warn_user_stacks_not_unwound(s, &ev->sample);
 	rs.nr_frames = resolve_chain(s, ev, t);
 	rs.frames = s->frames;
 	s->hooks->sample(s->hooks->ctx, &rs);
