@@ -1234,7 +1234,53 @@ static void put_regs_intr(struct sample_ctx *c)
 	put_regs(c, "regs_intr", c->a->attr.sample_regs_intr);
 }
 
-/* "SIZE[:DYN_SIZE]": u64 size, size bytes (stack_data=, zero-filled), u64 dyn. */
+/*
+ * The bytes of the file at path, relative to the spec's directory unless
+ * absolute, appended to out; at most max of them. -1 after line__error().
+ */
+static int read_bytes_file(struct line *l, const char *path, size_t max, struct buf *out)
+{
+	const char *slash = strrchr(l->path, '/');
+	char full[4096], chunk[4096];
+	size_t n, total = 0;
+	FILE *f;
+
+	if (path[0] != '/' && slash && strcmp(l->path, "-"))
+		snprintf(full, sizeof(full), "%.*s/%s", (int)(slash - l->path), l->path, path);
+	else
+		snprintf(full, sizeof(full), "%s", path);
+	f = fopen(full, "rb");
+	if (!f)
+		return line__error(l, "cannot open '%s'", full);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && (total += n) <= max)
+		buf__put(out, chunk, n);
+	fclose(f);
+	if (total > max)
+		return line__error(l, "'%s' is larger than %zu bytes", full, max);
+	return 0;
+}
+
+/*
+ * The dump's bytes: stack_data=HEX or stack_file=PATH (raw bytes, as the
+ * stack holds them); neither is an empty dump. -1 after line__error().
+ */
+static int stack_bytes(struct sample_ctx *c, struct buf *data)
+{
+	const char *file = line__str(c->l, "stack_file");
+
+	if (file && line__has(c->l, "stack_data"))
+		return line__error(c->l, "stack_data and stack_file both give the stack's bytes");
+	if (file)
+		return read_bytes_file(c->l, file, MKPERF_MAX_RECORD, data);
+	line__hex(c->l, "stack_data", data);
+	return c->l->err ? -1 : 0;
+}
+
+/*
+ * "SIZE[:DYN_SIZE]": u64 size, size bytes (the stack's bytes, zero-filled),
+ * u64 dyn_size. Without stack_user, SIZE is the bytes given, rounded up to
+ * 8, and DYN_SIZE their number.
+ */
 static void put_stack_user(struct sample_ctx *c)
 {
 	const char *s = line__str(c->l, "stack_user");
@@ -1246,15 +1292,24 @@ static void put_stack_user(struct sample_ctx *c)
 		line__error(c->l, "bad stack_user: expected SIZE[:DYN_SIZE], SIZE a multiple of 8 below 64 KiB");
 		return;
 	}
-	line__hex(c->l, "stack_data", &data);
-	if (data.len > p[0])
-		line__error(c->l, "stack_data is longer than the stack_user size");
+	if (stack_bytes(c, &data) < 0)
+		goto out;
+	if (!s) {
+		p[0] = ALIGN_UP(data.len, 8);
+		p[1] = data.len;
+		k = 2;
+	}
+	if (data.len > p[0]) {
+		line__error(c->l, "the stack's bytes are more than the stack_user size");
+		goto out;
+	}
 	buf__u64(c->b, p[0]);
-	if (p[0] && data.len <= p[0]) {
+	if (p[0]) {
 		buf__put(c->b, data.p, data.len);
 		buf__zero(c->b, p[0] - data.len);
 		buf__u64(c->b, k > 1 ? p[1] : p[0]);
 	}
+out:
 	buf__release(&data);
 }
 
