@@ -46,7 +46,8 @@ static void read_callchain(struct pd_reader *r, struct cursor *c, struct pd_samp
 		c->bad = true;
 		return;
 	}
-	ALLOC_GROW(r->chain, nr, r->chain_alloc);
+	/* never NULL when sampled, even empty: NULL means "no call chain recorded" */
+	ALLOC_GROW(r->chain, nr ? nr : 1, r->chain_alloc);
 	for (i = 0; i < nr; i++)
 		r->chain[i] = cursor_u64(c);
 	s->nr_callchain = nr;

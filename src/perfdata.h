@@ -74,7 +74,8 @@ struct pd_sample {
 	uint64_t transaction, phys_addr, cgroup;
 	uint32_t pid, tid, cpu;
 	uint64_t nr_callchain;
-	const uint64_t *callchain;    /* native order; valid until the next call */
+	const uint64_t *callchain;    /* native order; valid until the next call; NULL
+	                                 exactly when the attr samples no call chain */
 	uint32_t raw_size;
 	const void *raw_data;         /* as in the file (tracepoint payload) */
 	uint64_t nr_branches;
