@@ -5,6 +5,7 @@
  * a temporary file and reads it back through pd_reader.
  */
 #include "common.h"
+#include "order.h"
 #include "perfdata.h"
 #include "sbuf.h"
 #include "test.h"
@@ -15,6 +16,8 @@
 
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | \
 	    PERF_SAMPLE_CALLCHAIN)
+/* What --call-graph dwarf adds; REGS_INTR after them is skipped. */
+#define ST_DWARF (ST | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR)
 
 static struct sbuf msgs = SBUF_INIT;
 
@@ -83,6 +86,9 @@ static void rec_sample(struct sbuf *b, uint32_t pid, uint64_t time, uint64_t ip,
 		put(b, ip + (uint64_t)i, 8);
 }
 
+/* The attr's sample_type and, for ST_DWARF, its register masks. */
+static uint64_t attr_st = ST, attr_regs_user, attr_regs_intr;
+
 /* The attr as a big-endian compiler lays it out when big is set. */
 static void put_attr(struct sbuf *b)
 {
@@ -93,7 +99,7 @@ static void put_attr(struct sbuf *b)
 	put(b, PERF_ATTR_SIZE_VER7, 4);
 	put(b, PERF_COUNT_SW_CPU_CLOCK, 8);
 	put(b, 4000, 8);                               /* sample_freq */
-	put(b, ST, 8);
+	put(b, attr_st, 8);
 	put(b, 0, 8);                                  /* read_format */
 	if (big) {
 		/* bitfields allocated from the most significant bit */
@@ -107,6 +113,13 @@ static void put_attr(struct sbuf *b)
 	} else {
 		put(b, flags, 8);
 	}
+	while (b->len - start < offsetof(struct perf_event_attr, sample_regs_user))
+		sbuf_addch(b, 0);
+	put(b, attr_regs_user, 8);
+	put(b, 64, 4);                                 /* sample_stack_user */
+	while (b->len - start < offsetof(struct perf_event_attr, sample_regs_intr))
+		sbuf_addch(b, 0);
+	put(b, attr_regs_intr, 8);
 	while (b->len - start < PERF_ATTR_SIZE_VER7)
 		sbuf_addch(b, 0);
 }
@@ -158,7 +171,28 @@ struct walk {
 	uint64_t last_ip, last_time;
 	uint64_t chain_sum;
 	char comm[32];
+	/* the last sample's user registers and stack, copied out */
+	uint64_t abi, mask, regs[8];
+	uint64_t stack_size;
+	uint8_t stack[64];
+	bool chain_null, regs_null, stack_null;
 };
+
+static void walk_dwarf(struct walk *w, const struct pd_sample *s)
+{
+	size_t n = (size_t)__builtin_popcountll(s->user_regs_mask);
+
+	w->abi = s->user_regs_abi;
+	w->mask = s->user_regs_mask;
+	w->regs_null = !s->user_regs;
+	w->chain_null = !s->callchain;
+	if (s->user_regs)
+		memcpy(w->regs, s->user_regs, (n < 8 ? n : 8) * sizeof(uint64_t));
+	w->stack_size = s->user_stack_size;
+	w->stack_null = !s->user_stack;
+	if (s->user_stack)
+		memcpy(w->stack, s->user_stack, s->user_stack_size < 64 ? s->user_stack_size : 64);
+}
 
 static struct walk walk_file(const void *buf, size_t len)
 {
@@ -183,6 +217,7 @@ static struct walk walk_file(const void *buf, size_t len)
 			w.last_time = ev.sample.time;
 			for (i = 0; i < ev.sample.nr_callchain; i++)
 				w.chain_sum += ev.sample.callchain[i];
+			walk_dwarf(&w, &ev.sample);
 		} else if (ev.type == PERF_RECORD_COMM) {
 			w.comms++;
 			snprintf(w.comm, sizeof(w.comm), "%s", ev.u.comm.comm);
@@ -423,6 +458,280 @@ static void test_pipe_mode(void)
 	sbuf_release(&d);
 }
 
+/* ---- --call-graph dwarf: user registers and stack dumps ------------------ */
+
+/*
+ * A ST_DWARF sample, seed telling samples apart: an empty call chain (the
+ * kernel part only, and the sample is in user mode), abi and nr_regs
+ * registers (seed << 12 | i), a stack dump whose size field says size and
+ * which holds dump bytes (seed << 4 | i, wrapping), dyn_size when size is
+ * not 0, then REGS_INTR with abi NONE. The fields may say more than the
+ * record holds: that is what the bounds are for.
+ */
+struct dwarf_rec {
+	uint64_t abi;
+	size_t nr_regs;
+	uint64_t size;
+	size_t dump;
+	uint64_t dyn;
+	unsigned seed;
+};
+
+static void rec_dwarf(struct sbuf *b, const struct dwarf_rec *d)
+{
+	struct sbuf body = SBUF_INIT;
+	size_t i;
+
+	put(&body, 0x401000, 8);
+	put(&body, 42, 4);
+	put(&body, 42, 4);
+	put(&body, 500 + d->seed, 8);
+	put(&body, 1000, 8);
+	put(&body, 0, 8);                      /* callchain nr */
+	put(&body, d->abi, 8);
+	for (i = 0; i < d->nr_regs; i++)
+		put(&body, (uint64_t)d->seed << 12 | i, 8);
+	put(&body, d->size, 8);
+	for (i = 0; i < d->dump; i++)
+		sbuf_addch(&body, (char)(uint8_t)(d->seed << 4 | i));
+	if (d->size)
+		put(&body, d->dyn, 8);
+	put(&body, PERF_SAMPLE_REGS_ABI_NONE, 8);  /* REGS_INTR */
+	rec_header(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, (uint16_t)(8 + body.len));
+	sbuf_add(b, body.buf, body.len);
+	sbuf_release(&body);
+}
+
+/* A file of the given dwarf samples, with an attr sampling mask's registers. */
+static struct walk walk_dwarf_file(uint64_t mask, const struct dwarf_rec *d, size_t n)
+{
+	struct sbuf data = SBUF_INIT, f = SBUF_INIT;
+	struct walk w;
+	size_t i;
+
+	attr_st = ST_DWARF;
+	attr_regs_user = mask;
+	attr_regs_intr = 0x3;                  /* not sampled: abi NONE */
+	for (i = 0; i < n; i++)
+		rec_dwarf(&data, &d[i]);
+	file_mode(&f, &data, 0, 0);
+	w = walk_file(f.buf, f.len);
+	attr_st = ST;
+	attr_regs_user = attr_regs_intr = 0;
+	sbuf_release(&data);
+	sbuf_release(&f);
+	return w;
+}
+
+static bool stack_is(const struct walk *w, unsigned seed, size_t n)
+{
+	size_t i;
+
+	if (w->stack_size != n || w->stack_null != !n)
+		return false;
+	for (i = 0; i < n && i < sizeof(w->stack); i++)
+		if (w->stack[i] != (uint8_t)(seed << 4 | i))
+			return false;
+	return true;
+}
+
+static bool regs_are(const struct walk *w, unsigned seed, size_t n)
+{
+	size_t i;
+
+	if (w->regs_null || (size_t)__builtin_popcountll(w->mask) != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (w->regs[i] != ((uint64_t)seed << 12 | i))
+			return false;
+	return true;
+}
+
+static void test_dwarf_fields(void)
+{
+	struct dwarf_rec d = { PERF_SAMPLE_REGS_ABI_64, 5, 16, 16, 16, 1 };
+	struct walk w;
+
+	w = walk_dwarf_file(0x10f, &d, 1);
+	T("dwarf: sample read", w.ret == 0 && w.samples == 1 && msgs.len == 0);
+	T("dwarf: abi and mask", w.abi == PERF_SAMPLE_REGS_ABI_64 && w.mask == 0x10f);
+	T("dwarf: registers by bit", regs_are(&w, 1, 5));
+	T("dwarf: the whole dump", stack_is(&w, 1, 16));
+	T("dwarf: an empty call chain is not NULL", !w.chain_null);
+	d.dyn = 8;
+	w = walk_dwarf_file(0x10f, &d, 1);
+	T("dwarf: dyn_size below the dump: that much", w.samples == 1 && stack_is(&w, 1, 8));
+	d.dyn = 0;
+	w = walk_dwarf_file(0x10f, &d, 1);
+	T("dwarf: dyn_size 0: no stack", w.samples == 1 && stack_is(&w, 1, 0));
+	d.size = d.dump = 0;
+	w = walk_dwarf_file(0x10f, &d, 1);
+	T("dwarf: size 0: no dump, no dyn_size", w.samples == 1 && msgs.len == 0 &&
+	  stack_is(&w, 1, 0) && regs_are(&w, 1, 5));
+}
+
+static void test_dwarf_bounds(void)
+{
+	struct dwarf_rec d = { PERF_SAMPLE_REGS_ABI_64, 4, 4096, 16, 16, 2 };
+	struct walk w;
+
+	w = walk_dwarf_file(0xf, &d, 1);
+	T("dwarf: dump size past the record: skipped", w.ret == 0 && w.samples == 0 &&
+	  said("does not match its event's sample_type"));
+	d.size = UINT64_MAX;
+	w = walk_dwarf_file(0xf, &d, 1);
+	T("dwarf: dump size 2^64-1: skipped", w.ret == 0 && w.samples == 0 && said("does not match"));
+	d.size = 16;
+	d.dyn = 64;
+	w = walk_dwarf_file(0xf, &d, 1);
+	T("dwarf: dyn_size past the dump: clamped", w.samples == 1 && stack_is(&w, 2, 16));
+	T("dwarf: dyn_size past the dump: warned",
+	  said("claims 64 bytes of user stack in a 16-byte dump"));
+	d.dyn = UINT64_MAX;
+	w = walk_dwarf_file(0xf, &d, 1);
+	T("dwarf: dyn_size 2^64-1: clamped", w.samples == 1 && stack_is(&w, 2, 16));
+	d.dyn = 16;
+	w = walk_dwarf_file(0xffff, &d, 1);
+	T("dwarf: more registers in the mask than the record holds: skipped",
+	  w.ret == 0 && w.samples == 0 && said("does not match"));
+	w = walk_dwarf_file(~0ULL, &d, 1);
+	T("dwarf: mask of 64 registers in a small record: skipped", w.samples == 0);
+	d.abi = PERF_SAMPLE_REGS_ABI_NONE;
+	d.nr_regs = 0;
+	w = walk_dwarf_file(0xf, &d, 1);
+	T("dwarf: abi NONE: no registers", w.samples == 1 && w.regs_null && w.abi == 0 &&
+	  w.mask == 0);
+	T("dwarf: abi NONE: no values skipped, the dump found", stack_is(&w, 2, 16) &&
+	  msgs.len == 0);
+}
+
+static void test_dwarf_swapped(void)
+{
+	struct dwarf_rec d = { PERF_SAMPLE_REGS_ABI_64, 3, 24, 24, 20, 3 };
+	struct sbuf data = SBUF_INIT, f = SBUF_INIT;
+	struct walk w;
+
+	attr_st = ST_DWARF;
+	attr_regs_user = 0x7;
+	big = true;
+	rec_dwarf(&data, &d);
+	file_mode(&f, &data, 0, 0);
+	big = false;
+	w = walk_file(f.buf, f.len);
+	T("dwarf swapped: read", w.ret == 0 && w.samples == 1 && msgs.len == 0);
+	T("dwarf swapped: abi, mask and registers swapped", w.abi == PERF_SAMPLE_REGS_ABI_64 &&
+	  w.mask == 0x7 && regs_are(&w, 3, 3));
+	T("dwarf swapped: stack bytes as they were, dyn_size swapped", stack_is(&w, 3, 20));
+	attr_st = ST;
+	attr_regs_user = 0;
+	sbuf_release(&data);
+	sbuf_release(&f);
+}
+
+/* Two COMPRESSED records holding data, split inside a record as perf may. */
+static void put_compressed(struct sbuf *out, const struct sbuf *data)
+{
+	size_t half = data->len / 2 + 3, bound = ZSTD_compressBound(data->len), n;
+	char *z = xmalloc(bound);
+
+	n = ZSTD_compress(z, bound, data->buf, half, 3);
+	rec_header(out, PERF_RECORD_COMPRESSED, 0, (uint16_t)(8 + n));
+	sbuf_add(out, z, n);
+	n = ZSTD_compress(z, bound, data->buf + half, data->len - half, 3);
+	rec_header(out, PERF_RECORD_COMPRESSED, 0, (uint16_t)(8 + n));
+	sbuf_add(out, z, n);
+	free(z);
+}
+
+static void test_dwarf_pipe_compressed(void)
+{
+	struct dwarf_rec d = { PERF_SAMPLE_REGS_ABI_64, 4, 64, 64, 40, 4 };
+	struct sbuf f = SBUF_INIT, data = SBUF_INIT;
+	struct walk w;
+	int pass;
+
+	attr_st = ST_DWARF;
+	attr_regs_user = 0xf;
+	for (pass = 0; pass < 2; pass++) {
+		big = pass == 1;
+		sbuf_reset(&f);
+		sbuf_reset(&data);
+		sbuf_add(&f, big ? "2ELIFREP" : "PERFILE2", 8);
+		put(&f, 16, 8);
+		rec_header(&f, PERF_RECORD_HEADER_ATTR, 0, 8 + PERF_ATTR_SIZE_VER7 + 8);
+		put_attr(&f);
+		put(&f, 77, 8);
+		rec_dwarf(&data, &d);
+		d.seed = 5;
+		rec_dwarf(&data, &d);
+		put_compressed(&f, &data);
+		big = false;
+		w = walk_file(f.buf, f.len);
+		T(pass ? "dwarf pipe, compressed, swapped: read" : "dwarf pipe, compressed: read",
+		  w.ret == 0 && w.samples == 2 && msgs.len == 0);
+		T(pass ? "dwarf pipe, compressed, swapped: fields" : "dwarf pipe, compressed: fields",
+		  regs_are(&w, 5, 4) && stack_is(&w, 5, 40));
+		d.seed = 4;
+	}
+	attr_st = ST;
+	attr_regs_user = 0;
+	sbuf_release(&f);
+	sbuf_release(&data);
+}
+
+/* ---- the order queue keeps what a waiting sample points to ------------------ */
+
+static int order_bad, order_seen;
+
+static void order_check(void *ctx, const struct pd_event *ev)
+{
+	uint64_t seed = ev->sample.time;
+	size_t i;
+
+	(void)ctx;
+	order_seen++;
+	if (ev->sample.user_regs_mask != 0x5 || !ev->sample.user_regs ||
+	    ev->sample.user_regs[0] != seed || ev->sample.user_regs[1] != seed + 1 ||
+	    ev->sample.user_stack_size != 24 || !ev->sample.user_stack)
+		order_bad++;
+	for (i = 0; ev->sample.user_stack && i < 24; i++)
+		order_bad += ev->sample.user_stack[i] != (uint8_t)(seed + i);
+}
+
+static void test_order_keeps_dwarf_fields(void)
+{
+	struct order_queue *q = order_queue__new(order_check, NULL);
+	uint64_t regs[2];
+	uint8_t stack[32];
+	struct pd_event ev;
+	uint64_t t;
+	size_t i;
+
+	/* as the reader does: the same scratch under every sample, rewritten */
+	for (t = 10; t > 0; t--) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = PERF_RECORD_SAMPLE;
+		ev.sample.has_time = true;
+		ev.sample.time = t * 16;
+		regs[0] = t * 16;
+		regs[1] = t * 16 + 1;
+		for (i = 0; i < sizeof(stack); i++)
+			stack[i] = (uint8_t)(t * 16 + i);
+		ev.sample.user_regs_abi = PERF_SAMPLE_REGS_ABI_64;
+		ev.sample.user_regs_mask = 0x5;
+		ev.sample.user_regs = regs;
+		ev.sample.user_stack = stack;
+		ev.sample.user_stack_size = 24;
+		order_queue__push(q, &ev);
+	}
+	memset(regs, 0xff, sizeof(regs));
+	memset(stack, 0xff, sizeof(stack));
+	order_queue__flush(q);
+	order_queue__delete(q);
+	T("order: every waiting sample delivered", order_seen == 10);
+	T("order: its registers and stack copied, not pointed to", order_bad == 0);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -440,6 +749,11 @@ int main(void)
 	test_attr_mismatch();
 	test_compressed();
 	test_pipe_mode();
+	test_dwarf_fields();
+	test_dwarf_bounds();
+	test_dwarf_swapped();
+	test_dwarf_pipe_compressed();
+	test_order_keeps_dwarf_fields();
 	unlink(path);
 	sbuf_release(&msgs);
 	return test_done();
