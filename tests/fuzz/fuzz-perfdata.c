@@ -41,6 +41,12 @@ static void walk(struct pd_reader *r)
 			sum += ev.sample.callchain[i];
 		if (ev.sample.raw_size)
 			sum += ((const uint8_t *)ev.sample.raw_data)[ev.sample.raw_size - 1];
+		for (i = 0; ev.sample.user_regs &&
+			    i < (size_t)__builtin_popcountll(ev.sample.user_regs_mask); i++)
+			sum += ev.sample.user_regs[i];
+		if (ev.sample.user_stack_size)
+			sum += ev.sample.user_stack[0] +
+			       ev.sample.user_stack[ev.sample.user_stack_size - 1];
 		if (ev.type == PERF_RECORD_COMM)
 			sum += strlen(ev.u.comm.comm);
 		else if (ev.type == PERF_RECORD_MMAP || ev.type == PERF_RECORD_MMAP2)
