@@ -6,7 +6,8 @@
  * the CFI of this very program and its libraries, found through a machine
  * built from /proc/self/maps, and the return addresses must fall in the
  * chain's functions, in order. The same chain built with frame pointers
- * (fp_*) unwinds through rbp when no CFI is offered. Truncated dumps,
+ * (fp_*) unwinds through rbp when no CFI is offered, and built with its
+ * rules in .debug_frame only (dbgf_*) through those. Truncated dumps,
  * unmapped pcs, hostile stacks and cyclic rbp chains must end the walk for
  * the right reason, never loop. x86-64 only: elsewhere the walk checks are
  * skipped and the unwinder must say "unsupported".
@@ -152,9 +153,9 @@ static void sample_of(struct sample *s, const struct chain_capture *c)
 	s->regs.regs = s->vals;
 }
 
-static struct chain_capture nofp, fp;
+static struct chain_capture nofp, fp, dbgf;
 static volatile int sink;      /* the drivers' results: no tail calls into the chains */
-static uint8_t nofp_stack[STACK_CAP], fp_stack[STACK_CAP];
+static uint8_t nofp_stack[STACK_CAP], fp_stack[STACK_CAP], dbgf_stack[STACK_CAP];
 
 /* ---- the tests ---- */
 
@@ -201,6 +202,24 @@ static void test_unwind__cfi_chain(struct unwinder *u)
 
 	n = unwinder__unwind(u, &s.regs, nofp_stack, nofp.size, &space, ips, 3, &res);
 	T("cfi: depth limit", n == 3 && res.end == UNWIND_END_DEPTH);
+}
+
+/* Code without .eh_frame entries: its rules come from .debug_frame. */
+static void test_unwind__debug_frame(struct unwinder *u)
+{
+	struct sample s;
+	struct unwind_result res;
+	uint64_t ips[MAX_FRAMES];
+	size_t n;
+
+	sample_of(&s, &dbgf);
+	n = unwinder__unwind(u, &s.regs, dbgf_stack, dbgf.size, &space, ips, MAX_FRAMES, &res);
+	T("debug_frame: the leaf", n > 0 && !strcmp(func_at(ips[0], false), "dbgf_chain_leaf"));
+	T("debug_frame: then chain_c", n > 1 && !strcmp(func_at(ips[1], true), "dbgf_chain_c"));
+	T("debug_frame: then chain_b", n > 2 && !strcmp(func_at(ips[2], true), "dbgf_chain_b"));
+	T("debug_frame: then chain_a", n > 3 && !strcmp(func_at(ips[3], true), "dbgf_chain_a"));
+	T("debug_frame: main below, by CFI", has_frame(ips, n, "main") && res.nr_cfi == n - 1);
+	T("debug_frame: complete", res.end == UNWIND_END_COMPLETE);
 }
 
 static void test_unwind__short_dump(struct unwinder *u)
@@ -376,13 +395,16 @@ int main(void)
 #if defined(__x86_64__)
 	nofp.stack = nofp_stack;
 	fp.stack = fp_stack;
+	dbgf.stack = dbgf_stack;
 	sink = t_unwind_driver(nofp_chain_a, &nofp);
 	sink = t_unwind_driver(fp_chain_a, &fp);
-	if (!setup_machine() || !nofp.size || !fp.size) {
+	sink = t_unwind_driver(dbgf_chain_a, &dbgf);
+	if (!setup_machine() || !nofp.size || !fp.size || !dbgf.size) {
 		printf("# cannot read /proc/self/maps: walks skipped\n");
 	} else {
 		u = unwinder__new(NULL);
 		test_unwind__cfi_chain(u);
+		test_unwind__debug_frame(u);
 		test_unwind__short_dump(u);
 		test_unwind__no_object(u);
 		test_unwind__frame_pointer(u);

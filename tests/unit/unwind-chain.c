@@ -1,6 +1,6 @@
 /*
  * The call chain of unwind-chain.h, compiled once per CHAIN_PREFIX (nofp_,
- * fp_) with the frame-pointer flags Makefile.am gives, and without
+ * fp_, dbgf_) with the frame-pointer and unwind-table flags Makefile.am gives, and without
  * sanitizers, so that the frames are what a compiler makes of ordinary
  * code and the leaf may copy the callers' stack bytes.
  */

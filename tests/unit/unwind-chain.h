@@ -4,7 +4,8 @@
  * X_chain_leaf(); the leaf captures its registers and copies c->size bytes
  * of its stack from its sp upward into c->stack, as the kernel does for
  * perf's PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER. nofp_ is
- * built without frame pointers, fp_ with them. x86-64 only: elsewhere the
+ * built without frame pointers, fp_ with them, dbgf_ without frame
+ * pointers and with its CFI in .debug_frame only. x86-64 only: elsewhere the
  * leaf captures nothing (c->size becomes 0).
  */
 #ifndef JITSYM_TEST_UNWIND_CHAIN_H
@@ -26,5 +27,9 @@ int fp_chain_a(struct chain_capture *c, int x);
 int fp_chain_b(struct chain_capture *c, int x);
 int fp_chain_c(struct chain_capture *c, int x);
 void fp_chain_leaf(struct chain_capture *c);
+int dbgf_chain_a(struct chain_capture *c, int x);
+int dbgf_chain_b(struct chain_capture *c, int x);
+int dbgf_chain_c(struct chain_capture *c, int x);
+void dbgf_chain_leaf(struct chain_capture *c);
 
 #endif
