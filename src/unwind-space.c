@@ -48,7 +48,8 @@ static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
 	if (!m->proc || !proc__find_map(m->proc, pc, &hit))
 		return jit_find(m, pc, which, out);
 	out->name = hit.map->filename;
-	if (hit.map->anon || jit_loader__for_marker(hit.map->filename))
+	/* a mapping that has a DSO was judged an ELF file before, as resolve.c does */
+	if (hit.map->anon || (!hit.map->dso && jit_loader__for_marker(hit.map->filename)))
 		return jit_find(m, pc, which, out);
 	d = resolver__map_dso(m->resolver, hit.map);
 	out->object = d;

@@ -53,6 +53,8 @@ struct slot {
 	uint8_t state;
 	bool signal;            /* a signal frame: its caller's pc is exact */
 	uint16_t nops;
+	uint32_t same;          /* bit r: regs[r] is RULE_SAME */
+	uint32_t eval;          /* bit r: regs[r] needs evaluating (not same, not undefined) */
 	struct rule cfa;
 	struct rule regs[NREGS];
 	Dwarf_Op *ops;          /* owned; the RULE_EXPR operations, usually NULL */
@@ -236,6 +238,10 @@ static void compile_frame(struct slot *s, Dwarf_Frame *frame)
 		}
 		if (!compile_reg(s, &s->regs[r], mem, ops, nops))
 			return;
+		if (s->regs[r].kind == RULE_SAME)
+			s->same |= 1u << r;
+		else if (s->regs[r].kind != RULE_UNDEF)
+			s->eval |= 1u << r;
 	}
 	s->state = SLOT_RULES;
 }
@@ -289,17 +295,16 @@ static const struct slot *rules_lookup(struct unwinder *u, const struct unwind_s
 /* The 8 bytes at addr of the dump: 0, or why not (past the dump, or below it). */
 static enum unwind_end walk_read(const struct walk *w, uint64_t addr, uint64_t *val)
 {
-	const uint8_t *p;
-	uint64_t v = 0;
-	int i;
+	uint64_t v;
 
 	if (addr < w->sp0)
 		return UNWIND_END_BAD_RULE;
 	if (w->size < 8 || addr - w->sp0 > w->size - 8)
 		return UNWIND_END_STACK_SHORT;
-	p = w->stack + (addr - w->sp0);
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
+	memcpy(&v, w->stack + (addr - w->sp0), sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);       /* the dump is an x86-64 process's memory */
+#endif
 	*val = v;
 	return UNWIND_END_COMPLETE;
 }
@@ -487,7 +492,7 @@ static enum unwind_end eval_reg(const struct walk *w, const struct slot *s, unsi
 static enum unwind_end step_cfi(struct walk *w, const struct slot *s)
 {
 	uint64_t cfa, regs[NREGS];
-	uint32_t valid = 0, short_bits = 0;
+	uint32_t valid, short_bits, m;
 	enum unwind_end err;
 	unsigned r;
 
@@ -501,8 +506,12 @@ static enum unwind_end step_cfi(struct walk *w, const struct slot *s)
 		return UNWIND_END_COMPLETE;     /* the outermost frame */
 	if (err != UNWIND_END_COMPLETE)
 		return err;
-	valid |= 1u << REG_RIP;
-	for (r = 0; r < REG_RIP; r++) {
+	/* same-value registers keep the callee's values; the others are evaluated */
+	memcpy(regs + 0, w->regs, REG_RIP * sizeof(regs[0]));
+	valid = (w->valid & s->same) | 1u << REG_RIP;
+	short_bits = w->short_bits & s->same;
+	for (m = s->eval & ~(1u << REG_RIP); m; m &= m - 1) {
+		r = (unsigned)__builtin_ctz(m);
 		err = eval_reg(w, s, r, cfa, &regs[r]);
 		if (err == UNWIND_END_COMPLETE)
 			valid |= 1u << r;
