@@ -58,9 +58,10 @@ struct unwind_cfi {
  * known object (out->object, ->name and ->bias set; out->cfi may be NULL),
  * or a negative errno when it lies in no object whose CFI could be asked
  * (out->name may still name the mapping); the walk then tries the frame
- * pointer. The same pc and which must give the same answer while the
- * unwinder lives: objects and their CFI must outlive it (or call
- * unwinder__flush() when they change).
+ * pointer. Rules are cached by (object, pc - bias): an object identity
+ * must keep standing for the same CFI while the unwinder lives, and the
+ * CFI must stay valid during a walk (call unwinder__flush() before an
+ * identity is reused for other code).
  */
 struct unwind_space {
 	void *ctx;
