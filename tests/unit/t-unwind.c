@@ -156,6 +156,7 @@ static void sample_of(struct sample *s, const struct chain_capture *c)
 static struct chain_capture nofp, fp, dbgf;
 static volatile int sink;      /* the drivers' results: no tail calls into the chains */
 static uint8_t nofp_stack[STACK_CAP], fp_stack[STACK_CAP], dbgf_stack[STACK_CAP];
+static uint8_t shifted[STACK_CAP + 8];
 
 /* ---- the tests ---- */
 
@@ -255,6 +256,47 @@ static void test_unwind__no_object(struct unwinder *u)
 	T("no object: no CFI", res.end == UNWIND_END_NO_CFI && n == 1);
 	T("no object: named [unknown]", res.object && !strcmp(res.object, "[unknown]"));
 	T("no object: the pc", res.pc == 0x10);
+}
+
+/* JIT-like code: anonymous memory has no CFI here; with no rbp chain, the walk names it. */
+static void test_unwind__anon_code(struct unwinder *u)
+{
+	struct sample s;
+	struct unwind_result res;
+	struct map tmpl;
+	uint64_t ips[MAX_FRAMES];
+	uint8_t *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t n;
+
+	if (page == MAP_FAILED) {
+		printf("# mmap failed: anonymous code skipped\n");
+		return;
+	}
+	memset(&tmpl, 0, sizeof(tmpl));
+	tmpl.filename = strpool__intern(pool, "//anon");
+	tmpl.anon = true;
+	tmpl.prot = PROT_READ | PROT_EXEC;
+	machine__mmap(machine, (uint32_t)getpid(), (uintptr_t)page, 4096, 0, &tmpl);
+	sample_of(&s, &nofp);
+	s.vals[3] = (uintptr_t)page + 16;   /* ip */
+	s.vals[1] = 0;                      /* rbp */
+	n = unwinder__unwind(u, &s.regs, nofp_stack, nofp.size, &space, ips, MAX_FRAMES, &res);
+	T("anon: no CFI for //anon", n == 1 && res.end == UNWIND_END_NO_CFI && res.object &&
+				      !strcmp(res.object, "//anon"));
+	/*
+	 * As if the anonymous code had pushed rbp (0) below the leaf's return
+	 * address: one frame by the frame pointer, then CFI again.
+	 */
+	memset(shifted, 0, 8);
+	memcpy(shifted + 8, nofp_stack, nofp.size);
+	s.vals[1] = nofp.sp - 8;            /* rbp */
+	s.vals[2] = nofp.sp - 8;            /* sp */
+	n = unwinder__unwind(u, &s.regs, shifted, nofp.size + 8, &space, ips, MAX_FRAMES, &res);
+	T("anon: the frame pointer, then CFI", n > 2 && res.nr_fp == 1 &&
+					       !strcmp(func_at(ips[1], true), "nofp_chain_c") &&
+					       !strcmp(func_at(ips[2], true), "nofp_chain_b") &&
+					       res.end == UNWIND_END_COMPLETE);
+	munmap(page, 4096);
 }
 
 static int find_nothing(void *ctx, uint64_t pc, enum unwind_cfi_which which,
@@ -407,6 +449,7 @@ int main(void)
 		test_unwind__debug_frame(u);
 		test_unwind__short_dump(u);
 		test_unwind__no_object(u);
+		test_unwind__anon_code(u);
 		test_unwind__frame_pointer(u);
 		test_unwind__hostile(u);
 		unwinder__delete(u);
