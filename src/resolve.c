@@ -170,6 +170,11 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 	return map->dso;
 }
 
+struct dso *resolver__map_dso(struct resolver *r, struct map *map)
+{
+	return map_dso(r, map);
+}
+
 /* A JIT function's frame: its loader's kind says whether it came from timed entries. */
 static void jit_frame(const struct jit_sym *js, uint64_t ip, struct frame *f)
 {

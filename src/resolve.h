@@ -35,6 +35,7 @@ enum frame_kind {
 struct jit_sym;
 struct dso;
 struct ksym;
+struct map;
 
 /*
  * How long a resolved frame lives. The frames a session hands to a sample
@@ -108,5 +109,12 @@ void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
  * or no kallsyms could be trusted. The symbol lives as long as the pool.
  */
 const struct ksym *resolver__kernel_symbol(struct resolver *r, uint64_t addr);
+
+/*
+ * The DSO behind a file mapping of the machine the resolver was made with
+ * (the one its frames use: build id from the MMAP2 record, else from the
+ * recording's header), cached in map->dso. Owned by the resolver; never NULL.
+ */
+struct dso *resolver__map_dso(struct resolver *r, struct map *map);
 
 #endif

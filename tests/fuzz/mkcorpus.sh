@@ -22,6 +22,9 @@ trap 'rm -rf "$tmp"' EXIT
 rm -rf "$out"
 mkdir -p "$out/perfdata" "$out/jitdump" "$out/perfmap" "$out/pipeline"
 
+# unwind: hand-made registers, CFI and stacks
+"$(dirname "$0")/mkcorpus-unwind.sh" "$out/unwind"
+
 # a spec's name in the corpus: its directory and base name
 name() { echo "$1" | sed 's|^tests/||; s|/|-|g; s|\.[a-z]*$||'; }
 

@@ -1,0 +1,66 @@
+#include "common.h"
+#include "unwind-space.h"
+#include "dso.h"
+#include "elf-image.h"
+#include "jit-loader.h"
+#include "machine.h"
+#include "resolve.h"
+
+/*
+ * JIT code: the place for the CFI of a JIT's unwinding information (the
+ * jitdump's JIT_CODE_UNWINDING_INFO records, issue 11). None yet: "no
+ * object" lets the walk try the frame pointer, as hybrid unwinders do.
+ */
+static int jit_find(struct unwind_space_machine *m, uint64_t pc,
+		    enum unwind_cfi_which which, struct unwind_cfi *out)
+{
+	(void)m;
+	(void)pc;
+	(void)which;
+	(void)out;
+	return -ENOENT;
+}
+
+/* The CFI of d asked for: .eh_frame; else .debug_frame, of the debug file first. */
+static Dwarf_CFI *dso_cfi(struct dso *d, enum unwind_cfi_which which)
+{
+	struct elf_image *bin = dso__elf_image(d), *dbg;
+	Dwarf_CFI *cfi;
+
+	if (which == UNWIND_CFI_PRIMARY)
+		return bin ? elf_image__eh_frame_cfi(bin) : NULL;
+	dbg = dso__debug_elf_image(d);
+	cfi = dbg ? elf_image__debug_frame_cfi(dbg) : NULL;
+	if (!cfi && bin && bin != dbg)
+		cfi = elf_image__debug_frame_cfi(bin);
+	return cfi;
+}
+
+static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
+			struct unwind_cfi *out)
+{
+	struct unwind_space_machine *m = ctx;
+	struct map_hit hit;
+	struct dso *d;
+
+	memset(out, 0, sizeof(*out));
+	out->name = "[unknown]";
+	if (!m->proc || !proc__find_map(m->proc, pc, &hit))
+		return jit_find(m, pc, which, out);
+	out->name = hit.map->filename;
+	/* a mapping that has a DSO was judged an ELF file before, as resolve.c does */
+	if (hit.map->anon || (!hit.map->dso && jit_loader__for_marker(hit.map->filename)))
+		return jit_find(m, pc, which, out);
+	d = resolver__map_dso(m->resolver, hit.map);
+	out->object = d;
+	out->bias = pc - dso__map_ip(d, hit.start, hit.pgoff, pc);
+	out->cfi = dso_cfi(d, which);
+	return 0;
+}
+
+struct unwind_space unwind_space_machine__space(struct unwind_space_machine *m)
+{
+	struct unwind_space s = { .ctx = m, .find = machine_find };
+
+	return s;
+}
