@@ -1,5 +1,6 @@
 #include "common.h"
 #include "session.h"
+#include "user-stack.h"
 #include "jitmap.h"
 #include "machine.h"
 #include "order.h"
@@ -22,7 +23,8 @@ struct session {
 	struct frame *frames;
 	size_t alloc_frames;
 	bool aborted;                 /* session__abort() */
-	bool warned_user_stacks;      /* warn_user_stacks_not_unwound() */
+	struct user_stack *user_stack;  /* --call-graph dwarf: made at the first dump */
+	uint64_t *user_ips;           /* its walks' addresses */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -79,7 +81,39 @@ static bool user_mode(uint16_t cpumode)
  * taken in user mode; a sample with no frame at all gets its ip in its
  * own mode. So the leaf appears whatever the chain holds.
  */
-static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct thread *t)
+/* The user part from the sample's registers and stack dump, after nr frames. */
+static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct thread *t,
+			  size_t nr, const struct unwind_result **res)
+{
+	size_t n, i;
+
+	if (!s->user_stack) {
+		s->user_stack = user_stack__new(s->resolver, s->pool,
+						pd_reader__info(s->reader)->arch);
+		s->user_ips = xcalloc(MAX_FRAMES, sizeof(*s->user_ips));
+	}
+	n = user_stack__unwind(s->user_stack, t->proc, smp, s->user_ips, MAX_FRAMES - nr, res);
+	/*
+	 * The first is where the user code was interrupted; the rest are
+	 * return addresses, which perf script prints as the call site's last
+	 * byte (ip - 1, and its offset) when it unwound them from a dump:
+	 * print them so too. A caller is looked up at ip - 1, so symoff >= 1.
+	 */
+	for (i = 0; i < n; i++) {
+		struct frame *f;
+
+		push_frame(s, &nr, t, PERF_RECORD_MISC_USER, s->user_ips[i], i > 0);
+		f = &s->frames[nr - 1];
+		if (i > 0 && f->print_addr)
+			f->print_addr--;
+		if (i > 0 && f->sym && f->symoff)
+			f->symoff--;
+	}
+	return nr;
+}
+
+static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct thread *t,
+			    const struct unwind_result **unwound)
 {
 	const struct pd_sample *smp = &ev->sample;
 	uint16_t sample_mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -107,23 +141,16 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 		user_part |= user_mode(cpumode);
 		exact = false;
 	}
+	*unwound = NULL;
+	if (nr < MAX_FRAMES && !user_part && user_stack__has(smp)) {
+		size_t before = nr;
+
+		nr = unwind_user(s, smp, t, nr, unwound);
+		user_part = nr > before;
+	}
 	if (nr < MAX_FRAMES && !user_part && (user_mode(sample_mode) || nr == 0))
 		push_frame(s, &nr, t, sample_mode, smp->ip, false);
 	return nr;
-}
-
-/*
- * Until the unwinder walks PERF_SAMPLE_STACK_USER dumps, a --call-graph
- * dwarf recording shows each sample's ip only: say so once per run.
- * Remove this (and its call and flag) when the unwinder lands.
- */
-static void warn_user_stacks_not_unwound(struct session *s, const struct pd_sample *smp)
-{
-	if (s->warned_user_stacks || !(smp->attr->attr.sample_type & PERF_SAMPLE_STACK_USER))
-		return;
-	s->warned_user_stacks = true;
-	warning("'%s' was recorded with --call-graph dwarf: user stacks are not unwound yet; "
-		"each sample shows its ip only", pd_reader__path(s->reader));
 }
 
 static void on_sample(struct session *s, const struct pd_event *ev)
@@ -138,8 +165,7 @@ static void on_sample(struct session *s, const struct pd_event *ev)
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
-	warn_user_stacks_not_unwound(s, &ev->sample);
-	rs.nr_frames = resolve_chain(s, ev, t);
+	rs.nr_frames = resolve_chain(s, ev, t, &rs.unwind);
 	rs.frames = s->frames;
 	s->hooks->sample(s->hooks->ctx, &rs);
 }
@@ -349,6 +375,9 @@ int session__run(const char *path, const struct session_opts *opts,
 	ret = run_records(&s);
 	if (s.resolver && !s.aborted && s.hooks->finish)
 		s.hooks->finish(s.hooks->ctx, &s);
+	user_stack__report(s.user_stack, pd_reader__path(s.reader));
+	user_stack__delete(s.user_stack);
+	free(s.user_ips);
 	resolver__delete(s.resolver);
 	jitmap__delete(s.jitmap);
 	machine__delete(s.machine);

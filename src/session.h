@@ -14,6 +14,7 @@
 #include "resolve.h"
 
 struct thread;
+struct unwind_result;
 
 /* Sample filters; empty lists keep everything. */
 struct sample_filter {
@@ -41,6 +42,8 @@ struct resolved_sample {
 	struct thread *thread;
 	const struct frame *frames;   /* leaf first */
 	size_t nr_frames;
+	/* the user part was unwound from a stack dump (--call-graph dwarf): how; else NULL */
+	const struct unwind_result *unwind;
 };
 
 struct session;

@@ -578,12 +578,13 @@ static enum unwind_end walk_step(struct unwinder *u, struct walk *w,
 		if (s->state == SLOT_RULES) {
 			enum unwind_end end = step_cfi(w, s);
 
-			res->nr_cfi += end == UNWIND_END__NR;
+			/* a caller pc of 0 ends the walk: no frame */
+			res->nr_cfi += end == UNWIND_END__NR && w->regs[REG_RIP];
 			return end;
 		}
 	}
 	if (step_fp(w)) {
-		res->nr_fp++;
+		res->nr_fp += w->regs[REG_RIP] != 0;
 		return UNWIND_END__NR;
 	}
 	if (fp_before)

@@ -1,0 +1,128 @@
+#include "common.h"
+#include "user-stack.h"
+#include "perfdata.h"
+#include "strpool.h"
+#include "unwind-space.h"
+
+#include <linux/perf_event.h>
+#include <uthash.h>
+
+/* How many stacks "no CFI" ended in each object: the warning names the most. */
+struct no_cfi {
+	const char *object;      /* interned: keyed by pointer */
+	uint64_t count;
+	UT_hash_handle hh;
+};
+
+struct user_stack {
+	struct unwinder *unwinder;
+	struct unwind_space_machine machine;
+	struct strpool *pool;
+	struct unwind_result res;
+	uint64_t walks;
+	uint64_t ends[UNWIND_END__NR];
+	struct no_cfi *no_cfi;
+};
+
+struct user_stack *user_stack__new(struct resolver *r, struct strpool *pool, const char *arch)
+{
+	struct user_stack *us = xcalloc(1, sizeof(*us));
+	struct unwind_opts opts = { .arch = arch };
+
+	us->unwinder = unwinder__new(&opts);
+	us->machine.resolver = r;
+	us->pool = pool;
+	return us;
+}
+
+void user_stack__delete(struct user_stack *us)
+{
+	struct no_cfi *n, *tmp;
+
+	if (!us)
+		return;
+	HASH_ITER(hh, us->no_cfi, n, tmp) {
+		HASH_DEL(us->no_cfi, n);
+		free(n);
+	}
+	unwinder__delete(us->unwinder);
+	free(us);
+}
+
+bool user_stack__has(const struct pd_sample *smp)
+{
+	return smp->user_stack_size && smp->user_regs;
+}
+
+static void count_no_cfi(struct user_stack *us, const char *object)
+{
+	struct no_cfi *n;
+
+	HASH_FIND_PTR(us->no_cfi, &object, n);
+	if (!n) {
+		n = xcalloc(1, sizeof(*n));
+		n->object = object;
+		HASH_ADD_PTR(us->no_cfi, object, n);
+	}
+	n->count++;
+}
+
+size_t user_stack__unwind(struct user_stack *us, struct proc *p, const struct pd_sample *smp,
+			  uint64_t *ips, size_t max, const struct unwind_result **res)
+{
+	struct unwind_regs regs = {
+		.abi = smp->user_regs_abi, .mask = smp->user_regs_mask, .regs = smp->user_regs,
+	};
+	struct unwind_space space;
+	size_t n;
+
+	us->machine.proc = p;
+	space = unwind_space_machine__space(&us->machine);
+	n = unwinder__unwind(us->unwinder, &regs, smp->user_stack, smp->user_stack_size,
+			     &space, ips, max, &us->res);
+	/* the unwinder's name is borrowed from the mapping: keep a copy for the run */
+	if (us->res.object)
+		us->res.object = strpool__intern(us->pool, us->res.object);
+	us->walks++;
+	us->ends[us->res.end < UNWIND_END__NR ? us->res.end : UNWIND_END_BAD_RULE]++;
+	if (us->res.end == UNWIND_END_NO_CFI)
+		count_no_cfi(us, us->res.object ? us->res.object : "[unknown]");
+	*res = &us->res;
+	return n;
+}
+
+static const struct no_cfi *most_no_cfi(const struct user_stack *us)
+{
+	const struct no_cfi *n, *best = NULL;
+
+	for (n = us->no_cfi; n; n = n->hh.next)
+		if (!best || n->count > best->count ||
+		    (n->count == best->count && strcmp(n->object, best->object) < 0))
+			best = n;
+	return best;
+}
+
+void user_stack__report(const struct user_stack *us, const char *path)
+{
+	uint64_t early = 0;
+	int e, most = -1;
+	const struct no_cfi *obj;
+
+	if (!us)
+		return;
+	for (e = 0; e < UNWIND_END__NR; e++) {
+		if (e == UNWIND_END_COMPLETE || !us->ends[e])
+			continue;
+		early += us->ends[e];
+		if (most < 0 || us->ends[e] > us->ends[most])
+			most = e;
+	}
+	if (!early)
+		return;
+	obj = most == UNWIND_END_NO_CFI ? most_no_cfi(us) : NULL;
+	warning("'%s': %" PRIu64 " of %" PRIu64 " user stacks ended early; most often (%" PRIu64
+		"): %s%s%s%s", path, early, us->walks, us->ends[most], unwind_end__name(most),
+		obj ? " for '" : "", obj ? obj->object : "", obj ? "'" : "");
+	if (most == UNWIND_END_STACK_SHORT)
+		note("record a larger stack dump: perf record --call-graph dwarf,SIZE (up to 65528)");
+}
