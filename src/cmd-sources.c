@@ -11,6 +11,8 @@
 #include "machine.h"
 #include "sbuf.h"
 
+#include "unwind.h"
+
 #include <uthash.h>
 
 static const char *const sources_usage[] = {
@@ -18,7 +20,10 @@ static const char *const sources_usage[] = {
 	"",
 	"For each process with samples: the jitdump and perf map used (or the",
 	"paths tried), and how many frames ELF symbols, the kernel, the jitdump",
-	"and the perf map resolved, and how many stayed [unknown] (by mapping).",
+	"and the perf map resolved, and how many stayed [unknown] (by mapping);",
+	"for --call-graph dwarf recordings, the user stacks unwound from their",
+	"stack dumps, the frames CFI and frame pointers found, and why stacks",
+	"ended early.",
 	NULL,
 };
 
@@ -29,6 +34,14 @@ struct unresolved {
 	uint64_t count;
 };
 
+/* The user stacks unwound from --call-graph dwarf dumps, and how they ended. */
+struct unwound {
+	uint64_t stacks, by_cfi, by_fp;
+	uint64_t ends[UNWIND_END__NR];
+	struct unresolved *no_cfi;    /* "no CFI" ends by object (interned: by pointer) */
+	size_t nr_no_cfi, alloc_no_cfi;
+};
+
 struct proc_stats {
 	uint32_t pid;
 	const char *comm;
@@ -36,6 +49,7 @@ struct proc_stats {
 	uint64_t frames[K_MAX];
 	struct unresolved *unres;
 	size_t nr_unres, alloc_unres;
+	struct unwound uw;
 	UT_hash_handle hh;
 };
 
@@ -54,18 +68,30 @@ static int kind_index(enum frame_kind k)
 	}
 }
 
-static void count_unresolved(struct proc_stats *ps, const char *dso)
+/* One more for name (interned) in the list. */
+static void count_in(struct unresolved **list, size_t *nr, size_t *alloc, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < ps->nr_unres; i++)
-		if (ps->unres[i].dso == dso) {
-			ps->unres[i].count++;
+	for (i = 0; i < *nr; i++)
+		if ((*list)[i].dso == name) {
+			(*list)[i].count++;
 			return;
 		}
-	ALLOC_GROW(ps->unres, ps->nr_unres + 1, ps->alloc_unres);
-	ps->unres[ps->nr_unres].dso = dso;
-	ps->unres[ps->nr_unres++].count = 1;
+	ALLOC_GROW(*list, *nr + 1, *alloc);
+	(*list)[*nr].dso = name;
+	(*list)[(*nr)++].count = 1;
+}
+
+static void count_unwound(struct unwound *uw, const struct unwind_result *res)
+{
+	uw->stacks++;
+	uw->by_cfi += res->nr_cfi;
+	uw->by_fp += res->nr_fp;
+	uw->ends[res->end < UNWIND_END__NR ? res->end : UNWIND_END_BAD_RULE]++;
+	if (res->end == UNWIND_END_NO_CFI)
+		count_in(&uw->no_cfi, &uw->nr_no_cfi, &uw->alloc_no_cfi,
+			 res->object ? res->object : "[unknown]");
 }
 
 static void sources_sample(void *ctx, const struct resolved_sample *rs)
@@ -90,8 +116,10 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 
 		ps->frames[k]++;
 		if (k == K_UNKNOWN)
-			count_unresolved(ps, f->dso);
+			count_in(&ps->unres, &ps->nr_unres, &ps->alloc_unres, f->dso);
 	}
+	if (rs->unwind)
+		count_unwound(&ps->uw, rs->unwind);
 }
 
 static int by_samples(const void *a, const void *b)
@@ -137,6 +165,34 @@ static void print_files(FILE *out, const struct jitmap *jm, uint32_t pid)
 	sbuf_release(&what);
 }
 
+/* "unwound N user stacks: F caller frames by CFI, G by frame pointer; ended early: ..." */
+static void print_unwound(FILE *out, const struct unwound *uw)
+{
+	const char *sep = "; ended early: ";
+	size_t i;
+	int e;
+
+	if (!uw->stacks)
+		return;
+	fprintf(out, "  unwound   %" PRIu64 " user stack%s: %" PRIu64 " caller frames by CFI, %"
+		PRIu64 " by frame pointer", uw->stacks, uw->stacks == 1 ? "" : "s", uw->by_cfi,
+		uw->by_fp);
+	if (uw->nr_no_cfi)
+		qsort(uw->no_cfi, uw->nr_no_cfi, sizeof(*uw->no_cfi), by_count);
+	for (i = 0; i < uw->nr_no_cfi; i++) {
+		fprintf(out, "%s%" PRIu64 " no CFI for '%s'", sep, uw->no_cfi[i].count,
+			uw->no_cfi[i].dso);
+		sep = ", ";
+	}
+	for (e = 0; e < UNWIND_END__NR; e++) {
+		if (e == UNWIND_END_COMPLETE || e == UNWIND_END_NO_CFI || !uw->ends[e])
+			continue;
+		fprintf(out, "%s%" PRIu64 " %s", sep, uw->ends[e], unwind_end__name(e));
+		sep = ", ";
+	}
+	fputc('\n', out);
+}
+
 static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitmap *jm)
 {
 	uint64_t total = 0;
@@ -156,6 +212,7 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 	for (i = 0; i < ps->nr_unres; i++)
 		fprintf(out, "            %" PRIu64 " unresolved in %s\n", ps->unres[i].count,
 			ps->unres[i].dso);
+	print_unwound(out, &ps->uw);
 }
 
 static int sources_finish(void *ctx, const struct session *s, FILE *out)
@@ -183,6 +240,7 @@ static void sources_release(void *ctx)
 	HASH_ITER(hh, cmd->procs, ps, tmp) {
 		HASH_DEL(cmd->procs, ps);
 		free(ps->unres);
+		free(ps->uw.no_cfi);
 		free(ps);
 	}
 }
