@@ -70,6 +70,7 @@ my %opt = (
 	'tidy' => 0,
 	'normalize' => 0,
 	'caller-start-wild' => 0,
+	'cut-after-vdso' => 0,
 );
 
 sub usage {
@@ -86,13 +87,16 @@ usage: fold-perf-script.pl [OPTIONS] [FILE...]
   --caller-start-wild  a caller frame at sym+0x0 gets symbol "*" (jitsym
                     resolves return addresses at ip - 1): in folded stacks
                     for compare-folded.pl --wild, and with --normalize
+  --cut-after-vdso  with --normalize: drop the frames below a [vdso] frame
+                    (perf without the vdso's image stops there; jitsym
+                    may go on by frame pointer)
   -h, --help        show this help
 EOF
 	exit $status;
 }
 
 GetOptions(\%opt, 'include-pid', 'include-tid', 'annotate',
-	   'unknown-module', 'tidy', 'normalize', 'caller-start-wild',
+	   'unknown-module', 'tidy', 'normalize', 'caller-start-wild', 'cut-after-vdso',
 	   'help|h' => sub { usage(0) })
 	or usage(2);
 
@@ -239,6 +243,7 @@ sub fold_line {
 
 # Frames printed since the last header: the first one is the leaf.
 my $norm_frames = 0;
+my $norm_cut = 0;	# --cut-after-vdso: the sample's [vdso] frame was printed
 
 sub normalize_line {
 	my ($line) = @_;
@@ -248,6 +253,8 @@ sub normalize_line {
 		print "\n";
 	} elsif ($line =~ /^\t/) {
 		@f = parse_frame($line) or return bad_line($line);
+		return if $norm_cut;
+		$norm_cut = $opt{'cut-after-vdso'} && $f[2] eq '[vdso]';
 		# --caller-start-wild: a caller frame whose return address is the
 		# first byte of a symbol (perf prints "+0x0") was called from before
 		# that symbol; jitsym names the caller there (it looks return
@@ -258,6 +265,7 @@ sub normalize_line {
 		print join("\t", 'F', @f[1, 2]), "\n";
 	} else {
 		$norm_frames = 0;
+		$norm_cut = 0;
 		@f = parse_header($line) or return bad_line($line);
 		$f[1] = '-' unless defined $f[1];
 		print join("\t", 'H', @f), "\n";

@@ -23,6 +23,12 @@
 #   PERF, PERL          tools (default perf, perl)
 #   LIVE_SECONDS        how long native-demo runs (default 2)
 #   LIVE_FREQ           sampling frequency in Hz (default 2000)
+#   LIVE_CALLGRAPH      perf record's call-graph option (default -g; a test
+#                       of --call-graph dwarf sets it)
+#   LIVE_SCRIPT_OPTS    more options for the perf script jitsym is compared
+#                       with (--no-inline for dwarf stacks)
+#   LIVE_NORMALIZE_OPTS more fold-perf-script.pl --normalize options for
+#                       both sides of the script comparison
 #   LIVE_MIN_AGREEMENT  percent of samples in identical stacks that a fold
 #                       comparison needs (default 99)
 #   LIVE_SELF_CHECK=1   let perf stand in for jitsym ("jitsym fold" becomes
@@ -223,7 +229,9 @@ live_record() {
 	live_data=$1
 	shift
 	live_say "recording: $*"
-	if ! "$PERF" record -N -k 1 -e cpu-clock -F "${LIVE_FREQ:-2000}" -g \
+	# $LIVE_CALLGRAPH: words, unquoted on purpose.
+	# shellcheck disable=SC2086
+	if ! "$PERF" record -N -k 1 -e cpu-clock -F "${LIVE_FREQ:-2000}" ${LIVE_CALLGRAPH:--g} \
 		-o "$live_data" -- "$@" \
 		>"$live_data.stdout" 2>"$live_data.stderr"; then
 		live_show "$live_data.stderr" 20 >&2
@@ -247,7 +255,8 @@ live_perf_script() {
 	[ -s "$live_ps_out" ] && return 0
 	# $live_ps_opts: unquoted on purpose.
 	# shellcheck disable=SC2086
-	if ! "$PERF" --buildid-dir "$live_buildid_dir" script -i "$1" $live_ps_opts >"$live_ps_out" \
+	if ! "$PERF" --buildid-dir "$live_buildid_dir" script -i "$1" $live_ps_opts \
+		${LIVE_SCRIPT_OPTS:-} >"$live_ps_out" \
 		2>"$live_ps_out.stderr"; then
 		live_show "$live_ps_out.stderr" >&2
 		live_hard_error "perf script -i '$1' $live_ps_opts failed"
@@ -312,11 +321,15 @@ live_compare_script() {
 		live_fail "jitsym script failed (stderr: $live_cs_base.jitsym.stderr)"
 		return 0
 	fi
-	"$PERL" "$live_here/fold-perf-script.pl" --normalize --caller-start-wild "$live_cs_perf" \
+	# $LIVE_NORMALIZE_OPTS: words, unquoted on purpose.
+	# shellcheck disable=SC2086
+	"$PERL" "$live_here/fold-perf-script.pl" --normalize --caller-start-wild \
+		${LIVE_NORMALIZE_OPTS:-} "$live_cs_perf" \
 		>"$live_cs_base.perf.norm" 2>"$live_cs_base.perf.norm.stderr" ||
 		{ live_show "$live_cs_base.perf.norm.stderr" >&2
 		  live_hard_error "fold-perf-script.pl cannot read '$live_cs_perf'"; }
-	if ! "$PERL" "$live_here/fold-perf-script.pl" --normalize \
+	# shellcheck disable=SC2086
+	if ! "$PERL" "$live_here/fold-perf-script.pl" --normalize ${LIVE_NORMALIZE_OPTS:-} \
 		"$live_cs_base.jitsym" >"$live_cs_base.jitsym.norm" \
 		2>"$live_cs_base.jitsym.norm.stderr"; then
 		live_show "$live_cs_base.jitsym.norm.stderr" >&2

@@ -74,5 +74,20 @@ check "no match on suffix, leaf or depth" "same         0 samples in identical s
 check "without --wild only exact stacks count" "same         1 samples in identical stacks|1" \
 	"$(sed -n 3p "$tmp/cmp3")|$rc"
 
+# --cut-after-vdso: frames below a [vdso] frame are dropped from the
+# normalised text, on whichever side has them
+cat >"$tmp/vdso.script" <<'PS'
+demo 100   1.000004:     1000 cpu-clock:
+	             b46 __vdso_clock_gettime+0x36 ([vdso])
+	           cf439 clock_gettime+0x19 (/lib/libc.so.6)
+	            1abd worker_run+0x4d (/x/demo)
+
+PS
+check "frames below [vdso] cut" "H/F __vdso_clock_gettime [vdso]/" \
+	"$("$PERL" "$here/fold-perf-script.pl" --normalize --cut-after-vdso "$tmp/vdso.script" |
+		sed 's/^H.*/H/' | tr '\t' ' ' | paste -sd/ -)"
+check "not cut without the option" 4 \
+	"$("$PERL" "$here/fold-perf-script.pl" --normalize "$tmp/vdso.script" | grep -c .)"
+
 [ "$failed" = 0 ] || { echo "FAIL: $failed check(s)" >&2; exit 1; }
 echo PASS
