@@ -120,9 +120,14 @@ void user_stack__report(const struct user_stack *us, const char *path)
 	if (!early)
 		return;
 	obj = most == UNWIND_END_NO_CFI ? most_no_cfi(us) : NULL;
-	warning("'%s': %" PRIu64 " of %" PRIu64 " user stacks ended early; most often (%" PRIu64
-		"): %s%s%s%s", path, early, us->walks, us->ends[most], unwind_end__name(most),
-		obj ? " for '" : "", obj ? obj->object : "", obj ? "'" : "");
+	if (obj)
+		warning("'%s': %" PRIu64 " of %" PRIu64 " user stacks ended early; most often "
+			"(%" PRIu64 "): no CFI, %" PRIu64 " of them for '%s'", path, early,
+			us->walks, us->ends[most], obj->count, obj->object);
+	else
+		warning("'%s': %" PRIu64 " of %" PRIu64 " user stacks ended early; most often "
+			"(%" PRIu64 "): %s", path, early, us->walks, us->ends[most],
+			unwind_end__name(most));
 	if (most == UNWIND_END_STACK_SHORT)
 		note("record a larger stack dump: perf record --call-graph dwarf,SIZE (up to 65528)");
 }
