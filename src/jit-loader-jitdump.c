@@ -2,11 +2,14 @@
  * The jitdump loader (jit-PID.dump, over lib/jitdump-reader): the runtime
  * maps the file as a marker; its JIT_CODE_LOAD and JIT_CODE_MOVE records
  * are timed loads and moves, and a JIT_CODE_DEBUG_INFO record gives the
- * line table of the load that follows it.
- * Counters: records, loads, moves, debug info records.
+ * line table, a JIT_CODE_UNWINDING_INFO record the unwinding rules
+ * (checked by jit-cfi.h first), of the load that follows it.
+ * Counters: records, loads, moves, debug info records, unwinding info
+ * records, and those whose rules were bad.
  */
 #include "common.h"
 #include "jit-loader.h"
+#include "jit-cfi.h"
 #include "jitmap.h"
 #include "sbuf.h"
 
@@ -17,7 +20,7 @@
 /* V8 writes debug-info addresses this far past the instruction (an ELF header's size). */
 #define V8_DEBUG_BIAS 0x40
 
-enum { C_RECORDS, C_LOADS, C_MOVES, C_DEBUG };
+enum { C_RECORDS, C_LOADS, C_MOVES, C_DEBUG, C_UNWIND, C_BAD_UNWIND };
 
 static bool jitdump_is_marker(const char *path)
 {
@@ -90,8 +93,40 @@ static void attach_debug(struct jit_load *ld, struct pending_debug *pd)
 	pd->lines = NULL;
 }
 
+/*
+ * The last UNWINDING_INFO record's data (in the reader's image), for the
+ * LOAD that follows it: an .eh_frame, then its .eh_frame_hdr, written
+ * right after the code padded to 8 bytes (as V8 and CPython do, and perf
+ * inject lays them out).
+ */
+struct pending_unwind {
+	const uint8_t *data;
+	uint64_t size, hdr_size;
+};
+
+/* ld's unwinding rules from pu, if any and sound; pu is used up. */
+static void attach_unwind(struct jit_feed *f, struct jit_load *ld, struct pending_unwind *pu)
+{
+	struct jit_unwind u = {
+		.eh_frame = pu->data, .eh_frame_size = pu->size - pu->hdr_size,
+		.hdr = pu->hdr_size ? pu->data + pu->size - pu->hdr_size : NULL,
+		.hdr_size = pu->hdr_size,
+		.eh_frame_off = (ld->size + 7) & ~(uint64_t)7,
+	};
+	int ret;
+
+	if (!pu->data)
+		return;
+	pu->data = NULL;
+	ret = jit_cfi__check(&u);
+	if (ret < 0)
+		jit_feed__counters(f)[C_BAD_UNWIND]++;
+	else if (ret > 0)
+		ld->unwind = jit_feed__unwind(f, &u);
+}
+
 static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
-			struct pending_debug *pd)
+			struct pending_debug *pd, struct pending_unwind *pu)
 {
 	size_t *count = jit_feed__counters(f);
 
@@ -103,6 +138,7 @@ static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
 		};
 
 		attach_debug(&ld, pd);
+		attach_unwind(f, &ld, pu);
 		jit_feed__load(f, &ld);
 		count[C_LOADS]++;
 	} else if (rec->type == JITDUMP_CODE_MOVE) {
@@ -119,12 +155,18 @@ static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
 		if (jit_feed__want_lines(f))
 			keep_debug(f, pd, rec);
 		count[C_DEBUG]++;
+	} else if (rec->type == JITDUMP_CODE_UNWINDING_INFO) {
+		pu->data = rec->u.unwind.data;
+		pu->size = rec->u.unwind.unwinding_size;
+		pu->hdr_size = rec->u.unwind.eh_frame_hdr_size;
+		count[C_UNWIND]++;
 	}
 }
 
 static int jitdump_read(struct jit_feed *f, const char *path)
 {
 	struct pending_debug pd = { 0 };
+	struct pending_unwind pu = { 0 };
 	size_t *count = jit_feed__counters(f);
 	struct jitdump_reader *r;
 	struct jitdump_record rec;
@@ -152,7 +194,7 @@ static int jitdump_read(struct jit_feed *f, const char *path)
 			break;
 		}
 		count[C_RECORDS]++;
-		feed_record(f, &rec, &pd);
+		feed_record(f, &rec, &pd, &pu);
 	}
 	free(pd.lines);
 	jitdump_reader__delete(r);
@@ -164,6 +206,11 @@ static void jitdump_describe(const struct jit_file_info *info, struct sbuf *out)
 	sbuf_addf(out, "%zu records (%zu loads, %zu moves, %zu debug info)",
 		  info->count[C_RECORDS], info->count[C_LOADS], info->count[C_MOVES],
 		  info->count[C_DEBUG]);
+	/* said only when there are some, so that older files read as before */
+	if (info->count[C_UNWIND])
+		sbuf_addf(out, ", %zu unwinding info", info->count[C_UNWIND]);
+	if (info->count[C_BAD_UNWIND])
+		sbuf_addf(out, ", %zu bad unwind info", info->count[C_BAD_UNWIND]);
 }
 
 const struct jit_loader jit_loader_jitdump = {

@@ -24,6 +24,7 @@
 
 struct sbuf;
 struct jit_line;
+struct jit_unwind;
 
 enum jit_loader_kind {
 	/*
@@ -47,7 +48,7 @@ enum jit_dir_list {
 };
 
 /* Counters a loader keeps per file; what each means is the loader's (describe()). */
-#define JIT_FILE_COUNTERS 4
+#define JIT_FILE_COUNTERS 6
 
 /* What a process's file of one format was, for "jitsym sources". */
 struct jit_file_info {
@@ -105,6 +106,7 @@ struct jit_load {
 	/* sorted by addr; malloc'd, the timeline takes it; NULL when none */
 	struct jit_line *lines;
 	size_t nr_lines;
+	const struct jit_unwind *unwind;   /* from jit_feed__unwind(); NULL when none */
 };
 
 /* A timed move: the code at old_start (found by code_index if gone) now at new_start. */
@@ -125,6 +127,12 @@ size_t *jit_feed__counters(struct jit_feed *f);
 void jit_feed__problem(struct jit_feed *f, const char *problem);
 void jit_feed__load(struct jit_feed *f, const struct jit_load *ld);      /* JIT_TIMED */
 void jit_feed__move(struct jit_feed *f, const struct jit_move *mv);      /* JIT_TIMED */
+/*
+ * JIT_TIMED: unwinding rules for a load (jit_load.unwind): a copy of *u's
+ * bytes owned by the timeline, shared with identical ones; NULL when u
+ * has no .eh_frame bytes. The loader has checked them (jit-cfi.h).
+ */
+const struct jit_unwind *jit_feed__unwind(struct jit_feed *f, const struct jit_unwind *u);
 /* JIT_UNTIMED: [start, start + size) is name; call in file order (later wins). */
 void jit_feed__range(struct jit_feed *f, uint64_t start, uint64_t size, const char *name);
 

@@ -25,6 +25,17 @@ struct jit_event {
 	const struct jit_loader *loader;      /* MOVE */
 };
 
+/*
+ * One copy of identical unwinding rules: key is the eh_frame_off, sizes
+ * and bytes, which u points into.
+ */
+struct unwind_copy {
+	struct jit_unwind u;
+	uint8_t *key;
+	size_t key_len;
+	UT_hash_handle hh;
+};
+
 /* A process's file of one format. */
 struct jit_source {
 	struct jit_file_info info;
@@ -58,6 +69,7 @@ struct jitmap {
 	size_t by_index_size, by_index_nr;
 	struct jit_line **line_arrays;
 	size_t nr_line_arrays, alloc_line_arrays;
+	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
 	uint64_t seq;
 };
 
@@ -98,9 +110,15 @@ struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool)
 void jitmap__delete(struct jitmap *jm)
 {
 	struct jitproc *p, *tmp;
+	struct unwind_copy *uc, *uc_tmp;
 
 	if (!jm)
 		return;
+	HASH_ITER(hh, jm->unwinds, uc, uc_tmp) {
+		HASH_DEL(jm->unwinds, uc);
+		free(uc->key);
+		free(uc);
+	}
 	HASH_ITER(hh, jm->procs, p, tmp) {
 		HASH_DEL(jm->procs, p);
 		rangeset__release(&p->code);
@@ -317,6 +335,7 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 	sym->loader = f->loader;
 	sym->load_time = ld->time;
 	sym->code_index = ld->code_index;
+	sym->unwind = ld->unwind;
 	if (ld->lines && jm->opts.lines) {
 		sym->lines = ld->lines;
 		sym->nr_lines = ld->nr_lines;
@@ -338,6 +357,37 @@ void jit_feed__move(struct jit_feed *f, const struct jit_move *mv)
 	};
 
 	push_event(f->jm, mv->pid ? findnew_proc(f->jm, mv->pid) : f->p, &ev);
+}
+
+const struct jit_unwind *jit_feed__unwind(struct jit_feed *f, const struct jit_unwind *u)
+{
+	struct jitmap *jm = f->jm;
+	uint64_t head[3] = { u->eh_frame_off, u->eh_frame_size, u->hdr_size };
+	struct unwind_copy *uc;
+	size_t len;
+	uint8_t *key;
+
+	if (!u->eh_frame_size)
+		return NULL;
+	len = st_add(st_add(sizeof(head), u->eh_frame_size), u->hdr_size);
+	key = xmalloc(len);
+	memcpy(key, head, sizeof(head));
+	memcpy(key + sizeof(head), u->eh_frame, u->eh_frame_size);
+	if (u->hdr_size)
+		memcpy(key + sizeof(head) + u->eh_frame_size, u->hdr, u->hdr_size);
+	HASH_FIND(hh, jm->unwinds, key, len, uc);
+	if (uc) {
+		free(key);
+		return &uc->u;
+	}
+	uc = xcalloc(1, sizeof(*uc));
+	uc->key = key;
+	uc->key_len = len;
+	uc->u = *u;
+	uc->u.eh_frame = key + sizeof(head);
+	uc->u.hdr = u->hdr_size ? key + sizeof(head) + u->eh_frame_size : NULL;
+	HASH_ADD_KEYPTR(hh, jm->unwinds, uc->key, uc->key_len, uc);
+	return &uc->u;
 }
 
 void jit_feed__range(struct jit_feed *f, uint64_t start, uint64_t size, const char *name)

@@ -45,6 +45,23 @@ struct jit_line {
 	const char *file;       /* interned */
 };
 
+/*
+ * Unwinding rules a runtime wrote for a function's code (a jitdump's
+ * JIT_CODE_UNWINDING_INFO): an .eh_frame and its .eh_frame_hdr, laid out
+ * in the runtime's memory eh_frame_off bytes past the code's start, the
+ * header right after the .eh_frame. Owned by the timeline, which keeps one
+ * copy of identical ones (the same bytes at the same offset mean the same
+ * rules for the code relative to its start), so a pointer stands for its
+ * rules; it lives as long as the timeline.
+ */
+struct jit_unwind {
+	const uint8_t *eh_frame;
+	size_t eh_frame_size;
+	const uint8_t *hdr;     /* NULL when hdr_size is 0 */
+	size_t hdr_size;
+	uint64_t eh_frame_off;
+};
+
 /* A JIT-compiled function as loaded (or moved) by the runtime. */
 struct jit_sym {
 	uint64_t start, size;
@@ -55,6 +72,7 @@ struct jit_sym {
 	uint64_t code_index;
 	const struct jit_line *lines;  /* sorted by addr; NULL when none */
 	size_t nr_lines;
+	const struct jit_unwind *unwind;   /* its unwinding rules; NULL when none */
 };
 
 struct jitmap_opts {

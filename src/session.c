@@ -88,7 +88,7 @@ static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct
 	size_t n, i;
 
 	if (!s->user_stack) {
-		s->user_stack = user_stack__new(s->resolver, s->pool,
+		s->user_stack = user_stack__new(s->resolver, s->jitmap, s->pool,
 						pd_reader__info(s->reader)->arch);
 		s->user_ips = xcalloc(MAX_FRAMES, sizeof(*s->user_ips));
 	}

@@ -2,23 +2,39 @@
 #include "unwind-space.h"
 #include "dso.h"
 #include "elf-image.h"
+#include "jit-cfi.h"
 #include "jit-loader.h"
+#include "jitmap.h"
 #include "machine.h"
 #include "resolve.h"
 
 /*
- * JIT code: the place for the CFI of a JIT's unwinding information (the
- * jitdump's JIT_CODE_UNWINDING_INFO records, issue 11). None yet: "no
- * object" lets the walk try the frame pointer, as hybrid unwinders do.
+ * JIT code: the function at pc now, if its runtime wrote unwinding rules
+ * for it. The object is the rules (jitmap keeps one copy of identical
+ * ones, which stay as long as the unwinder): functions with the same rules
+ * share their cached rows at offsets from their starts, and a later load
+ * with other rules at the same address is another object. Without rules
+ * (or for .debug_frame, which JIT code has none of) "no object" lets the
+ * walk try the frame pointer, as hybrid unwinders do.
  */
 static int jit_find(struct unwind_space_machine *m, uint64_t pc,
 		    enum unwind_cfi_which which, struct unwind_cfi *out)
 {
-	(void)m;
-	(void)pc;
-	(void)which;
-	(void)out;
-	return -ENOENT;
+	const struct jit_sym *sym;
+	Dwarf_CFI *cfi;
+
+	if (which != UNWIND_CFI_PRIMARY || !m->jitmap || !m->jit_cfi || !m->proc)
+		return -ENOENT;
+	sym = jitmap__find(m->jitmap, proc__pid(m->proc), pc, false);
+	if (!sym || !sym->unwind)
+		return -ENOENT;
+	cfi = jit_cfi__get(m->jit_cfi, sym->unwind);
+	if (!cfi)
+		return -ENOENT;
+	out->cfi = cfi;
+	out->object = sym->unwind;
+	out->bias = sym->start - JIT_CFI_CODE_BASE;
+	return 0;
 }
 
 /* The CFI of d asked for: .eh_frame; else .debug_frame, of the debug file first. */

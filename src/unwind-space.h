@@ -5,10 +5,12 @@
  * .eh_frame and then .debug_frame (dso.h, elf-image.h), and the bias
  * dso__map_ip() gives. Objects are DSOs; names are the mapped file names.
  *
- * JIT code (anonymous memory, a jitdump marker, no mapping) has no CFI
- * here yet: the walk falls back to the frame pointer there. Unwinding
- * rules from jitdump JIT_CODE_UNWINDING_INFO records belong in
- * unwind-space.c's jit_find().
+ * JIT code (anonymous memory, a jitdump marker, no mapping) is looked up
+ * in the JIT timeline (jitmap.h) at the current time: a function with
+ * unwinding rules (a jitdump's JIT_CODE_UNWINDING_INFO) has the CFI
+ * jit-cfi.h makes of them, its object the rules (identical rules are one
+ * object, at a bias per function); anything else has no object, and the
+ * walk falls back to the frame pointer there.
  */
 #ifndef JITSYM_UNWIND_SPACE_H
 #define JITSYM_UNWIND_SPACE_H
@@ -17,11 +19,15 @@
 
 struct resolver;
 struct proc;
+struct jitmap;
+struct jit_cfi;
 
-/* The context of the space: both borrowed; set proc before each walk. */
+/* The context of the space: all borrowed; set proc before each walk. */
 struct unwind_space_machine {
 	struct resolver *resolver;   /* whose DSOs (and their CFI) are used */
 	struct proc *proc;           /* the sampled process; NULL: nothing is mapped */
+	struct jitmap *jitmap;       /* JIT code, advanced to the sample's time; NULL: none */
+	struct jit_cfi *jit_cfi;     /* where JIT CFI is made and kept; NULL: none made */
 };
 
 /*

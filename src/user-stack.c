@@ -1,5 +1,6 @@
 #include "common.h"
 #include "user-stack.h"
+#include "jit-cfi.h"
 #include "perfdata.h"
 #include "strpool.h"
 #include "unwind-space.h"
@@ -24,13 +25,16 @@ struct user_stack {
 	struct no_cfi *no_cfi;
 };
 
-struct user_stack *user_stack__new(struct resolver *r, struct strpool *pool, const char *arch)
+struct user_stack *user_stack__new(struct resolver *r, struct jitmap *jm, struct strpool *pool,
+				   const char *arch)
 {
 	struct user_stack *us = xcalloc(1, sizeof(*us));
 	struct unwind_opts opts = { .arch = arch };
 
 	us->unwinder = unwinder__new(&opts);
 	us->machine.resolver = r;
+	us->machine.jitmap = jm;
+	us->machine.jit_cfi = jit_cfi__new();
 	us->pool = pool;
 	return us;
 }
@@ -46,6 +50,7 @@ void user_stack__delete(struct user_stack *us)
 		free(n);
 	}
 	unwinder__delete(us->unwinder);
+	jit_cfi__delete(us->machine.jit_cfi);
 	free(us);
 }
 

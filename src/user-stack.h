@@ -23,15 +23,18 @@
 struct pd_sample;
 struct proc;
 struct resolver;
+struct jitmap;
 struct strpool;
 
 struct user_stack;
 
 /*
- * An unwinder over r's DSOs for a recording of arch (perf's header arch;
- * NULL: x86_64). r and pool are borrowed and must outlive it.
+ * An unwinder over r's DSOs and jm's JIT code (jm may be NULL: none) for a
+ * recording of arch (perf's header arch; NULL: x86_64). r, jm and pool are
+ * borrowed and must outlive it; jm must be advanced to each sample's time.
  */
-struct user_stack *user_stack__new(struct resolver *r, struct strpool *pool, const char *arch);
+struct user_stack *user_stack__new(struct resolver *r, struct jitmap *jm, struct strpool *pool,
+				   const char *arch);
 void user_stack__delete(struct user_stack *us);     /* accepts NULL */
 
 /* Whether smp carries a user stack dump (and registers) to unwind. */
