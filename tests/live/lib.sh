@@ -385,8 +385,10 @@ live_compare_jit_fold() {
 		live_show "$live_cj.inject.log" >&2
 		live_hard_error "perf inject --jit failed"
 	fi
+	# $LIVE_SCRIPT_OPTS (--no-inline for dwarf stacks): unquoted on purpose.
+	# shellcheck disable=SC2086
 	"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_cj.injected" \
-		>"$live_cj.injected.script" 2>/dev/null ||
+		${LIVE_SCRIPT_OPTS:-} >"$live_cj.injected.script" 2>/dev/null ||
 		live_hard_error "perf script on the injected recording failed"
 	"$PERL" "$live_here/fold-perf-script.pl" --caller-start-wild "$live_cj.injected.script" \
 		>"$live_cj.inject.perf.folded" 2>/dev/null ||

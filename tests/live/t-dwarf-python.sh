@@ -1,0 +1,79 @@
+#!/bin/sh
+# t-dwarf-python.sh: record CPython 3.13 "-X perf_jit" with
+# "perf record --call-graph dwarf" and check that jitsym unwinds through the
+# Python trampolines by the jitdump's JIT_CODE_UNWINDING_INFO (the
+# trampolines keep no frame pointer):
+#  - Python functions (py::) are named, with the C stack below them down to
+#    main or _start, and no stack ends at JIT code for want of CFI;
+#  - jitsym fold agrees with perf's route, perf inject --jit + perf script
+#    folded, on at least 99% of samples.
+# CPython writes /tmp/jit-PID.dump and perf inject writes
+# /tmp/jitted-PID-N.so next to it: both are removed afterwards.
+# Skips (77) when perf cannot record or no CPython 3.13 is found
+# ($PYTHON313, pyenv's 3.13.0, or python3.13 in PATH).
+set -eu
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+live_init dwarf-python
+live_require_perf
+live_find_jitsym
+PY=${PYTHON313:-/root/.pyenv/versions/3.13.0/bin/python3}
+[ -x "$PY" ] || PY=$(command -v python3.13 2>/dev/null || true)
+[ -n "$PY" ] && [ -x "$PY" ] || live_skip "no CPython 3.13 (pyenv 3.13.0 or python3.13 in PATH)"
+"$PY" -c 'import sys; sys.exit(sys.version_info[:2] < (3, 13))' ||
+	live_skip "'$PY' is older than 3.13: no -X perf_jit"
+
+run=$live_tmp/run
+mkdir "$run"
+# shallow calls, so that an 8 KB stack dump reaches main
+cat >"$run/w.py" <<'PYEOF'
+import sys, time
+def leaf(n):
+    s = 0
+    for i in range(n):
+        s += i * i
+    return s
+def middle(n):
+    return leaf(n) + leaf(n // 2)
+def outer(seconds):
+    end = time.time() + seconds
+    t = 0
+    while time.time() < end:
+        t += middle(2000)
+    return t
+outer(float(sys.argv[1]))
+PYEOF
+LIVE_CALLGRAPH='--call-graph dwarf'
+# perf prints inlined functions of dwarf stacks as frames of their own; jitsym does not
+LIVE_SCRIPT_OPTS=--no-inline
+data=$run/perf.data
+(cd "$run" && live_record "$data" "$PY" -X perf_jit w.py "${LIVE_SECONDS:-2}")
+dump=$(ls /tmp/jit-*.dump 2>/dev/null | while read -r f; do
+	[ "$f" -nt "$run/w.py" ] && echo "$f"; done | head -n 1)
+[ -n "$dump" ] || live_hard_error "python wrote no /tmp/jit-PID.dump"
+pid=$(basename "$dump" .dump)
+pid=${pid#jit-}
+trap 'rm -f "/tmp/jit-$pid.dump" /tmp/jitted-"$pid"-*.so; live_on_exit $?' EXIT
+
+src=$live_tmp/sources
+live_jitsym sources "$data" >"$src" 2>/dev/null || live_fail "jitsym sources failed"
+live_show "$src" 8
+grep -q 'unwinding info' "$src" || live_fail "no JIT_CODE_UNWINDING_INFO read from the jitdump"
+if grep -E "no CFI for '(//anon|\[unknown\])'" "$src" >&2; then
+	live_fail "stacks ended at JIT code for want of CFI (above)"
+fi
+
+folded=$live_tmp/jitsym.folded
+live_jitsym fold "$data" >"$folded" 2>/dev/null || live_fail "jitsym fold failed"
+# samples in Python code, and of those, the ones with main (or _start) below
+py=$(awk '/;py::/ { n += $NF } END { print n + 0 }' "$folded")
+deep=$(awk '/;py::/ && /;(main|_start|Py_BytesMain);/ { n += $NF } END { print n + 0 }' "$folded")
+live_say "$py samples in Python functions, $deep of them down to main"
+[ "$py" -gt 0 ] || live_fail "no py:: frame in jitsym fold"
+grep -q ';py::leaf:[^;]*w.py' "$folded" || live_fail "no py::leaf frame from w.py"
+[ $((deep * 100)) -ge $((py * 95)) ] ||
+	live_fail "only $deep of $py samples in Python code have the C stack down to main"
+
+live_compare_jit_fold "$data"
+live_finish
