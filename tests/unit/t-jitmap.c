@@ -25,6 +25,7 @@
 #define CHILD 5000101
 #define LOST 5000200
 #define MOVER 5000300
+#define UNWINDER 5000500
 #define OVERLAP 5000400
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -271,6 +272,63 @@ static void test_stale_move(struct strpool *pool)
 }
 
 /*
+ * JIT_CODE_UNWINDING_INFO: the rules go with the load after them (and with
+ * its code when it moves); identical rules are one copy; a load without a
+ * record before it has none, and bad rules are refused and counted.
+ */
+static void test_unwind(struct strpool *pool)
+{
+	/* CPython 3.13's rules for a trampoline: .eh_frame (48) + .eh_frame_hdr (20) */
+	static const uint8_t rules[68] = {
+		0x14, 0, 0, 0, 0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 0x10, 1,
+		0x1b, 0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0,
+		0x14, 0, 0, 0, 0x1c, 0, 0, 0, 0xd0, 0xff, 0xff, 0xff, 0x0b, 0, 0, 0,
+		0, 0x44, 0x0e, 0x10, 0x46, 0x0e, 0x08, 0,
+		0x01, 0x1b, 0x03, 0x3b, 0xcc, 0xff, 0xff, 0xff, 1, 0, 0, 0,
+		0xc0, 0xff, 0xff, 0xff, 0xe8, 0xff, 0xff, 0xff,
+	};
+	uint8_t bad[sizeof(rules)];
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_sym *a, *b, *c, *d;
+	struct sbuf said = SBUF_INIT;
+	struct jdw w;
+
+	memcpy(bad, rules, sizeof(bad));
+	bad[14] = 200;          /* return address column 200 */
+	jdw_init(&w, false);
+	jdw_header(&w, 1, 40, 62, UNWINDER, 1, 0);
+	jdw_unwind(&w, 9, rules, sizeof(rules), 20, sizeof(rules));
+	jdw_load(&w, 10, UNWINDER, UNWINDER, 0x7000, 1, "A", code, 11);
+	jdw_unwind(&w, 19, rules, sizeof(rules), 20, sizeof(rules));
+	jdw_load(&w, 20, UNWINDER, UNWINDER, 0x7100, 2, "B", code, 11);
+	jdw_load(&w, 30, UNWINDER, UNWINDER, 0x7200, 3, "C", code, 11);
+	jdw_unwind(&w, 39, bad, sizeof(bad), 20, sizeof(bad));
+	jdw_load(&w, 40, UNWINDER, UNWINDER, 0x7300, 4, "D", code, 11);
+	jdw_move(&w, 50, UNWINDER, UNWINDER, 0x7000, 0x8000, 11, 1);
+	write_file("jit-" STR(UNWINDER) ".dump", w.buf, w.len);
+	jdw_release(&w);
+	jitmap__mmap(jm, UNWINDER, "/nonexistent/jit-" STR(UNWINDER) ".dump");
+	jitmap__advance(jm, UNWINDER, 40);
+	a = find_jitdump(jm, UNWINDER, 0x7000);
+	b = find_jitdump(jm, UNWINDER, 0x7100);
+	c = find_jitdump(jm, UNWINDER, 0x7200);
+	d = find_jitdump(jm, UNWINDER, 0x7300);
+	T("unwind: a load gets the rules before it", a && a->unwind &&
+	  a->unwind->eh_frame_size == 48 && a->unwind->hdr_size == 20 &&
+	  a->unwind->eh_frame_off == 16 && !memcmp(a->unwind->eh_frame, rules, 48));
+	T("unwind: identical rules are one copy", b && b->unwind == a->unwind);
+	T("unwind: a load without a record before it has none", c && !c->unwind);
+	T("unwind: bad rules are refused", d && !d->unwind);
+	T("unwind: sources counts the records and the bad ones",
+	  strstr(jitdump_said(jm, UNWINDER, &said), ", 3 unwinding info, 1 bad unwind info"));
+	jitmap__advance(jm, UNWINDER, 50);
+	T("unwind: the rules move with the code", (d = find_jitdump(jm, UNWINDER, 0x8000)) &&
+	  d->unwind == a->unwind);
+	sbuf_release(&said);
+	jitmap__delete(jm);
+}
+
+/*
  * Overlapping perf map lines (pseudo-random, some ending at 2^64): every
  * address resolves to the line lib/perfmap's own lookup gives, the later
  * line winning where lines overlap.
@@ -344,6 +402,7 @@ int main(void)
 	test_missing_and_truncated(pool);
 	test_no_lines(pool);
 	test_stale_move(pool);
+	test_unwind(pool);
 	test_untimed_overlap(pool);
 	test_is_marker();
 	cmd = xasprintf("rm -rf '%s'", dir);
