@@ -66,7 +66,8 @@ pack() { # out pid perf.data jitdump perfmap
 		cat "$3" "$4" "$5"
 	} >"$1"
 }
-for spec in tests/golden/jit-*/*.spec tests/golden/report-jit/*.spec tests/golden/jit-lifecycle/*/s.spec; do
+for spec in tests/golden/jit-*/*.spec tests/golden/report-jit/*.spec tests/golden/jit-lifecycle/*/s.spec \
+	tests/golden/dwarf-jit/*.spec; do
 	d=$(dirname "$spec")
 	for jd in "$d"/jit-[0-9]*.jdspec "$d"/j.jdspec; do
 		[ -f "$jd" ] || continue
