@@ -273,9 +273,11 @@ static int check_eh_frame(const uint8_t *eh, size_t size, size_t *fdes, size_t *
 			nr_cies++;
 		} else {
 			/* the CIE pointer counts back from the id field, at + 4 */
+			if ((size_t)id > at + 4)
+				return -JIT_CFI_E_BAD_ENTRY;
 			for (i = 0; i < nr_cies && cies[i].offset != at + 4 - (size_t)id; i++)
 				;
-			if (i == nr_cies || (size_t)id > at + 4)
+			if (i == nr_cies)
 				return -JIT_CFI_E_BAD_ENTRY;
 			if (*nr_fdes == FDE_MAX)
 				return -JIT_CFI_E_BAD_ENTRY;

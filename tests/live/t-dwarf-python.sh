@@ -26,7 +26,7 @@ PY=${PYTHON313:-/root/.pyenv/versions/3.13.0/bin/python3}
 
 run=$live_tmp/run
 mkdir "$run"
-# shallow calls, so that an 8 KB stack dump reaches main
+# shallow calls, so that the stack dump reaches main
 cat >"$run/w.py" <<'PYEOF'
 import sys, time
 def leaf(n):
@@ -44,7 +44,9 @@ def outer(seconds):
     return t
 outer(float(sys.argv[1]))
 PYEOF
-LIVE_CALLGRAPH='--call-graph dwarf'
+# Python's startup (importlib) runs deep: a larger dump leaves few stacks cut
+# short (where perf adds an unnamed frame for the last address and jitsym stops)
+LIVE_CALLGRAPH='--call-graph dwarf,32768'
 # perf prints inlined functions of dwarf stacks as frames of their own; jitsym does not
 LIVE_SCRIPT_OPTS=--no-inline
 data=$run/perf.data
