@@ -44,6 +44,9 @@
 #     made from the code before it, which jitsym names (it looks return
 #     addresses up at ip - 1) and perf does not; compare-folded.pl --wild
 #     lets "*" stand for any one frame
+#   - a frame at address ffffffffffffffff is dropped: it is no code, but
+#     the mark perf's dwarf unwinder leaves where it gave up on a stack
+#     (jitsym ends such a stack at its last real frame)
 #   - --tidy: stackcollapse-perf.pl's name tidying: drop everything from
 #     the first '(' (C++ parameter lists) unless the name looks like a Go
 #     method "pkg.(*T).M", and delete quote characters
@@ -221,6 +224,8 @@ sub fold_line {
 			bad_line($line);
 		} elsif (!defined $prefix) {
 			bad_line($line);	# a frame outside any sample
+		} elsif ($f[0] eq 'ffffffffffffffff') {
+			# perf's mark where its dwarf unwinder gave up: no frame
 		} else {
 			# perf lists the kernel part of a call chain first,
 			# then the user part, which starts at a user address.
@@ -253,7 +258,7 @@ sub normalize_line {
 		print "\n";
 	} elsif ($line =~ /^\t/) {
 		@f = parse_frame($line) or return bad_line($line);
-		return if $norm_cut;
+		return if $norm_cut || $f[0] eq 'ffffffffffffffff';
 		$norm_cut = $opt{'cut-after-vdso'} && $f[2] eq '[vdso]';
 		# --caller-start-wild: a caller frame whose return address is the
 		# first byte of a symbol (perf prints "+0x0") was called from before

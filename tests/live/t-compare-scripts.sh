@@ -89,5 +89,17 @@ check "frames below [vdso] cut" "H/F __vdso_clock_gettime [vdso]/" \
 check "not cut without the option" 4 \
 	"$("$PERL" "$here/fold-perf-script.pl" --normalize "$tmp/vdso.script" | grep -c .)"
 
+# perf's mark where its dwarf unwinder gave up (address -1) is no frame
+cat >"$tmp/cut.script" <<'PS'
+demo 100   1.000005:     1000 cpu-clock:
+	           5e95a buffered_vfprintf+0x11a (/lib/libc.so.6)
+	ffffffffffffffff [unknown] ([unknown])
+
+PS
+check "address -1 dropped when folding" "demo;buffered_vfprintf 1" \
+	"$("$PERL" "$here/fold-perf-script.pl" "$tmp/cut.script")"
+check "address -1 dropped when normalising" 2 \
+	"$("$PERL" "$here/fold-perf-script.pl" --normalize "$tmp/cut.script" | grep -c .)"
+
 [ "$failed" = 0 ] || { echo "FAIL: $failed check(s)" >&2; exit 1; }
 echo PASS
