@@ -9,8 +9,9 @@
 # comparison asks perf for the same (--no-inline). The fold comparisons
 # allow for the rare stack through the vdso (see below) within 99%.
 # The same recording is made again in pipe mode (perf record -o -) and
-# with -z (zstd), each checked with the plain fold and the script
-# comparison; the pipe-mode file is also fed to jitsym through a pipe.
+# with -z (zstd), each checked with the plain fold comparison, the -z one
+# with the script comparison too; the pipe-mode file is also fed to
+# jitsym through a pipe.
 # Exit 77 when perf cannot record.
 set -eu
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -38,8 +39,12 @@ pdata=$live_tmp/pipe.data
 LIVE_RECORD_PIPE=1
 live_record "$pdata" "$NATIVE_DEMO" "${LIVE_FORM_SECONDS:-1}"
 LIVE_RECORD_PIPE=0
+# No script comparison here: a pipe-mode recording has no build id for
+# the vdso, so perf script uses its own process's vdso image (same kernel)
+# and names __vdso_clock_gettime and unwinds through it, where jitsym,
+# without an image, has an [unknown] frame and goes on by frame pointer.
+# The few samples in the vdso stay within the fold comparison's 1%.
 live_compare_fold "$pdata" fold
-live_compare_script "$pdata"
 live_say "fold: jitsym fold - (a pipe) vs jitsym fold FILE"
 # a real pipe, not a file on stdin: cat is the point
 # shellcheck disable=SC2002
