@@ -3,13 +3,14 @@
 # this machine, then times jitsym (fold, script, pprof) against perf's own
 # pipelines on each recording and prints a markdown table.
 #
-#   bench/run.sh [--sizes small,medium,large] [--kinds node,native,java]
+#   bench/run.sh [--sizes small,medium,large,dwarf] [--kinds node,native,java]
 #                [--scaling] [--out DIR] [--jitsym PATH] [--reps N]
 #                [--tools LIST] [--rerecord] [--smoke]
 #
 #   --sizes LIST   size tiers to record and measure (default: small,medium,large)
 #                  small ~4 MB, medium ~60 MB, large ~600 MB of perf.data;
-#                  large is recorded for node only
+#                  large is recorded for node only; dwarf: ~200 MB
+#                  "--call-graph dwarf" recordings of node and native
 #   --kinds LIST   workloads (default: node,native,java)
 #   --scaling      also record node at 1x, 4x and 16x one duration and time
 #                  jitsym on each (only --scaling: --sizes none)
@@ -19,7 +20,9 @@
 #                  medium and the scaling runs, 1 for large); the table
 #                  gives medians
 #   --tools LIST   tools to time, in this order within a repetition (default
-#                  jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof)
+#                  jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof;
+#                  for the dwarf recordings
+#                  jitsym-fold,perf-collapse,jitsym-script,perf-script-noinline)
 #   --rerecord     record again even when DIR holds a recording
 #   --smoke        make bench-smoke: --sizes smoke (node with 2000 functions,
 #                  native and java, ~2 MB each), one repetition, all tools,
@@ -32,6 +35,9 @@
 #                  (tests/live/, the project's stackcollapse-perf.pl)
 #   jitsym-script  jitsym script perf.data >/dev/null
 #   perf-script    perf script perf.data >/dev/null
+#   perf-script-noinline  perf script --no-inline perf.data >/dev/null
+#   perf-collapse  perf script --no-inline | fold-perf-script.pl (no perf
+#                  inject; jitsym fold, too, names no inlined functions)
 #   jitsym-pprof   jitsym pprof -o FILE perf.data
 # Every tool gets its own empty build-id cache (--buildid-dir), so what
 # ~/.debug holds does not matter; perf inject writes its jitted-*.so next to
@@ -39,7 +45,8 @@
 # and they are deleted after every run.
 #
 # Recordings: perf record -N -k 1 -e cpu-clock -F FREQ -g, the size set by
-# FREQ x SECONDS in the table below (retune them there). A recording is
+# FREQ x SECONDS in the table below (retune them there); the *-dwarf ones
+# with --call-graph dwarf (8 KB of stack per sample) instead of -g. A recording is
 # kept in DIR/rec/NAME and reused by later runs. Node's and the JVM's perf
 # maps (/tmp/perf-PID.map) are moved into DIR/rec/NAME after recording and
 # copied back to /tmp only while that recording is measured (perf reads
@@ -73,9 +80,16 @@ node-x16       node   10000  64  190  20000
 node-smoke     node    3000   2    2  2000
 native-smoke   native  4000   2    2  -
 java-smoke     java    4000   2    2  -
+native-dwarf   native  2000   6  200  -
+node-dwarf     node    4000   6  200  20000
 '
 NODE_FILES=${NODE_FILES:-200}
-ALL_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof'
+ALL_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof,perf-collapse,perf-script-noinline'
+DEFAULT_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof'
+# perf inject --jit writes a jitted-*.so per code load: minutes on node-dwarf;
+# plain perf script on a dwarf recording names inlined functions through
+# addr2line, over 10 minutes on node-dwarf (add perf-script to time it)
+DWARF_TOOLS='jitsym-fold,perf-collapse,jitsym-script,perf-script-noinline'
 
 usage() {
 	sed -n '2,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//' >&"$1"
@@ -88,7 +102,7 @@ scaling=0
 out=/tmp/jitsym-bench
 jitsym=$top/build/jitsym
 reps=
-tools=$ALL_TOOLS
+tools=
 rerecord=0
 smoke=0
 while [ $# -gt 0 ]; do
@@ -117,7 +131,7 @@ if [ "$smoke" = 1 ]; then
 	sizes=smoke
 	scaling=0
 	reps=1
-	tools=$ALL_TOOLS
+	tools=$DEFAULT_TOOLS
 fi
 case ${reps:-1} in
 ''|*[!0-9]*|0) echo "run.sh: --reps needs a positive number" >&2; exit 2 ;;
@@ -265,21 +279,26 @@ record() {
 	fi
 	rm -rf "$rec"
 	mkdir -p "$rec"
-	local cmd
+	local cmd cg=fp cgopt=(-g)
+	case $name in *-dwarf) cg=dwarf cgopt=(--call-graph dwarf) ;; esac
 	case $kind in
 	node) cmd=("$NODE" --perf-prof --perf-basic-prof --interpreted-frames-native-stack
-		"$here/workload/node/app.js" "$s" "$nfunc" "$NODE_FILES") ;;
+		"$here/workload/node/app.js" "$s" "$nfunc" "$NODE_FILES")
+		# V8's eh_frame for its code, in the jitdump, for the dwarf unwinders
+		[ "$cg" = dwarf ] && cmd=("$NODE" --perf-prof --perf-prof-unwinding-info
+			--interpreted-frames-native-stack "$here/workload/node/app.js" "$s"
+			"$nfunc" "$NODE_FILES") ;;
 	native) cmd=("$out/build/native/native-demo" "$s") ;;
 	java) cmd=("$JAVA_HOME/bin/java" -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit
 		-XX:+PreserveFramePointer -cp "$out/build/java" Workload "$s") ;;
 	esac
-	say "$name: recording ${cmd[0]##*/} for $s s at $f Hz (~$expect_mb MB)"
+	say "$name: recording ${cmd[0]##*/} for $s s at $f Hz, ${cgopt[*]} (~$expect_mb MB)"
 	# sh writes the PID the workload runs as (exec keeps it): the perf map
 	# is /tmp/perf-PID.map. node writes jit-PID.dump into its working
 	# directory, the recording's.
 	local rc=0
 	# shellcheck disable=SC2016
-	(cd "$rec" && "$PERF" record -N -k 1 -e cpu-clock -F "$f" -g -o perf.data -- \
+	(cd "$rec" && "$PERF" record -N -k 1 -e cpu-clock -F "$f" "${cgopt[@]}" -o perf.data -- \
 		sh -c 'echo $$ >pid; exec "$@"' sh "${cmd[@]}") \
 		>"$rec/record.out" 2>"$rec/record.err" || rc=$?
 	local pid
@@ -300,6 +319,7 @@ record() {
 		echo "kind=$kind"
 		echo "freq=$f"
 		echo "seconds=$s"
+		echo "callgraph=$cg"
 		echo "pid=$pid"
 		echo "samples=${samples:-0}"
 		echo "bytes=$(stat -c %s "$rec/perf.data")"
@@ -366,6 +386,15 @@ run_tool() {
 	perf-script)
 		"$TIME" -o "$tf" -f '%e %U %S %M' "$PERF" --buildid-dir "$bid" script \
 			-i "$data" >/dev/null 2>"$log" || rc=$? ;;
+	perf-script-noinline)
+		"$TIME" -o "$tf" -f '%e %U %S %M' "$PERF" --buildid-dir "$bid" script \
+			--no-inline -i "$data" >/dev/null 2>"$log" || rc=$? ;;
+	perf-collapse)
+		# shellcheck disable=SC2016
+		"$TIME" -o "$tf" -f '%e %U %S %M' bash -c 'set -o pipefail
+			"$1" --buildid-dir "$2" script --no-inline -i "$3" | "$4" "$5" >"$6"' \
+			sh "$PERF" "$bid" "$data" "$PERL" "$COLLAPSE" "$scratch/perf.folded" \
+			2>"$log" || rc=$? ;;
 	perf-inject)
 		# shellcheck disable=SC2016
 		"$TIME" -o "$tf" -f '%e %U %S %M' bash -c 'set -o pipefail
@@ -395,9 +424,9 @@ run_tool() {
 	say "$name: $tool #$rep: $wall s wall, $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') s CPU, $((rss / 1024)) MB RSS, $status"
 	# fold outputs should count the same samples
 	case $tool in
-	jitsym-fold|perf-inject)
+	jitsym-fold|perf-inject|perf-collapse)
 		local f=$scratch/jitsym.folded
-		[ "$tool" = perf-inject ] && f=$scratch/perf.folded
+		[ "$tool" = jitsym-fold ] || f=$scratch/perf.folded
 		if [ "$status" = ok ] && [ -e "$f" ]; then
 			awk '{ n += $NF } END { print n + 0 }' "$f" >"$scratch/$name.$tool.count"
 		fi
@@ -430,6 +459,7 @@ measure() {
 	local js pf
 	js=$(cat "$scratch/$name.jitsym-fold.count" 2>/dev/null || true)
 	pf=$(cat "$scratch/$name.perf-inject.count" 2>/dev/null || true)
+	[ -n "$pf" ] || pf=$(cat "$scratch/$name.perf-collapse.count" 2>/dev/null || true)
 	if [ -n "$js" ] && [ -n "$pf" ]; then
 		echo "$name $js $pf" >>"$scratch/counts"
 	fi
@@ -460,6 +490,8 @@ tool_label() {
 	jitsym-pprof) echo 'jitsym pprof' ;;
 	perf-script) echo 'perf script' ;;
 	perf-inject) echo 'perf inject --jit + perf script + fold-perf-script.pl' ;;
+	perf-collapse) echo 'perf script --no-inline + fold-perf-script.pl' ;;
+	perf-script-noinline) echo 'perf script --no-inline' ;;
 	esac
 }
 
@@ -471,6 +503,8 @@ table_rows() {
 	mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
 	pi=$(stat_of "$name" perf-inject 1)
 	ps=$(stat_of "$name" perf-script 1)
+	# dwarf recordings: perf script --no-inline where plain perf script did not run
+	[ -n "$ps" ] || ps=$(stat_of "$name" perf-script-noinline 1)
 	fw=$(stat_of "$name" jitsym-fold 1)
 	for t in ${tl//,/ }; do
 		w=$(stat_of "$name" "$t" 1)
@@ -489,17 +523,27 @@ table_rows() {
 
 # ---- main -----------------------------------------------------------------
 
+# tools_for NAME: the tools measured on recording NAME
+tools_for() {
+	if [ -n "$tools" ]; then
+		echo "$tools"
+	else
+		case $1 in *-dwarf) echo "$DWARF_TOOLS" ;; *) echo "$DEFAULT_TOOLS" ;; esac
+	fi
+}
+
 say "jitsym $jitsym (commit $commit); corpus and results in $out"
 main_recs=
 for size in ${sizes//,/ }; do
 	case $size in
-	small|medium|large|smoke) ;;
+	small|medium|large|smoke|dwarf) ;;
 	none) continue ;;
-	*) die "unknown size '$size' (small, medium, large)" ;;
+	*) die "unknown size '$size' (small, medium, large, dwarf)" ;;
 	esac
 	for k in ${kinds//,/ }; do
 		case $k in node|native|java) ;; *) die "unknown kind '$k' (node, native, java)" ;; esac
 		[ "$size" = large ] && [ "$k" != node ] && continue
+		[ "$size" = dwarf ] && [ "$k" = java ] && continue
 		main_recs="$main_recs $k-$size"
 	done
 done
@@ -521,11 +565,12 @@ for name in $main_recs; do
 	case " $ready " in *" $name "*) ;; *) continue ;; esac
 	n=$reps
 	[ -n "$n" ] || case $name in *-large) n=1 ;; *) n=3 ;; esac
-	say "$name: measuring $tools, $n time(s)"
-	measure "$name" "$n" "$tools"
+	tl=$(tools_for "$name")
+	say "$name: measuring $tl, $n time(s)"
+	measure "$name" "$n" "$tl"
 done
 scale_tools=
-for t in ${tools//,/ }; do
+for t in $(echo "${tools:-$DEFAULT_TOOLS}" | tr , ' '); do
 	case $t in jitsym-*) scale_tools="$scale_tools${scale_tools:+,}$t" ;; esac
 done
 for name in $scale_recs; do
@@ -546,13 +591,14 @@ res=$out/results.md
 	echo "- jitsym: $jitsym, built $(date -u -r "$jitsym" '+%Y-%m-%d %H:%M:%S UTC'), sha256 $(sha256sum "$jitsym" | cut -c1-12); checkout at $commit"
 	echo "- $("$PERF" --version); node $("$NODE" --version 2>/dev/null || echo none); java $("$JAVA_HOME/bin/java" -version 2>&1 | awk -F'"' 'NR == 1 { print $2 }')"
 	echo "- wall, CPU (user+sys) and peak RSS: median of the repetitions, /usr/bin/time; MB/s: perf.data MB / wall"
-	echo "- \"vs inject\": perf inject --jit + perf script + fold-perf-script.pl wall / this wall; \"vs perf script\": plain perf script wall / this wall; \"vs fold\": this wall / jitsym fold wall"
+	echo "- \"vs inject\": perf inject --jit + perf script + fold-perf-script.pl wall / this wall; \"vs perf script\": plain perf script wall (perf script --no-inline where only that ran) / this wall; \"vs fold\": this wall / jitsym fold wall"
 	echo
 	if [ -n "$main_recs" ]; then
 		echo "| recording | MB | samples | tool | wall s | CPU s | peak RSS MB | MB/s | vs inject | vs perf script | vs fold |"
 		echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 		for name in $main_recs; do
-			case " $ready " in *" $name "*) table_rows "$name" "$tools" ;; esac
+			case " $ready " in *" $name "*) ;; *) continue ;; esac
+			table_rows "$name" "$(tools_for "$name")"
 		done
 		echo
 	fi
@@ -575,7 +621,7 @@ res=$out/results.md
 		echo
 	fi
 	if [ -s "$scratch/counts" ]; then
-		echo "Samples folded (jitsym fold / perf inject pipeline): $(awk '{ printf "%s%s %s/%s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$scratch/counts")"
+		echo "Samples folded (jitsym fold / perf inject pipeline, or perf script + fold-perf-script.pl where it did not run): $(awk '{ printf "%s%s %s/%s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$scratch/counts")"
 		echo
 	fi
 } >"$res"

@@ -25,6 +25,8 @@
 #   LIVE_FREQ           sampling frequency in Hz (default 2000)
 #   LIVE_CALLGRAPH      perf record's call-graph option (default -g; a test
 #                       of --call-graph dwarf sets it)
+#   LIVE_RECORD_OPTS    more perf record options (e.g. -z)
+#   LIVE_RECORD_PIPE=1  record in pipe mode: perf record -o - > DATA
 #   LIVE_SCRIPT_OPTS    more options for the perf script jitsym is compared
 #                       with (--no-inline for dwarf stacks)
 #   LIVE_NORMALIZE_OPTS more fold-perf-script.pl --normalize options for
@@ -153,6 +155,7 @@ live_perf_as_jitsym() {
 			live_pj_script_opts='-F +pid'
 			live_pj_opts="$live_pj_opts $live_pj_arg"
 			;;
+		-)	live_pj_data=- ;;
 		-*)	live_pj_opts="$live_pj_opts $live_pj_arg" ;;
 		*)	live_pj_data=$live_pj_arg ;;
 		esac
@@ -161,11 +164,12 @@ live_perf_as_jitsym() {
 	# shellcheck disable=SC2086
 	case $live_pj_cmd in
 	script)
-		"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" $live_pj_script_opts
+		"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" $live_pj_script_opts \
+			${LIVE_SCRIPT_OPTS:-}
 		;;
 	fold)
 		"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" $live_pj_script_opts \
-			>"$live_tmp/self-check.script" &&
+			${LIVE_SCRIPT_OPTS:-} >"$live_tmp/self-check.script" &&
 		"$PERL" "$live_here/fold-perf-script.pl" $live_pj_opts \
 			"$live_tmp/self-check.script"
 		;;
@@ -229,15 +233,24 @@ live_record() {
 	live_data=$1
 	shift
 	live_say "recording: $*"
-	# $LIVE_CALLGRAPH: words, unquoted on purpose.
+	live_rec_out=$live_data
+	live_rec_stdout=$live_data.stdout
+	if [ "${LIVE_RECORD_PIPE:-0}" = 1 ]; then
+		live_rec_out=-
+		live_rec_stdout=$live_data
+	fi
+	# $LIVE_CALLGRAPH, $LIVE_RECORD_OPTS: words, unquoted on purpose.
 	# shellcheck disable=SC2086
 	if ! "$PERF" record -N -k 1 -e cpu-clock -F "${LIVE_FREQ:-2000}" ${LIVE_CALLGRAPH:--g} \
-		-o "$live_data" -- "$@" \
-		>"$live_data.stdout" 2>"$live_data.stderr"; then
+		${LIVE_RECORD_OPTS:-} -o "$live_rec_out" -- "$@" \
+		>"$live_rec_stdout" 2>"$live_data.stderr"; then
 		live_show "$live_data.stderr" 20 >&2
 		live_hard_error "perf record of '$*' failed (output in $live_data.stderr)"
 	fi
 	live_samples=$(sed -n "$LIVE_RE_SAMPLES" "$live_data.stderr" | tail -n 1)
+	# pipe mode and -z print no sample count: ask perf script
+	[ -n "$live_samples" ] ||
+		live_samples=$("$PERF" script -G -F tid -i "$live_data" 2>/dev/null | wc -l)
 	[ "${live_samples:-0}" -gt 0 ] ||
 		live_hard_error "perf record took no samples of '$*'"
 	live_say "perf record: $live_samples samples in $live_data"
