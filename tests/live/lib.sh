@@ -438,6 +438,42 @@ live_expect_jit_resolved() {
 		live_fail "no frame was resolved from a jitdump or perf map"
 }
 
+# live_expect_unwound_jit DATA FRAME_RE LEAF_RE: a --call-graph dwarf
+# recording of a JIT runtime that writes unwinding info into its jitdump:
+# jitsym read that info; at most 1% of the unwound user stacks ended for
+# want of CFI in JIT code; fold has frames matching FRAME_RE (the
+# runtime's JIT frames, e.g. ';py::') and one matching LEAF_RE; and at
+# least 95% of the samples through FRAME_RE frames have the native stack
+# below them down to main. Shares, not counts: how many samples land where
+# varies from run to run.
+live_expect_unwound_jit() {
+	live_uj_src=$live_tmp/sources
+	live_uj_folded=$live_tmp/jitsym.folded
+	live_jitsym sources "$1" >"$live_uj_src" 2>/dev/null ||
+		{ live_fail "jitsym sources failed"; return 0; }
+	live_show "$live_uj_src" 8
+	grep -q 'unwinding info' "$live_uj_src" ||
+		live_fail "no JIT_CODE_UNWINDING_INFO read from the jitdump"
+	live_uj_stacks=$(sed -n 's/^  unwound   \([0-9]*\) user stack.*/\1/p' "$live_uj_src" |
+		awk '{ n += $1 } END { print n + 0 }')
+	live_uj_nocfi=$(grep -oE "[0-9]+ no CFI for '(//anon|\[unknown\])'" "$live_uj_src" |
+		awk '{ n += $1 } END { print n + 0 }')
+	live_say "$live_uj_nocfi of $live_uj_stacks unwound stacks ended for want of CFI in JIT code"
+	[ "$live_uj_stacks" -gt 0 ] || live_fail "no user stack was unwound"
+	[ $((live_uj_nocfi * 100)) -le "$live_uj_stacks" ] ||
+		live_fail "more than 1% of the stacks ended at JIT code for want of CFI"
+	live_jitsym fold "$1" >"$live_uj_folded" 2>/dev/null ||
+		{ live_fail "jitsym fold failed"; return 0; }
+	live_uj_jit=$(awk -v re="$2" '$0 ~ re { n += $NF } END { print n + 0 }' "$live_uj_folded")
+	live_uj_deep=$(awk -v re="$2" '$0 ~ re && /;(main|_start|Py_BytesMain|node::Start);/ {
+		n += $NF } END { print n + 0 }' "$live_uj_folded")
+	live_say "$live_uj_jit samples through JIT frames, $live_uj_deep of them down to main"
+	[ "$live_uj_jit" -gt 0 ] || live_fail "no frame matching '$2' in jitsym fold"
+	grep -qE "$3" "$live_uj_folded" || live_fail "no frame matching '$3' in jitsym fold"
+	[ $((live_uj_deep * 100)) -ge $((live_uj_jit * 95)) ] ||
+		live_fail "only $live_uj_deep of $live_uj_jit samples through JIT frames reach main"
+}
+
 # live_snapshot DIR: a listing with checksums of every file under DIR.
 live_snapshot() {
 	(cd "$1" && find . -type f -exec md5sum {} + | sort)
