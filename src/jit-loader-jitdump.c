@@ -107,16 +107,16 @@ struct pending_unwind {
 /* ld's unwinding rules from pu, if any and sound; pu is used up. */
 static void attach_unwind(struct jit_feed *f, struct jit_load *ld, struct pending_unwind *pu)
 {
-	struct jit_unwind u = {
-		.eh_frame = pu->data, .eh_frame_size = pu->size - pu->hdr_size,
-		.hdr = pu->hdr_size ? pu->data + pu->size - pu->hdr_size : NULL,
-		.hdr_size = pu->hdr_size,
-		.eh_frame_off = (ld->size + 7) & ~(uint64_t)7,
-	};
+	struct jit_unwind u = { .eh_frame_off = (ld->size + 7) & ~(uint64_t)7 };
 	int ret;
 
+	/* nothing pending: and no pointer arithmetic on a NULL data (fuzz-pipeline) */
 	if (!pu->data)
 		return;
+	u.eh_frame = pu->data;
+	u.eh_frame_size = pu->size - pu->hdr_size;
+	u.hdr = pu->hdr_size ? pu->data + pu->size - pu->hdr_size : NULL;
+	u.hdr_size = pu->hdr_size;
 	pu->data = NULL;
 	ret = jit_cfi__check(&u);
 	if (ret < 0)
