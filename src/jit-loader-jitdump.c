@@ -9,7 +9,7 @@
  * function name's control bytes are written "\xNN".
  * Counters: records, loads, moves, debug info records, unwinding info
  * records, and those whose rules were bad; file names dropped, function
- * names with bytes replaced.
+ * names with control bytes escaped.
  */
 #include "common.h"
 #include "jit-loader.h"
