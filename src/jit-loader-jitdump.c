@@ -4,12 +4,17 @@
  * are timed loads and moves, and a JIT_CODE_DEBUG_INFO record gives the
  * line table, a JIT_CODE_UNWINDING_INFO record the unwinding rules
  * (checked by jit-cfi.h first), of the load that follows it.
+ * Names are made safe here (jit-name.h): a debug entry's file name that
+ * is empty or not printable UTF-8 is dropped (the entry keeps no file), a
+ * function name's control bytes are written "\xNN".
  * Counters: records, loads, moves, debug info records, unwinding info
- * records, and those whose rules were bad.
+ * records, and those whose rules were bad; file names dropped, function
+ * names with control bytes escaped.
  */
 #include "common.h"
 #include "jit-loader.h"
 #include "jit-cfi.h"
+#include "jit-name.h"
 #include "jitmap.h"
 #include "sbuf.h"
 
@@ -20,7 +25,7 @@
 /* V8 writes debug-info addresses this far past the instruction (an ELF header's size). */
 #define V8_DEBUG_BIAS 0x40
 
-enum { C_RECORDS, C_LOADS, C_MOVES, C_DEBUG, C_UNWIND, C_BAD_UNWIND };
+enum { C_RECORDS, C_LOADS, C_MOVES, C_DEBUG, C_UNWIND, C_BAD_UNWIND, C_BAD_FILE, C_BAD_NAME };
 
 static bool jitdump_is_marker(const char *path)
 {
@@ -45,7 +50,7 @@ struct pending_debug {
 static void keep_debug(struct jit_feed *f, struct pending_debug *pd,
 		       const struct jitdump_record *rec)
 {
-	size_t i;
+	size_t i, *count = jit_feed__counters(f);
 
 	free(pd->lines);
 	pd->code_addr = rec->u.debug.code_addr;
@@ -57,8 +62,21 @@ static void keep_debug(struct jit_feed *f, struct pending_debug *pd,
 		pd->lines[i].addr = e->addr;
 		pd->lines[i].line = e->lineno;
 		pd->lines[i].column = e->discrim;
-		pd->lines[i].file = jit_feed__intern(f, e->filename);
+		if (jit_name__file_ok(e->filename))
+			pd->lines[i].file = jit_feed__intern(f, e->filename);
+		else
+			count[C_BAD_FILE]++;
 	}
+}
+
+/* Count rec's bad file names as keep_debug() does, keeping no lines. */
+static void count_bad_files(struct jit_feed *f, const struct jitdump_record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->u.debug.nr_entry; i++)
+		if (!jit_name__file_ok(rec->u.debug.entries[i].filename))
+			jit_feed__counters(f)[C_BAD_FILE]++;
 }
 
 static int cmp_line(const void *a, const void *b)
@@ -126,7 +144,7 @@ static void attach_unwind(struct jit_feed *f, struct jit_load *ld, struct pendin
 }
 
 static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
-			struct pending_debug *pd, struct pending_unwind *pu)
+			struct pending_debug *pd, struct pending_unwind *pu, struct sbuf *name)
 {
 	size_t *count = jit_feed__counters(f);
 
@@ -137,6 +155,10 @@ static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
 			.code_index = rec->u.load.code_index, .name = rec->u.load.name,
 		};
 
+		if (jit_name__clean(ld.name, name)) {
+			ld.name = name->buf;
+			count[C_BAD_NAME]++;
+		}
 		attach_debug(&ld, pd);
 		attach_unwind(f, &ld, pu);
 		jit_feed__load(f, &ld);
@@ -154,6 +176,8 @@ static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
 	} else if (rec->type == JITDUMP_CODE_DEBUG_INFO) {
 		if (jit_feed__want_lines(f))
 			keep_debug(f, pd, rec);
+		else
+			count_bad_files(f, rec);
 		count[C_DEBUG]++;
 	} else if (rec->type == JITDUMP_CODE_UNWINDING_INFO) {
 		pu->data = rec->u.unwind.data;
@@ -167,12 +191,14 @@ static int jitdump_read(struct jit_feed *f, const char *path)
 {
 	struct pending_debug pd = { 0 };
 	struct pending_unwind pu = { 0 };
+	struct sbuf name;
 	size_t *count = jit_feed__counters(f);
 	struct jitdump_reader *r;
 	struct jitdump_record rec;
 	int ret;
 
-	r = jitdump_reader__open(path, jit_feed__want_lines(f) ? 0 : JITDUMP_READER_NO_DEBUG_ENTRIES);
+	/* with the entries even when no lines are wanted: sources counts bad file names */
+	r = jitdump_reader__open(path, 0);
 	if (!r) {
 		const char *why = jitdump__strerror(errno);
 
@@ -180,6 +206,7 @@ static int jitdump_read(struct jit_feed *f, const char *path)
 		warning("pid %" PRIu32 ": cannot read jitdump '%s': %s", jit_feed__pid(f), path, why);
 		return 0;    /* listed by sources, with why */
 	}
+	sbuf_init(&name, SBUF_MAX_SYMNAME);
 	while ((ret = jitdump_reader__next(r, &rec)) != 0) {
 		if (ret == -JITDUMP_E_BAD_RECORD) {
 			warning("'%s': record at offset %" PRIu64 " is malformed (%s); skipped", path,
@@ -194,8 +221,9 @@ static int jitdump_read(struct jit_feed *f, const char *path)
 			break;
 		}
 		count[C_RECORDS]++;
-		feed_record(f, &rec, &pd, &pu);
+		feed_record(f, &rec, &pd, &pu, &name);
 	}
+	sbuf_release(&name);
 	free(pd.lines);
 	jitdump_reader__delete(r);
 	return 0;
@@ -211,6 +239,10 @@ static void jitdump_describe(const struct jit_file_info *info, struct sbuf *out)
 		sbuf_addf(out, ", %zu unwinding info", info->count[C_UNWIND]);
 	if (info->count[C_BAD_UNWIND])
 		sbuf_addf(out, ", %zu bad unwind info", info->count[C_BAD_UNWIND]);
+	if (info->count[C_BAD_FILE])
+		sbuf_addf(out, ", %zu bad file names dropped", info->count[C_BAD_FILE]);
+	if (info->count[C_BAD_NAME])
+		sbuf_addf(out, ", %zu names with control bytes escaped", info->count[C_BAD_NAME]);
 }
 
 const struct jit_loader jit_loader_jitdump = {

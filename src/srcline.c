@@ -2,6 +2,7 @@
 #include "srcline.h"
 #include "demangle.h"
 #include "dso.h"
+#include "jit-name.h"
 #include "jitmap.h"
 #include "strpool.h"
 
@@ -435,15 +436,28 @@ static const struct addr_entry *native_entry(struct srcline_cache *c, const stru
 static size_t jit_lookup(struct srcline_cache *c, const struct frame *f, struct src_loc *out)
 {
 	const struct jit_line *l;
+	size_t len;
 
 	if (!f->jit || !f->jit->nr_lines)
 		return 0;
 	l = jit_sym__line(f->jit, f->jit->start + f->symoff);
-	if (!l || !l->line || !l->file)
+	if (!l || !l->line)
 		return 0;
-	/* the session's pool holds these; the contract is the cache's pool */
+	if (l->file) {
+		/* the session's pool holds these; the contract is the cache's pool */
+		out->file = strpool__intern(c->pool, l->file);
+	} else {
+		/* its file name was dropped (jit-name.h): the function name's own path */
+		const char *path = jit_name__path(f->jit->name, &len);
+		char *copy;
+
+		if (!path)
+			return 0;
+		copy = xstrndup(path, len);
+		out->file = strpool__intern(c->pool, copy);
+		free(copy);
+	}
 	out->function = f->sym ? strpool__intern(c->pool, f->sym) : c->unknown;
-	out->file = strpool__intern(c->pool, l->file);
 	out->line = l->line;
 	out->column = l->column;
 	return 1;

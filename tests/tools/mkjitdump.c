@@ -310,6 +310,47 @@ static void rec__pad(struct spec *s, struct line *l)
 		buf__zero(&s->records, (size_t)pad);
 }
 
+/* The value of hex digit c, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * A name or file name's bytes, without a NUL: "\xNN" is the byte NN (any
+ * but 0), "\\" a backslash, any other byte itself. Returns 0, or -1 (the
+ * line has the error).
+ */
+static int put_escaped(struct buf *b, struct line *l, const char *s)
+{
+	for (; *s; s++) {
+		int hi, lo;
+
+		if (*s != '\\') {
+			buf__u8(b, (uint8_t)*s);
+			continue;
+		}
+		if (s[1] == '\\') {
+			buf__u8(b, '\\');
+			s++;
+			continue;
+		}
+		hi = s[1] == 'x' ? hex_digit(s[2]) : -1;
+		lo = hi < 0 ? -1 : hex_digit(s[3]);
+		if (lo < 0 || !(hi | lo))
+			return line__error(l, "bad escape in '%s': expected \\xNN (not 00) or \\\\", s);
+		buf__u8(b, (uint8_t)(hi << 4 | lo));
+		s += 3;
+	}
+	return 0;
+}
+
 /*
  * JIT_CODE_LOAD: pid, tid, vma, code_addr, code_size, code_index, the name
  * and its NUL (unless nul=0), pad= zero bytes, the code.
@@ -329,7 +370,12 @@ static int rec_load(struct spec *s, struct line *l, uint32_t id)
 	buf__u64(b, addr);
 	buf__u64(b, line__u64(l, "code_size", code.len));
 	buf__u64(b, line__u64(l, "index", s->nr_loads));
-	buf__put(b, name, strlen(name) + line__bool(l, "nul", 1));
+	if (put_escaped(b, l, name) < 0) {
+		buf__release(&code);
+		return -1;
+	}
+	if (line__bool(l, "nul", 1))
+		buf__u8(b, 0);
 	rec__pad(s, l);
 	buf__put(b, code.p, code.len);
 	ret = rec__end(s, l, at);
@@ -395,11 +441,14 @@ static int debug__entry(struct spec *s, struct line *l, const char *item,
 	    entry__num(c2 + 1, c3, 32, &discrim) < 0)
 		return line__error(l, "bad entry '%s': expected ADDR:LINE:DISCRIM:FILE (ADDR may be +OFFSET)",
 				   item);
-	file = strcmp(c3 + 1, "same") ? c3 + 1 : "\xff";
+	file = strcmp(c3 + 1, "same") ? c3 + 1 : "\\xff";
 	buf__u64(b, (rel ? c->addr : 0) + addr + c->bias);
 	buf__u32(b, (uint32_t)lineno);
 	buf__u32(b, (uint32_t)discrim);
-	buf__put(b, file, strlen(file) + (!last || c->nul));
+	if (put_escaped(b, l, file) < 0)
+		return -1;
+	if (!last || c->nul)
+		buf__u8(b, 0);
 	return 0;
 }
 

@@ -1,0 +1,61 @@
+/*
+ * t-jit-name: names from JIT side files made safe (jit-name.h): control
+ * bytes in function names escaped, bad file names refused, the path a
+ * function name carries.
+ */
+#include "common.h"
+#include "jit-name.h"
+#include "sbuf.h"
+
+#include "test.h"
+
+static bool clean_is(const char *name, const char *want, size_t nr)
+{
+	struct sbuf sb;
+	bool ok;
+
+	sbuf_init(&sb, SBUF_MAX_SYMNAME);
+	ok = jit_name__clean(name, &sb) == nr && !strcmp(sb.buf, want);
+	sbuf_release(&sb);
+	return ok;
+}
+
+static bool path_is(const char *name, const char *want)
+{
+	size_t len = 0;
+	const char *p = jit_name__path(name, &len);
+
+	if (!want)
+		return !p;
+	return p && len == strlen(want) && !memcmp(p, want, len);
+}
+
+int main(void)
+{
+	T("a clean name is kept", clean_is("JS:*fib /app/x.js:1:2", "JS:*fib /app/x.js:1:2", 0));
+	T("bytes >= 0x80 are kept", clean_is("na\xc3\xafve \xff", "na\xc3\xafve \xff", 0));
+	T("control bytes escaped", clean_is("a\x1b[1m\x07\x7f", "a\\x1b[1m\\x07\\x7f", 3));
+	T("tab and newline escaped", clean_is("\tb\n", "\\x09b\\x0a", 2));
+	T("empty name", clean_is("", "", 0));
+
+	T("a path", jit_name__file_ok("/app/hot.js"));
+	T("node's internal names", jit_name__file_ok("node:internal/timers"));
+	T("valid UTF-8", jit_name__file_ok("/app/caf\xc3\xa9.js"));
+	T("empty", !jit_name__file_ok(""));
+	T("BEL, O, EOT (node v20)", !jit_name__file_ok("\x07O\x04"));
+	T("DEL", !jit_name__file_ok("a\x7f"));
+	T("tab", !jit_name__file_ok("a\tb"));
+	T("invalid UTF-8", !jit_name__file_ok("bad\xffutf"));
+	T("cut-short UTF-8", !jit_name__file_ok("caf\xc3"));
+	T("overlong UTF-8", !jit_name__file_ok("\xc0\xaf"));
+
+	T("V8 line and column", path_is("JS:~fib /app/hot.js:3:10", "/app/hot.js"));
+	T("line only", path_is("LazyCompile:*f file:///a.mjs:1", "file:///a.mjs"));
+	T("node: scheme", path_is("JS:~f node:internal/timers:3:4", "node:internal/timers"));
+	T("no blank", path_is("Builtin:ArrayPush", NULL));
+	T("no line", path_is("JS:~f /app/x.js", NULL));
+	T("a column that is no number", path_is("JS:~f /app/x.js:1:x", NULL));
+	T("only a line", path_is("JS:~f :12", NULL));
+	T("ends in a blank", path_is("JS:~f ", NULL));
+	return test_done();
+}
