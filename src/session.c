@@ -436,7 +436,7 @@ static size_t add_event_names(struct sbuf *sb, const struct pd_reader *r, const 
 	return n;
 }
 
-/* The first event was used alone while others have samples: say which (and that --event chooses). */
+/* The first event was used alone while others have samples: say which, and how to choose. */
 static void explain_first_event(struct session *s)
 {
 	const struct session_tally *c = &s->tally;
@@ -499,7 +499,7 @@ static void explain_no_match(struct session *s)
 	sbuf_release(&seen);
 }
 
-/* Events whose samples were kept but have no call chains: stacks of one frame (or kernel part). */
+/* Events whose samples were kept but have no call chains: their stacks are the ip alone. */
 static void explain_leaf_only(struct session *s)
 {
 	const struct session_tally *c = &s->tally;
