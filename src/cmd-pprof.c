@@ -100,6 +100,7 @@ static void pprof_release(void *ctx)
 }
 
 static const struct command pprof_command = {
+	.stacks = true,
 	.usage = pprof_usage,
 	.options = pprof_options,
 	.binary_output = "a gzipped profile",

@@ -102,6 +102,8 @@ static void report_prepare(void *ctx, struct command_opts *o)
 	cmd->opts.weight_count = !o->weight_period;
 	cmd->event = o->in.session.filter.event;
 	o->in.session.jit_lines = cmd->opts.source_lines;
+	/* self-only columns are right without call chains; children are not */
+	o->in.session.stacks = !cmd->opts.no_children;
 	cmd->reporter = reporter__new(&cmd->opts);
 }
 

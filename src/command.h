@@ -50,6 +50,7 @@ struct command {
 	unsigned int shared;             /* the enum command_shared it takes */
 	bool weight_period;              /* --weight's default */
 	bool all_events;                 /* every event by default, not only the first */
+	bool stacks;                     /* writes whole stacks: session_opts.stacks */
 	/* What a binary output is ("a gzipped profile"): not written to a terminal. NULL: text */
 	const char *binary_output;
 	/* One of its own options; 0, or -1 after error(). NULL: it has none. */

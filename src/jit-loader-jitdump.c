@@ -250,7 +250,7 @@ const struct jit_loader jit_loader_jitdump = {
 	.kind = JIT_TIMED,
 	.is_marker = jitdump_is_marker,
 	.dirs = JIT_DIRS_JIT,
-	.if_missing = "its JIT frames fall back to the perf map",
+	.if_missing = "its JIT frames are named from its perf map if there is one, else not at all",
 	.read = jitdump_read,
 	.describe = jitdump_describe,
 };

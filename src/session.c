@@ -5,11 +5,26 @@
 #include "machine.h"
 #include "order.h"
 #include "progress.h"
+#include "sbuf.h"
 #include "strpool.h"
 
 #include <perf/event.h>
 
 #define MAX_FRAMES 65536
+#define MAX_SEEN_COMMS 5
+
+/* What the filters did, for the warnings at the end of a run (session_explain()). */
+struct session_tally {
+	uint64_t samples;             /* every sample read */
+	uint64_t *read, *kept;        /* per attr index: samples read, and kept */
+	size_t alloc_read, alloc_kept;
+	uint64_t of_event;            /* samples of the kept event(s) */
+	uint64_t nr_kept;             /* samples passed to the command */
+	uint64_t pid_ok, tid_ok, comm_ok;  /* of those, the ones each filter alone keeps */
+	const char *comms[MAX_SEEN_COMMS];  /* the first comms seen (--comm only) */
+	size_t nr_comms;
+	bool more_comms;
+};
 
 struct session {
 	const struct session_opts *opts;
@@ -25,6 +40,7 @@ struct session {
 	bool aborted;                 /* session__abort() */
 	struct user_stack *user_stack;  /* --call-graph dwarf: made at the first dump */
 	uint64_t *user_ips;           /* its walks' addresses */
+	struct session_tally tally;
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -37,23 +53,66 @@ static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
 	return false;
 }
 
+static bool comm_in(const struct sample_filter *f, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_comms; i++)
+		if (!strcmp(f->comms[i], comm))
+			return true;
+	return false;
+}
+
+/* Count a sample of attr index i in counts (grown to fit). */
+static void tally_attr(uint64_t **counts, size_t *alloc, unsigned int i)
+{
+	size_t old = *alloc;
+
+	ALLOC_GROW(*counts, (size_t)i + 1, *alloc);
+	memset(*counts + old, 0, (*alloc - old) * sizeof(**counts));
+	(*counts)[i]++;
+}
+
+/* Remember comm among the first MAX_SEEN_COMMS distinct ones (comms are interned). */
+static void tally_comm(struct session_tally *c, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_comms; i++)
+		if (c->comms[i] == comm || !strcmp(c->comms[i], comm))
+			return;
+	if (c->nr_comms < MAX_SEEN_COMMS)
+		c->comms[c->nr_comms++] = comm;
+	else
+		c->more_comms = true;
+}
+
 static bool keep_sample(struct session *s, const struct pd_sample *smp, const struct thread *t)
 {
 	const struct sample_filter *f = &s->opts->filter;
-	size_t i;
+	struct session_tally *c = &s->tally;
+	bool pid_ok, tid_ok, comm_ok;
 
+	c->samples++;
+	if (smp->attr)
+		tally_attr(&c->read, &c->alloc_read, smp->attr->index);
 	if (s->event && smp->attr != s->event)
 		return false;
-	if (f->nr_pids && !id_in(f->pids, f->nr_pids, smp->pid))
+	c->of_event++;
+	pid_ok = !f->nr_pids || id_in(f->pids, f->nr_pids, smp->pid);
+	tid_ok = !f->nr_tids || id_in(f->tids, f->nr_tids, smp->tid);
+	comm_ok = !f->nr_comms || comm_in(f, t->comm);
+	c->pid_ok += pid_ok;
+	c->tid_ok += tid_ok;
+	c->comm_ok += comm_ok;
+	if (f->nr_comms)
+		tally_comm(c, t->comm);
+	if (!pid_ok || !tid_ok || !comm_ok)
 		return false;
-	if (f->nr_tids && !id_in(f->tids, f->nr_tids, smp->tid))
-		return false;
-	if (!f->nr_comms)
-		return true;
-	for (i = 0; i < f->nr_comms; i++)
-		if (!strcmp(f->comms[i], t->comm))
-			return true;
-	return false;
+	c->nr_kept++;
+	if (smp->attr)
+		tally_attr(&c->kept, &c->alloc_kept, smp->attr->index);
+	return true;
 }
 
 static void push_frame(struct session *s, size_t *nr, struct thread *t, uint16_t cpumode,
@@ -361,6 +420,138 @@ static int run_records(struct session *s)
 	return ret < 0 ? -1 : 0;
 }
 
+/* "'a', 'b'": the names of the attrs i (but skip) with counts[i] > 0, into sb; how many. */
+static size_t add_event_names(struct sbuf *sb, const struct pd_reader *r, const uint64_t *counts,
+			      size_t nr_counts, const struct pd_attr *skip)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr_counts && i < pd_reader__nr_attrs(r); i++) {
+		const struct pd_attr *a = pd_reader__attr(r, i);
+
+		if (!counts[i] || a == skip)
+			continue;
+		sbuf_addf(sb, "%s'%s'", n++ ? ", " : "", a->name);
+	}
+	return n;
+}
+
+/* The first event was used alone while others have samples: say which, and how to choose. */
+static void explain_first_event(struct session *s)
+{
+	const struct session_tally *c = &s->tally;
+	struct sbuf others = SBUF_INIT;
+
+	if (s->opts->filter.first_event_only && !s->opts->filter.event && s->event &&
+	    add_event_names(&others, s->reader, c->read, c->alloc_read, s->event))
+		warning("'%s' has %zu events; using '%s' only (also: %s); choose with --event",
+			pd_reader__path(s->reader), pd_reader__nr_attrs(s->reader), s->event->name,
+			others.buf);
+	sbuf_release(&others);
+}
+
+/* "--pid 1,2" */
+static void add_id_filter(struct sbuf *sb, const char *opt, const uint32_t *ids, size_t nr)
+{
+	size_t i;
+
+	sbuf_addf(sb, "%s%s ", sb->len ? " and " : "", opt);
+	for (i = 0; i < nr; i++)
+		sbuf_addf(sb, "%s%" PRIu32, i ? "," : "", ids[i]);
+}
+
+static void add_comm_filter(struct sbuf *sb, const struct sample_filter *f)
+{
+	size_t i;
+
+	sbuf_addf(sb, "%s--comm '", sb->len ? " and " : "");
+	for (i = 0; i < f->nr_comms; i++)
+		sbuf_addf(sb, "%s%s", i ? "," : "", f->comms[i]);
+	sbuf_addch(sb, '\'');
+}
+
+/* No sample passed --pid, --tid and --comm: name the filter(s) that matched nothing. */
+static void explain_no_match(struct session *s)
+{
+	const struct sample_filter *f = &s->opts->filter;
+	const struct session_tally *c = &s->tally;
+	struct sbuf what = SBUF_INIT, seen = SBUF_INIT;
+	/* a filter that alone matched nothing is to blame; else all of them together */
+	bool alone = (f->nr_pids && !c->pid_ok) || (f->nr_tids && !c->tid_ok) ||
+		     (f->nr_comms && !c->comm_ok);
+	size_t i;
+
+	if (f->nr_pids && (!alone || !c->pid_ok))
+		add_id_filter(&what, "--pid", f->pids, f->nr_pids);
+	if (f->nr_tids && (!alone || !c->tid_ok))
+		add_id_filter(&what, "--tid", f->tids, f->nr_tids);
+	if (f->nr_comms && (!alone || !c->comm_ok)) {
+		add_comm_filter(&what, f);
+		for (i = 0; !c->comm_ok && i < c->nr_comms; i++)
+			sbuf_addf(&seen, "%s'%s'", i ? ", " : "", c->comms[i]);
+	}
+	if (!what.len)
+		BUG("no sample kept, and no filter to blame");
+	warning("no sample matched %s%s%s%s%s", what.buf, alone ? "" : " together",
+		seen.len ? " (comms: " : "", seen.buf,
+		seen.len ? (c->more_comms ? ", ...)" : ")") : "");
+	sbuf_release(&what);
+	sbuf_release(&seen);
+}
+
+/* Events whose samples were kept but have no call chains: their stacks are the ip alone. */
+static void explain_leaf_only(struct session *s)
+{
+	const struct session_tally *c = &s->tally;
+	struct sbuf names = SBUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < c->alloc_kept && i < pd_reader__nr_attrs(s->reader); i++) {
+		const struct pd_attr *a = pd_reader__attr(s->reader, i);
+
+		if (!c->kept[i] ||
+		    (a->attr.sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER)))
+			continue;
+		sbuf_addf(&names, "%s'%s'", n++ ? ", " : "", a->name);
+	}
+	if (n)
+		warning("'%s' has no call chains for %s (recorded without -g): stacks are leaf-only",
+			pd_reader__path(s->reader), names.buf);
+	sbuf_release(&names);
+}
+
+/*
+ * After a run read fine: one line for each reason the output is empty or
+ * partial that the user may not see from the output. Exit status stays 0,
+ * as perf's: the recording was read.
+ */
+static void session_explain(struct session *s)
+{
+	const struct sample_filter *f = &s->opts->filter;
+	const struct session_tally *c = &s->tally;
+	struct sbuf events = SBUF_INIT;
+
+	if (!c->samples) {
+		warning("'%s' holds no samples", pd_reader__path(s->reader));
+		return;
+	}
+	explain_first_event(s);
+	if (!c->of_event && f->event) {
+		add_event_names(&events, s->reader, c->read, c->alloc_read, NULL);
+		warning("no sample matched --event '%s' (samples are of %s)", f->event, events.buf);
+		sbuf_release(&events);
+		return;
+	}
+	if (!c->of_event)
+		return;        /* the first event alone has none: explain_first_event() said */
+	if (!c->nr_kept) {
+		explain_no_match(s);
+		return;
+	}
+	if (s->opts->stacks)
+		explain_leaf_only(s);
+}
+
 int session__run(const char *path, const struct session_opts *opts,
 		 const struct session_hooks *hooks)
 {
@@ -373,6 +564,8 @@ int session__run(const char *path, const struct session_opts *opts,
 	s.pool = strpool__new();
 	s.machine = machine__new(s.pool);
 	ret = run_records(&s);
+	if (!ret && s.resolver && !s.aborted)
+		session_explain(&s);
 	if (s.resolver && !s.aborted && s.hooks->finish)
 		s.hooks->finish(s.hooks->ctx, &s);
 	user_stack__report(s.user_stack, pd_reader__path(s.reader));
@@ -384,6 +577,8 @@ int session__run(const char *path, const struct session_opts *opts,
 	strpool__delete(s.pool);
 	pd_reader__delete(s.reader);
 	free(s.frames);
+	free(s.tally.read);
+	free(s.tally.kept);
 	return ret;
 }
 

@@ -34,6 +34,8 @@ struct session_opts {
 	const char **perfmap_dirs;    /* --perfmap-dir, in order */
 	size_t nr_perfmap_dirs;
 	bool jit_lines;               /* the command prints JIT source lines */
+	/* the command writes whole stacks: warn when an event it used has no call chains */
+	bool stacks;
 };
 
 struct resolved_sample {
@@ -76,7 +78,11 @@ struct resolver *session__resolver(const struct session *s);
 /*
  * Run the whole recording through the hooks. Returns 0, or -1 when the
  * input could not be opened or was damaged (an error has been printed;
- * the samples before the damage have been delivered).
+ * the samples before the damage have been delivered). A recording read
+ * fine whose output is empty or partial gets one warning line each, and
+ * still returns 0: no samples at all, a filter that matched no sample,
+ * other events left out by first_event_only, and (with stacks) events
+ * recorded without call chains.
  */
 int session__run(const char *path, const struct session_opts *opts,
 		 const struct session_hooks *hooks);

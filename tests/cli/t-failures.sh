@@ -22,9 +22,9 @@ bad() { echo "not ok - $1"; fail=1; }
 
 cat >"$tmp/valid.spec" <<'SPEC'
 feature osrelease 6.1.0-test
-attr name=cycles type=0 config=0 sample_period=1000 sample_type=IP,TID,TIME,PERIOD sample_id_all=1 mmap=1 comm=1 task=1
+attr name=cycles type=0 config=0 sample_period=1000 sample_type=IP,TID,TIME,PERIOD,CALLCHAIN sample_id_all=1 mmap=1 comm=1 task=1
 comm pid=300 tid=300 comm=app exec=1 time=1000
-sample pid=300 tid=300 time=2000 period=1000 ip=0x1000
+sample pid=300 tid=300 time=2000 period=1000 ip=0x1000 callchain=user:0x1000
 SPEC
 "$MKPERF" "$tmp/valid.spec" "$tmp/valid.data" || { echo "mkperf failed"; exit 99; }
 echo "not a recording" >"$tmp/text.data"
