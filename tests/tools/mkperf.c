@@ -3,7 +3,7 @@
  * jitsym's tests need no live perf. The spec language is documented in
  * tests/tools/README.md.
  *
- *   mkperf [--pipe] [--swap] [--compress] SPEC OUT     (OUT "-": stdout)
+ *   mkperf [--pipe] [--swap] [--compress|--compress2] SPEC OUT  (OUT "-": stdout)
  *
  * Record and attr layouts come from <perf/event.h> and <linux/perf_event.h>.
  * The perf.data header, the feature numbers and the feature layouts are
@@ -14,7 +14,8 @@
  * The output is built in memory (at most SPEC_MAX_OUTPUT bytes): records
  * are encoded as the spec is read, so a record can only use the attrs
  * declared above it; then they are grouped into PERF_RECORD_COMPRESSED
- * records (--compress); then wrapped in the file or pipe header. Every
+ * records (--compress) or perf 6.15's COMPRESSED2 ones (--compress2);
+ * then wrapped in the file or pipe header. Every
  * multi-byte field goes through struct buf, which writes it in the other
  * byte order under --swap.
  *
@@ -92,6 +93,12 @@ enum mkperf_feat {
 #define MKPERF_COMP_ZSTD 1
 #define MKPERF_MMAP_LEN 528384		/* perf record's default: 129 pages */
 #define MKPERF_GROUP 32768		/* record bytes per compressed record */
+
+/*
+ * perf 6.15's PERF_RECORD_COMPRESSED2, newer than <perf/event.h>: the
+ * header, a u64 data_size (the zstd bytes), the zstd bytes padded to 8.
+ */
+#define MKPERF_RECORD_COMPRESSED2 83
 
 #define ALIGN_UP(n, a) (((n) + (a) - 1) / (a) * (a))
 
@@ -431,6 +438,7 @@ struct header_over {
 struct spec {
 	const char *path;
 	bool pipe, swap, compress;
+	bool compress2;			/* COMPRESSED2 records, not COMPRESSED */
 	struct attr_def attrs[MKPERF_MAX_ATTRS];
 	size_t nr_attrs;
 	struct buf feat[MKPERF_FEAT_BITS];	/* contents, by feature bit */
@@ -1698,7 +1706,7 @@ struct comp {
 	uint64_t in, out;		/* bytes before and after */
 };
 
-/* Wrap the waiting group in one PERF_RECORD_COMPRESSED (one zstd frame). */
+/* Wrap the waiting group in one PERF_RECORD_COMPRESSED or COMPRESSED2 (one zstd frame). */
 static int comp__flush(struct comp *c, const struct spec *s, struct buf *out)
 {
 	size_t bound = ZSTD_compressBound(c->group.len), n;
@@ -1713,13 +1721,20 @@ static int comp__flush(struct comp *c, const struct spec *s, struct buf *out)
 		free(frame);
 		return error("zstd: %s", ZSTD_getErrorName(n));
 	}
-	if (n + 8 > MKPERF_MAX_RECORD) {
+	if ((s->compress2 ? ALIGN_UP(n, 8) + 16 : n + 8) > MKPERF_MAX_RECORD) {
 		free(frame);
 		return error("a compressed group of %zu bytes does not fit one record: lower 'compress group='",
 			     c->group.len);
 	}
-	buf__event_header(out, PERF_RECORD_COMPRESSED, 0, (uint16_t)(n + 8));
-	buf__put(out, frame, n);
+	if (s->compress2) {
+		buf__event_header(out, MKPERF_RECORD_COMPRESSED2, 0, (uint16_t)(ALIGN_UP(n, 8) + 16));
+		buf__u64(out, n);
+		buf__put(out, frame, n);
+		buf__zero(out, ALIGN_UP(n, 8) - n);
+	} else {
+		buf__event_header(out, PERF_RECORD_COMPRESSED, 0, (uint16_t)(n + 8));
+		buf__put(out, frame, n);
+	}
 	c->in += c->group.len;
 	c->out += n;
 	c->group.len = 0;
@@ -1941,18 +1956,19 @@ static int pipe__assemble(const struct spec *s, const struct buf *data,
 /* ---- main --------------------------------------------------------------- */
 
 struct mkperf_opts {
-	bool pipe, swap, compress;
+	bool pipe, swap, compress, compress2;
 	const char *spec, *out;
 };
 
 static const char *const usage[] = {
-	"usage: mkperf [--pipe] [--swap] [--compress] SPEC OUT",
+	"usage: mkperf [--pipe] [--swap] [--compress|--compress2] SPEC OUT",
 	"",
 	"Write the perf.data described by SPEC to OUT (\"-\" for stdout).",
 	"",
 	"  --pipe      pipe-mode file (attrs and features as records)",
 	"  --swap      opposite byte order (big-endian on x86)",
 	"  --compress  wrap records in zstd PERF_RECORD_COMPRESSED records",
+	"  --compress2 the same in perf 6.15's PERF_RECORD_COMPRESSED2 records",
 	"  -h, --help  this text",
 	"",
 	"The spec language is described in tests/tools/README.md.",
@@ -1975,6 +1991,7 @@ static int opts__parse(struct mkperf_opts *o, int argc, char **argv,
 		{ "pipe", no_argument, NULL, 'p' },
 		{ "swap", no_argument, NULL, 's' },
 		{ "compress", no_argument, NULL, 'z' },
+		{ "compress2", no_argument, NULL, '2' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1988,6 +2005,8 @@ static int opts__parse(struct mkperf_opts *o, int argc, char **argv,
 			o->swap = true;
 		else if (c == 'z')
 			o->compress = true;
+		else if (c == '2')
+			o->compress = o->compress2 = true;
 		else
 			break;
 	}
@@ -2029,6 +2048,7 @@ static struct spec *spec__new(const struct mkperf_opts *o)
 	s->pipe = o->pipe;
 	s->swap = o->swap;
 	s->compress = o->compress;
+	s->compress2 = o->compress2;
 	s->records.swap = o->swap;
 	s->build_ids.swap = o->swap;
 	s->comp.level = 1;
