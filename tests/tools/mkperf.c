@@ -1957,6 +1957,7 @@ static int pipe__assemble(const struct spec *s, const struct buf *data,
 
 struct mkperf_opts {
 	bool pipe, swap, compress, compress2;
+	bool recompress2;		/* spec is a perf.data to rewrite */
 	const char *spec, *out;
 };
 
@@ -1972,6 +1973,11 @@ static const char *const usage[] = {
 	"  -h, --help  this text",
 	"",
 	"The spec language is described in tests/tools/README.md.",
+	"",
+	"   or: mkperf --recompress2 PERF.DATA OUT",
+	"",
+	"Rewrite a file-mode perf.data (this machine's byte order) with its",
+	"COMPRESSED records as COMPRESSED2 ones, as perf 6.15 writes -z data.",
 	NULL
 };
 
@@ -1992,6 +1998,7 @@ static int opts__parse(struct mkperf_opts *o, int argc, char **argv,
 		{ "swap", no_argument, NULL, 's' },
 		{ "compress", no_argument, NULL, 'z' },
 		{ "compress2", no_argument, NULL, '2' },
+		{ "recompress2", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -2007,6 +2014,8 @@ static int opts__parse(struct mkperf_opts *o, int argc, char **argv,
 			o->compress = true;
 		else if (c == '2')
 			o->compress = o->compress2 = true;
+		else if (c == 'r')
+			o->recompress2 = true;
 		else
 			break;
 	}
@@ -2057,6 +2066,120 @@ static struct spec *spec__new(const struct mkperf_opts *o)
 	return s;
 }
 
+/* ---- --recompress2: a perf.data's COMPRESSED records as COMPRESSED2 ---- */
+
+#define MKPERF_HDR_SIZE 104		/* struct perf_file_header */
+#define MKPERF_HDR_DATA 40		/* its data section: u64 offset, u64 size */
+#define MKPERF_HDR_FLAGS 72		/* its feature bits: 4 u64 */
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The whole of path into b; -1 after error(). */
+static int read_whole(const char *path, struct buf *b)
+{
+	FILE *f = input__open(path);
+	uint8_t chunk[65536];
+	size_t n;
+
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf__put(b, chunk, n);
+	if (ferror(f)) {
+		input__close(f);
+		return error("cannot read '%s'", path);
+	}
+	input__close(f);
+	return 0;
+}
+
+/* The data section of in, each COMPRESSED record rewritten, appended to out. */
+static int recompress2__data(const uint8_t *p, uint64_t len, struct buf *out)
+{
+	uint64_t at = 0;
+
+	while (at + 8 <= len) {
+		uint32_t type;
+		uint16_t size;
+
+		memcpy(&type, p + at, 4);
+		memcpy(&size, p + at + 6, 2);
+		if (size < 8 || size > len - at)
+			return error("record at data offset %llu has a bad size %u",
+				     (unsigned long long)at, size);
+		if (type == PERF_RECORD_COMPRESSED) {
+			size_t n = size - 8u;
+
+			if (ALIGN_UP(n, 8) + 16 > MKPERF_MAX_RECORD)
+				return error("a COMPRESSED record of %u bytes does not fit a COMPRESSED2 one", size);
+			buf__event_header(out, MKPERF_RECORD_COMPRESSED2, 0, (uint16_t)(ALIGN_UP(n, 8) + 16));
+			buf__u64(out, n);
+			buf__put(out, p + at + 8, n);
+			buf__zero(out, ALIGN_UP(n, 8) - n);
+		} else {
+			buf__put(out, p + at, size);
+		}
+		at += size;
+	}
+	return at == len ? 0 : error("the data section ends inside a record header");
+}
+
+/*
+ * A file-mode perf.data in this machine's byte order, as perf >= 6.15 would
+ * have written it: its COMPRESSED records as COMPRESSED2, the data size and
+ * the feature sections' offsets moved to match.
+ */
+static int recompress2(const char *in_path, const char *out_path)
+{
+	struct buf in = { NULL, 0, 0, false }, out = { NULL, 0, 0, false };
+	uint64_t off, size, delta, nr_feat = 0, i;
+	int ret = read_whole(in_path, &in);
+
+	if (ret)
+		goto done;
+	if (in.len < MKPERF_HDR_SIZE || memcmp(in.p, "PERFILE2", 8) ||
+	    get_u64(in.p + 8) != MKPERF_HDR_SIZE) {
+		ret = error("'%s' is not a file-mode perf.data in this byte order", in_path);
+		goto done;
+	}
+	off = get_u64(in.p + MKPERF_HDR_DATA);
+	size = get_u64(in.p + MKPERF_HDR_DATA + 8);
+	if (off < MKPERF_HDR_SIZE || off > in.len || size > in.len - off) {
+		ret = error("'%s': the data section is not inside the file", in_path);
+		goto done;
+	}
+	buf__put(&out, in.p, off);
+	ret = recompress2__data(in.p + off, size, &out);
+	if (ret)
+		goto done;
+	delta = out.len - off - size;
+	buf__set_u64(&out, MKPERF_HDR_DATA + 8, out.len - off);
+	for (i = 0; i < 4; i++)
+		nr_feat += (uint64_t)__builtin_popcountll(get_u64(in.p + MKPERF_HDR_FLAGS + 8 * i));
+	if (nr_feat * 16 > in.len - off - size) {
+		ret = error("'%s': the feature table is cut short", in_path);
+		goto done;
+	}
+	for (i = 0; i < nr_feat; i++) {
+		size_t at = out.len + 16 * i;
+
+		buf__put(&out, in.p + off + size + 16 * i, 16);
+		buf__set_u64(&out, at, get_u64(out.p + at) + delta);
+	}
+	buf__put(&out, in.p + off + size + 16 * nr_feat, in.len - off - size - 16 * nr_feat);
+	ret = output__write(out_path, &out);
+done:
+	buf__release(&in);
+	buf__release(&out);
+	return ret;
+}
+
 static int mkperf__run(const struct mkperf_opts *o)
 {
 	struct spec *s = spec__new(o);
@@ -2097,5 +2220,7 @@ int main(int argc, char **argv)
 
 	if (opts__parse(&o, argc, argv, &code) < 0)
 		return code;
+	if (o.recompress2)
+		return recompress2(o.spec, o.out) < 0 ? SPEC_EXIT_DATA : SPEC_EXIT_OK;
 	return mkperf__run(&o) < 0 ? SPEC_EXIT_DATA : SPEC_EXIT_OK;
 }
