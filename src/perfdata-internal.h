@@ -43,6 +43,17 @@
  * much it decompresses to.
  */
 #define PD_DECOMP_STEP    (256u << 10)
+/*
+ * Record types newer than the libperf headers here (linux 6.12): perf 6.15
+ * writes -z data as COMPRESSED2 (header, u64 data_size, the zstd bytes
+ * padded to 8); perf 6.16 adds BPF_METADATA, of no use to symbols.
+ */
+#define PD_RECORD_COMPRESSED2   83
+#define PD_RECORD_BPF_METADATA  84
+#define PD_RECORD_USER_MAX      84     /* the newest user type known */
+#define PD_RECORD_KERNEL_MAX    21     /* PERF_RECORD_AUX_OUTPUT_HW_ID */
+/* Unknown record types counted one by one below this; above, together. */
+#define PD_UNKNOWN_TYPES        256
 #define PD_MAX_ATTRS     4096
 #define PD_MAX_IDS       (1u << 20)
 #define PD_READ_CHUNK    (256u << 10)
@@ -180,6 +191,9 @@ struct pd_reader {
 	bool damaged;
 	uint64_t data_size_stated;  /* the header's data size when the file is shorter, else 0 */
 	uint64_t nr_bad_samples;
+	/* records of types the reader does not know, skipped: said once at the end */
+	uint64_t nr_unknown[PD_UNKNOWN_TYPES + 1];   /* the last: all types above */
+	bool unknown_said;
 	/* decompression */
 	ZSTD_DStream *zds;
 	uint8_t *dbuf;

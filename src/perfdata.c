@@ -11,6 +11,7 @@
  * next container arrives.
  */
 #include "perfdata-internal.h"
+#include "sbuf.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -360,6 +361,48 @@ static int damaged(struct pd_reader *r)
 	return -1;
 }
 
+/* ---- record types the reader does not know ------------------------- */
+
+/* Whether type is one of perf's up to PD_RECORD_USER_MAX (perf 6.16). */
+static bool record_type_known(uint32_t type)
+{
+	if (type < PERF_RECORD_USER_TYPE_START)
+		return type >= PERF_RECORD_MMAP && type <= PD_RECORD_KERNEL_MAX;
+	return type <= PD_RECORD_USER_MAX;
+}
+
+static void unknown__count(struct pd_reader *r, uint32_t type)
+{
+	r->nr_unknown[type < PD_UNKNOWN_TYPES ? type : PD_UNKNOWN_TYPES]++;
+}
+
+/* Once, when the walk ends: how many records of which unknown types were skipped. */
+static void unknown__say(struct pd_reader *r)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t t;
+
+	if (r->unknown_said)
+		return;
+	r->unknown_said = true;
+	for (t = 0; t <= PD_UNKNOWN_TYPES; t++) {
+		uint64_t n = r->nr_unknown[t];
+
+		if (!n)
+			continue;
+		sbuf_addf(&sb, "%s%" PRIu64 " %s", sb.len ? ", " : "", n,
+			  !sb.len ? (n == 1 ? "record of unknown type" : "records of unknown type") :
+			  "of type");
+		if (t < PD_UNKNOWN_TYPES)
+			sbuf_addf(&sb, " %zu", t);
+		else
+			sbuf_addf(&sb, "s above %d", PD_UNKNOWN_TYPES - 1);
+	}
+	if (sb.len)
+		warning("'%s': skipped %s", r->path, sb.buf);
+	sbuf_release(&sb);
+}
+
 /* Decode one record of a type the caller sees; 1 to return it, 0 to skip. */
 static int decode_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 			 uint64_t off, bool in_comp, struct pd_event *ev)
@@ -370,6 +413,10 @@ static int decode_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 	ev->size = (uint16_t)size;
 	ev->offset = off;
 	ev->in_compressed = in_comp;
+	if (!record_type_known(ev->type)) {
+		unknown__count(r, ev->type);
+		return 0;
+	}
 	if (ev->type == PERF_RECORD_SAMPLE) {
 		if (pd_reader__decode_sample(r, rec, size, ev))
 			return 1;
@@ -386,6 +433,30 @@ static int decode_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 	warning("'%s': record of type %u at %soffset %" PRIu64 " is malformed (size %zu); skipped",
 		r->path, ev->type, in_comp ? "decompressed " : "", off, size);
 	return 0;
+}
+
+/*
+ * A COMPRESSED2 record: its u64 data_size says how many of the bytes after
+ * it are zstd's (the rest, to the record's size, is padding).
+ */
+static int compressed2(struct pd_reader *r, const uint8_t *rec, size_t size, uint64_t off)
+{
+	uint64_t data_size;
+
+	if (size < 16) {
+		error("'%s': compressed record at offset %" PRIu64 " is malformed (size %zu)",
+		      r->path, off, size);
+		return damaged(r);
+	}
+	data_size = rec_u64(rec, 8, r->info.swapped);
+	if (data_size > size - 16) {
+		error("'%s': compressed record at offset %" PRIu64 " is malformed: %" PRIu64
+		      " data bytes stated, %zu held", r->path, off, data_size, size - 16);
+		return damaged(r);
+	}
+	if (decompress(r, rec + 16, (size_t)data_size, off))
+		return damaged(r);
+	return 1;
 }
 
 /* Header-ish records consumed here; returns -1 on damage, 1 if consumed, 0 if not. */
@@ -428,12 +499,14 @@ static int consume_special(struct pd_reader *r, uint32_t type, const uint8_t *re
 		if (decompress(r, rec + 8, size - 8, off))
 			return damaged(r);
 		return 1;
+	case PD_RECORD_COMPRESSED2:
+		return compressed2(r, rec, size, off);
 	case PERF_RECORD_HEADER_EVENT_TYPE: case PERF_RECORD_ID_INDEX:
 	case PERF_RECORD_AUXTRACE_INFO: case PERF_RECORD_THREAD_MAP:
 	case PERF_RECORD_CPU_MAP: case PERF_RECORD_STAT_CONFIG:
 	case PERF_RECORD_STAT: case PERF_RECORD_STAT_ROUND:
 	case PERF_RECORD_EVENT_UPDATE: case PERF_RECORD_TIME_CONV:
-	case PERF_RECORD_FINISHED_INIT:
+	case PERF_RECORD_FINISHED_INIT: case PD_RECORD_BPF_METADATA:
 		return 1;
 	default:
 		return 0;
@@ -468,7 +541,8 @@ static int next_decompressed(struct pd_reader *r, struct pd_event *ev)
 	}
 }
 
-int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
+/* The next record for the caller: 1, 0 at the end, -1 on damage. */
+static int walk_next(struct pd_reader *r, struct pd_event *ev)
 {
 	for (;;) {
 		const uint8_t *rec;
@@ -524,4 +598,13 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 		if (ret == 0 && decode_record(r, rec, size, off, false, ev))
 			return 1;
 	}
+}
+
+int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
+{
+	int ret = walk_next(r, ev);
+
+	if (ret <= 0)
+		unknown__say(r);
+	return ret;
 }

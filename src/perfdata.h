@@ -143,8 +143,10 @@ const char *pd_reader__path(const struct pd_reader *r);
  * next call), 0 at the end of the data, -1 when the data is damaged and
  * cannot be walked further (an error naming the offset has been printed).
  * Header records (attrs, features, build ids, tracing data in pipe mode),
- * COMPRESSED containers and auxtrace payloads are consumed here and not
- * returned; FINISHED_ROUND is.
+ * COMPRESSED and COMPRESSED2 containers and auxtrace payloads are
+ * consumed here and not returned; FINISHED_ROUND is. Records of types newer
+ * than the reader knows are skipped and counted; the first call that returns
+ * 0 or -1 warns once with the count per type.
  */
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
 

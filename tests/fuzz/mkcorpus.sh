@@ -38,6 +38,12 @@ for spec in tests/golden/*/*.spec tests/golden/*/*/*.spec tests/tools/examples/*
 			rm -f "$out/perfdata/$n-$m.data"
 	done
 done
+# perf 6.15's COMPRESSED2 records (data_size, padding): the specs made for them
+for spec in tests/golden/compressed2-synth/*.spec; do
+	n=$(name "$spec")
+	"$MKPERF" --compress2 "$spec" "$out/perfdata/$n-compress2.data"
+	"$MKPERF" --pipe --swap --compress2 "$spec" "$out/perfdata/$n-pipeswapcompress2.data"
+done
 for f in tests/golden/*-recorded/perf.data; do
 	head -c $RECORDED_MAX "$f" >"$out/perfdata/$(name "${f%/perf.data}").data"
 done

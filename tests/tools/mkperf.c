@@ -3,7 +3,7 @@
  * jitsym's tests need no live perf. The spec language is documented in
  * tests/tools/README.md.
  *
- *   mkperf [--pipe] [--swap] [--compress] SPEC OUT     (OUT "-": stdout)
+ *   mkperf [--pipe] [--swap] [--compress|--compress2] SPEC OUT  (OUT "-": stdout)
  *
  * Record and attr layouts come from <perf/event.h> and <linux/perf_event.h>.
  * The perf.data header, the feature numbers and the feature layouts are
@@ -14,7 +14,8 @@
  * The output is built in memory (at most SPEC_MAX_OUTPUT bytes): records
  * are encoded as the spec is read, so a record can only use the attrs
  * declared above it; then they are grouped into PERF_RECORD_COMPRESSED
- * records (--compress); then wrapped in the file or pipe header. Every
+ * records (--compress) or perf 6.15's COMPRESSED2 ones (--compress2);
+ * then wrapped in the file or pipe header. Every
  * multi-byte field goes through struct buf, which writes it in the other
  * byte order under --swap.
  *
@@ -92,6 +93,12 @@ enum mkperf_feat {
 #define MKPERF_COMP_ZSTD 1
 #define MKPERF_MMAP_LEN 528384		/* perf record's default: 129 pages */
 #define MKPERF_GROUP 32768		/* record bytes per compressed record */
+
+/*
+ * perf 6.15's PERF_RECORD_COMPRESSED2, newer than <perf/event.h>: the
+ * header, a u64 data_size (the zstd bytes), the zstd bytes padded to 8.
+ */
+#define MKPERF_RECORD_COMPRESSED2 83
 
 #define ALIGN_UP(n, a) (((n) + (a) - 1) / (a) * (a))
 
@@ -431,6 +438,7 @@ struct header_over {
 struct spec {
 	const char *path;
 	bool pipe, swap, compress;
+	bool compress2;			/* COMPRESSED2 records, not COMPRESSED */
 	struct attr_def attrs[MKPERF_MAX_ATTRS];
 	size_t nr_attrs;
 	struct buf feat[MKPERF_FEAT_BITS];	/* contents, by feature bit */
@@ -1698,7 +1706,7 @@ struct comp {
 	uint64_t in, out;		/* bytes before and after */
 };
 
-/* Wrap the waiting group in one PERF_RECORD_COMPRESSED (one zstd frame). */
+/* Wrap the waiting group in one PERF_RECORD_COMPRESSED or COMPRESSED2 (one zstd frame). */
 static int comp__flush(struct comp *c, const struct spec *s, struct buf *out)
 {
 	size_t bound = ZSTD_compressBound(c->group.len), n;
@@ -1713,13 +1721,20 @@ static int comp__flush(struct comp *c, const struct spec *s, struct buf *out)
 		free(frame);
 		return error("zstd: %s", ZSTD_getErrorName(n));
 	}
-	if (n + 8 > MKPERF_MAX_RECORD) {
+	if ((s->compress2 ? ALIGN_UP(n, 8) + 16 : n + 8) > MKPERF_MAX_RECORD) {
 		free(frame);
 		return error("a compressed group of %zu bytes does not fit one record: lower 'compress group='",
 			     c->group.len);
 	}
-	buf__event_header(out, PERF_RECORD_COMPRESSED, 0, (uint16_t)(n + 8));
-	buf__put(out, frame, n);
+	if (s->compress2) {
+		buf__event_header(out, MKPERF_RECORD_COMPRESSED2, 0, (uint16_t)(ALIGN_UP(n, 8) + 16));
+		buf__u64(out, n);
+		buf__put(out, frame, n);
+		buf__zero(out, ALIGN_UP(n, 8) - n);
+	} else {
+		buf__event_header(out, PERF_RECORD_COMPRESSED, 0, (uint16_t)(n + 8));
+		buf__put(out, frame, n);
+	}
 	c->in += c->group.len;
 	c->out += n;
 	c->group.len = 0;
@@ -1941,21 +1956,28 @@ static int pipe__assemble(const struct spec *s, const struct buf *data,
 /* ---- main --------------------------------------------------------------- */
 
 struct mkperf_opts {
-	bool pipe, swap, compress;
+	bool pipe, swap, compress, compress2;
+	bool recompress2;		/* spec is a perf.data to rewrite */
 	const char *spec, *out;
 };
 
 static const char *const usage[] = {
-	"usage: mkperf [--pipe] [--swap] [--compress] SPEC OUT",
+	"usage: mkperf [--pipe] [--swap] [--compress|--compress2] SPEC OUT",
 	"",
 	"Write the perf.data described by SPEC to OUT (\"-\" for stdout).",
 	"",
 	"  --pipe      pipe-mode file (attrs and features as records)",
 	"  --swap      opposite byte order (big-endian on x86)",
 	"  --compress  wrap records in zstd PERF_RECORD_COMPRESSED records",
+	"  --compress2 the same in perf 6.15's PERF_RECORD_COMPRESSED2 records",
 	"  -h, --help  this text",
 	"",
 	"The spec language is described in tests/tools/README.md.",
+	"",
+	"   or: mkperf --recompress2 PERF.DATA OUT",
+	"",
+	"Rewrite a file-mode perf.data (this machine's byte order) with its",
+	"COMPRESSED records as COMPRESSED2 ones, as perf 6.15 writes -z data.",
 	NULL
 };
 
@@ -1975,6 +1997,8 @@ static int opts__parse(struct mkperf_opts *o, int argc, char **argv,
 		{ "pipe", no_argument, NULL, 'p' },
 		{ "swap", no_argument, NULL, 's' },
 		{ "compress", no_argument, NULL, 'z' },
+		{ "compress2", no_argument, NULL, '2' },
+		{ "recompress2", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1988,6 +2012,10 @@ static int opts__parse(struct mkperf_opts *o, int argc, char **argv,
 			o->swap = true;
 		else if (c == 'z')
 			o->compress = true;
+		else if (c == '2')
+			o->compress = o->compress2 = true;
+		else if (c == 'r')
+			o->recompress2 = true;
 		else
 			break;
 	}
@@ -2029,12 +2057,127 @@ static struct spec *spec__new(const struct mkperf_opts *o)
 	s->pipe = o->pipe;
 	s->swap = o->swap;
 	s->compress = o->compress;
+	s->compress2 = o->compress2;
 	s->records.swap = o->swap;
 	s->build_ids.swap = o->swap;
 	s->comp.level = 1;
 	s->comp.mmap_len = MKPERF_MMAP_LEN;
 	s->comp.group = MKPERF_GROUP;
 	return s;
+}
+
+/* ---- --recompress2: a perf.data's COMPRESSED records as COMPRESSED2 ---- */
+
+#define MKPERF_HDR_SIZE 104		/* struct perf_file_header */
+#define MKPERF_HDR_DATA 40		/* its data section: u64 offset, u64 size */
+#define MKPERF_HDR_FLAGS 72		/* its feature bits: 4 u64 */
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The whole of path into b; -1 after error(). */
+static int read_whole(const char *path, struct buf *b)
+{
+	FILE *f = input__open(path);
+	uint8_t chunk[65536];
+	size_t n;
+
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf__put(b, chunk, n);
+	if (ferror(f)) {
+		input__close(f);
+		return error("cannot read '%s'", path);
+	}
+	input__close(f);
+	return 0;
+}
+
+/* The data section of in, each COMPRESSED record rewritten, appended to out. */
+static int recompress2__data(const uint8_t *p, uint64_t len, struct buf *out)
+{
+	uint64_t at = 0;
+
+	while (at + 8 <= len) {
+		uint32_t type;
+		uint16_t size;
+
+		memcpy(&type, p + at, 4);
+		memcpy(&size, p + at + 6, 2);
+		if (size < 8 || size > len - at)
+			return error("record at data offset %llu has a bad size %u",
+				     (unsigned long long)at, size);
+		if (type == PERF_RECORD_COMPRESSED) {
+			size_t n = size - 8u;
+
+			if (ALIGN_UP(n, 8) + 16 > MKPERF_MAX_RECORD)
+				return error("a COMPRESSED record of %u bytes does not fit a COMPRESSED2 one", size);
+			buf__event_header(out, MKPERF_RECORD_COMPRESSED2, 0, (uint16_t)(ALIGN_UP(n, 8) + 16));
+			buf__u64(out, n);
+			buf__put(out, p + at + 8, n);
+			buf__zero(out, ALIGN_UP(n, 8) - n);
+		} else {
+			buf__put(out, p + at, size);
+		}
+		at += size;
+	}
+	return at == len ? 0 : error("the data section ends inside a record header");
+}
+
+/*
+ * A file-mode perf.data in this machine's byte order, as perf >= 6.15 would
+ * have written it: its COMPRESSED records as COMPRESSED2, the data size and
+ * the feature sections' offsets moved to match.
+ */
+static int recompress2(const char *in_path, const char *out_path)
+{
+	struct buf in = { NULL, 0, 0, false }, out = { NULL, 0, 0, false };
+	uint64_t off, size, delta, nr_feat = 0, i;
+	int ret = read_whole(in_path, &in);
+
+	if (ret)
+		goto done;
+	if (in.len < MKPERF_HDR_SIZE || memcmp(in.p, "PERFILE2", 8) ||
+	    get_u64(in.p + 8) != MKPERF_HDR_SIZE) {
+		ret = error("'%s' is not a file-mode perf.data in this byte order", in_path);
+		goto done;
+	}
+	off = get_u64(in.p + MKPERF_HDR_DATA);
+	size = get_u64(in.p + MKPERF_HDR_DATA + 8);
+	if (off < MKPERF_HDR_SIZE || off > in.len || size > in.len - off) {
+		ret = error("'%s': the data section is not inside the file", in_path);
+		goto done;
+	}
+	buf__put(&out, in.p, off);
+	ret = recompress2__data(in.p + off, size, &out);
+	if (ret)
+		goto done;
+	delta = out.len - off - size;
+	buf__set_u64(&out, MKPERF_HDR_DATA + 8, out.len - off);
+	for (i = 0; i < 4; i++)
+		nr_feat += (uint64_t)__builtin_popcountll(get_u64(in.p + MKPERF_HDR_FLAGS + 8 * i));
+	if (nr_feat * 16 > in.len - off - size) {
+		ret = error("'%s': the feature table is cut short", in_path);
+		goto done;
+	}
+	for (i = 0; i < nr_feat; i++) {
+		size_t at = out.len + 16 * i;
+
+		buf__put(&out, in.p + off + size + 16 * i, 16);
+		buf__set_u64(&out, at, get_u64(out.p + at) + delta);
+	}
+	buf__put(&out, in.p + off + size + 16 * nr_feat, in.len - off - size - 16 * nr_feat);
+	ret = output__write(out_path, &out);
+done:
+	buf__release(&in);
+	buf__release(&out);
+	return ret;
 }
 
 static int mkperf__run(const struct mkperf_opts *o)
@@ -2077,5 +2220,7 @@ int main(int argc, char **argv)
 
 	if (opts__parse(&o, argc, argv, &code) < 0)
 		return code;
+	if (o.recompress2)
+		return recompress2(o.spec, o.out) < 0 ? SPEC_EXIT_DATA : SPEC_EXIT_OK;
 	return mkperf__run(&o) < 0 ? SPEC_EXIT_DATA : SPEC_EXIT_OK;
 }

@@ -365,6 +365,7 @@ static void test_unknown_and_malformed(void)
 	w = walk_file(f.buf, f.len);
 	T("unknown type: skipped by size, walk goes on", w.ret == 0 && w.samples == 1 &&
 	  w.last_ip == 0x402000);
+	T("unknown type: counted, said at the end", said("skipped 1 record of unknown type 200\n"));
 	T("short sample: skipped with a warning", said("does not match its event's sample_type"));
 	sbuf_reset(&d);
 	sbuf_reset(&f);
@@ -380,6 +381,36 @@ static void test_unknown_and_malformed(void)
 	w = walk_file(f.buf, f.len);
 	T("huge callchain nr: rejected, not allocated", w.ret == 0 && w.samples == 0 &&
 	  said("does not match"));
+	sbuf_release(&d);
+	sbuf_release(&f);
+}
+
+/* Unknown types of every kind are counted by type and said once, at the end. */
+static void test_unknown_counted(void)
+{
+	static const uint32_t types[] = { 90, 30, 90, 70000, 22, 90, 100000, 63 };
+	struct sbuf d = SBUF_INIT, f = SBUF_INIT;
+	struct walk w;
+	size_t i;
+
+	rec_comm(&d, 42, "prog", 100);
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		rec_header(&d, types[i], 0, 16);
+		put(&d, i, 8);
+	}
+	/* known types jitsym has no use for: not counted */
+	rec_header(&d, PERF_RECORD_TEXT_POKE, 0, 16);
+	put(&d, 0, 8);
+	rec_header(&d, 84, 0, 16);                       /* BPF_METADATA, perf 6.16 */
+	put(&d, 0, 8);
+	rec_sample(&d, 42, 300, 0x402000, 1);
+	file_mode(&f, &d, 0, 0);
+	w = walk_file(f.buf, f.len);
+	T("unknown types: walk goes on", w.ret == 0 && w.samples == 1 && w.nr == 3);
+	T("unknown types: one warning, counts per type",
+	  said("': skipped 1 record of unknown type 22, 1 of type 30, 1 of type 63, "
+	       "3 of type 90, 2 of types above 255\n"));
+	T("unknown types: said once", !strstr(strstr(msgs.buf, "skipped") + 1, "skipped"));
 	sbuf_release(&d);
 	sbuf_release(&f);
 }
@@ -431,6 +462,73 @@ static void test_compressed(void)
 	f.buf[f.len - 6] ^= 0x5a;
 	w = walk_file(f.buf, f.len);
 	T("corrupt compressed: damaged, no crash", w.ret == -1 || said("compressed"));
+	sbuf_release(&d);
+	sbuf_release(&f);
+	sbuf_release(&c);
+}
+
+/* A COMPRESSED2 record (perf 6.15): header, u64 data_size, payload padded to 8. */
+static void put_compressed2(struct sbuf *out, const void *z, size_t n, uint64_t data_size)
+{
+	static const char zero[8];
+	size_t padded = (n + 7) / 8 * 8;
+
+	rec_header(out, 83, 0, (uint16_t)(16 + padded));
+	put(out, data_size, 8);
+	sbuf_add(out, z, n);
+	sbuf_add(out, zero, padded - n);
+}
+
+static void test_compressed2(void)
+{
+	struct sbuf d = SBUF_INIT, f = SBUF_INIT, c = SBUF_INIT;
+	size_t bound, n, half;
+	char *z;
+	struct walk w;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		big = pass;
+		basic_data(&d);
+		half = d.len / 2 + 3;
+		bound = ZSTD_compressBound(d.len);
+		z = xmalloc(bound);
+		n = ZSTD_compress(z, bound, d.buf, half, 3);
+		put_compressed2(&c, z, n, n);
+		n = ZSTD_compress(z, bound, d.buf + half, d.len - half, 3);
+		put_compressed2(&c, z, n, n);
+		file_mode(&f, &c, 0, 0);
+		big = false;
+		w = walk_file(f.buf, f.len);
+		T(pass ? "compressed2, swapped: all records" : "compressed2: all records",
+		  w.ret == 0 && w.nr == 3 && w.samples == 2 && !strcmp(w.comm, "prog") && msgs.len == 0);
+		T(pass ? "compressed2, swapped: fields" : "compressed2: fields", w.last_ip == 0x402000 &&
+		  w.chain_sum == 3 * 0x401000 + 3 + 2 * 0x402000 + 1);
+		sbuf_reset(&c);
+		sbuf_reset(&f);
+		/* data_size one past the record: damage, named with its offset */
+		big = pass;
+		put_compressed2(&c, z, n, (n + 7) / 8 * 8 + 1);
+		file_mode(&f, &c, 0, 0);
+		big = false;
+		w = walk_file(f.buf, f.len);
+		T("compressed2, data_size past the record: damaged", w.ret == -1 && w.nr == 0);
+		T("compressed2, data_size past the record: said",
+		  said("': compressed record at offset ") && said(" is malformed: ") &&
+		  said(" data bytes stated, "));
+		sbuf_reset(&c);
+		sbuf_reset(&f);
+		/* too short to hold data_size */
+		rec_header(&c, 83, 0, 8);
+		file_mode(&f, &c, 0, 0);
+		w = walk_file(f.buf, f.len);
+		T("compressed2, no data_size: damaged", w.ret == -1 &&
+		  said("is malformed (size 8)"));
+		free(z);
+		sbuf_reset(&d);
+		sbuf_reset(&c);
+		sbuf_reset(&f);
+	}
 	sbuf_release(&d);
 	sbuf_release(&f);
 	sbuf_release(&c);
@@ -747,7 +845,9 @@ int main(void)
 	test_bad_sizes();
 	test_unknown_and_malformed();
 	test_attr_mismatch();
+	test_unknown_counted();
 	test_compressed();
+	test_compressed2();
 	test_pipe_mode();
 	test_dwarf_fields();
 	test_dwarf_bounds();
