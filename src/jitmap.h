@@ -75,6 +75,22 @@ struct jit_sym {
 	const struct jit_unwind *unwind;   /* its unwinding rules; NULL when none */
 };
 
+/*
+ * A process's anonymous executable mapping: an MMAP or MMAP2 of "//anon"
+ * (or "[anon:NAME]") with PROT_EXEC, as the kernel reports one for mmap
+ * and for an mprotect that makes memory executable.
+ */
+struct jit_exec_mmap {
+	uint64_t time, start, len;
+};
+
+/* A process image's exec mmaps, in time order (opts->exec_mmaps). */
+struct jit_exec_mmaps {
+	const struct jit_exec_mmap *v;
+	size_t nr;
+	const char *unknown;    /* non-NULL: they cannot be known, and why ("pipe input") */
+};
+
 struct jitmap_opts {
 	const char *perf_data_dir;            /* directory of the perf.data */
 	const char *const *jit_dirs;          /* --jit-dir, in order */
@@ -97,6 +113,12 @@ struct jitmap_opts {
 	 * move applied), so caches of resolved addresses can drop just those.
 	 */
 	void (*code_changed)(void *ctx, uint32_t pid, uint64_t start, uint64_t end);
+	/*
+	 * The exec mmaps of pid's image that is live at time at, over the
+	 * whole recording (including those after at): what times perf-map
+	 * lines (jitmap-clock.h). NULL: never known.
+	 */
+	struct jit_exec_mmaps (*exec_mmaps)(void *ctx, uint32_t pid, uint64_t at);
 	void *ctx;
 };
 
