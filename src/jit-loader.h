@@ -35,7 +35,8 @@ enum jit_loader_kind {
 	JIT_TIMED,
 	/*
 	 * Ranges without times: the fallback for addresses no timed entry
-	 * covers, a later range winning where ranges overlap. Their frames
+	 * covers, a later range winning where ranges overlap (unless the
+	 * recording times them: jitmap-clock.h). Their frames
 	 * are FRAME_PERFMAP. Read on the process's first fallback lookup.
 	 */
 	JIT_UNTIMED,

@@ -16,6 +16,13 @@
  *
  * Untimed entries (ranges, e.g. a perf map's) are read on the process's
  * first fallback lookup and answer for addresses no timed entry covers.
+ * Where they overlap, the later one wins for the whole recording, unless
+ * the process's exec mmaps over the whole recording (opts->exec_mmaps)
+ * pair one to one with them: then each line takes its mmap's time and is
+ * applied as samples pass it, like a timed load but still after ELF
+ * symbols (jitmap-clock.h states the rule; sources gets it in
+ * jit_file_info.rule). A forked child's fallback into its parent's
+ * entries uses the parent's later-wins index.
  * Each process is decided on its own: timed only, untimed only, both, or
  * neither.
  *
