@@ -57,7 +57,8 @@ struct jit_file_info {
 	const char *path;       /* the file read, interned; NULL when none */
 	const char *tried;      /* the paths tried when it was not found, quoted; or NULL */
 	const char *problem;    /* why reading stopped early, interned; or NULL */
-	const char *rule;       /* JIT_UNTIMED with overlapping lines: which wins, interned (jitmap-clock.h) */
+	/* JIT_UNTIMED with overlapping lines: which one wins (jitmap-clock.h), interned; or NULL */
+	const char *rule;
 	size_t count[JIT_FILE_COUNTERS];
 };
 

@@ -31,7 +31,7 @@ static int cmp_span(const void *a, const void *b)
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
-bool clock__overlaps(const struct untimed *u, size_t first)
+bool untimed_clock__overlaps(const struct untimed *u, size_t first)
 {
 	size_t n = u->nr_entries - first, i;
 	struct span *s = xcalloc(n ? n : 1, sizeof(*s));
@@ -66,7 +66,8 @@ static bool pairs(const struct untimed_entry *e, size_t i, const struct jit_exec
 		return false;
 	}
 	if (i && x->time < m->v[i - 1].time) {
-		sbuf_addf(rule, "later line wins: exec mmap %zu is earlier than the one before", i + 1);
+		sbuf_addf(rule, "later line wins: exec mmap %zu is earlier than the one before",
+			  i + 1);
 		return false;
 	}
 	return true;
@@ -79,8 +80,8 @@ static void put(struct untimed_clock *c, size_t i)
 	rangeset__insert(&c->now, e->start, end_of(e), 0, (void *)(uintptr_t)i);
 }
 
-struct untimed_clock *clock__pair(const struct untimed *u, size_t first,
-				  const struct jit_exec_mmaps *m, struct sbuf *rule)
+struct untimed_clock *untimed_clock__pair(const struct untimed *u, size_t first,
+					  const struct jit_exec_mmaps *m, struct sbuf *rule)
 {
 	size_t n = u->nr_entries - first, i;
 	struct untimed_clock *c;
@@ -110,7 +111,7 @@ struct untimed_clock *clock__pair(const struct untimed *u, size_t first,
 	return c;
 }
 
-void clock__delete(struct untimed_clock *c)
+void untimed_clock__delete(struct untimed_clock *c)
 {
 	if (!c)
 		return;
@@ -119,8 +120,8 @@ void clock__delete(struct untimed_clock *c)
 	free(c);
 }
 
-bool clock__advance(struct untimed_clock *c, uint64_t t,
-		    void (*changed)(void *ctx, uint64_t start, uint64_t size), void *ctx)
+bool untimed_clock__advance(struct untimed_clock *c, uint64_t t,
+			    void (*changed)(void *ctx, uint64_t start, uint64_t size), void *ctx)
 {
 	bool any = false;
 
@@ -134,7 +135,7 @@ bool clock__advance(struct untimed_clock *c, uint64_t t,
 	return any;
 }
 
-struct untimed_entry *clock__find(const struct untimed_clock *c, uint64_t addr)
+struct untimed_entry *untimed_clock__find(const struct untimed_clock *c, uint64_t addr)
 {
 	const struct range *r = rangeset__find(&c->now, addr);
 

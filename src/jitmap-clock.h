@@ -41,23 +41,23 @@ struct untimed_entry;
 struct untimed_clock;
 
 /* Whether any two of u's entries from first on overlap (only then do times matter). */
-bool clock__overlaps(const struct untimed *u, size_t first);
+bool untimed_clock__overlaps(const struct untimed *u, size_t first);
 /*
  * Pair u's entries from first on with m by the rule above; the clock, or
  * NULL when it does not hold. Either way, appends the rule taken to rule
  * ("times from 12 exec mmaps", "later line wins: 13 lines, 12 exec mmaps").
  * The clock reads u's entries: u must not change while the clock lives.
  */
-struct untimed_clock *clock__pair(const struct untimed *u, size_t first,
-				  const struct jit_exec_mmaps *m, struct sbuf *rule);
-void clock__delete(struct untimed_clock *c);    /* accepts NULL */
+struct untimed_clock *untimed_clock__pair(const struct untimed *u, size_t first,
+					  const struct jit_exec_mmaps *m, struct sbuf *rule);
+void untimed_clock__delete(struct untimed_clock *c);    /* accepts NULL */
 /*
  * Apply the lines timed at or before t (t never goes back); changed(ctx,
  * start, size) for each one applied. True when any was.
  */
-bool clock__advance(struct untimed_clock *c, uint64_t t,
-		    void (*changed)(void *ctx, uint64_t start, uint64_t size), void *ctx);
+bool untimed_clock__advance(struct untimed_clock *c, uint64_t t,
+			    void (*changed)(void *ctx, uint64_t start, uint64_t size), void *ctx);
 /* The entry naming addr now, or NULL. */
-struct untimed_entry *clock__find(const struct untimed_clock *c, uint64_t addr);
+struct untimed_entry *untimed_clock__find(const struct untimed_clock *c, uint64_t addr);
 
 #endif

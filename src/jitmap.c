@@ -125,7 +125,7 @@ void jitmap__delete(struct jitmap *jm)
 	HASH_ITER(hh, jm->procs, p, tmp) {
 		HASH_DEL(jm->procs, p);
 		rangeset__release(&p->code);
-		clock__delete(p->clock);
+		untimed_clock__delete(p->clock);
 		untimed__release(&p->untimed);
 		free(p->events);
 		free(p->files);
@@ -492,18 +492,18 @@ static void time_untimed(struct jitmap *jm, struct jitproc *p, size_t first)
 	const char *interned;
 	size_t i;
 
-	if (!clock__overlaps(&p->untimed, first))
+	if (!untimed_clock__overlaps(&p->untimed, first))
 		return;
 	if (jm->opts.exec_mmaps)
 		m = jm->opts.exec_mmaps(jm->opts.ctx, p->pid, jm->now);
-	p->clock = clock__pair(&p->untimed, first, &m, &rule);
+	p->clock = untimed_clock__pair(&p->untimed, first, &m, &rule);
 	interned = strpool__intern(jm->pool, rule.buf);
 	sbuf_release(&rule);
 	for (i = 0; i < jm->nr_loaders; i++)
 		if (jit_loaders[i]->kind == JIT_UNTIMED && p->files[i].info.path)
 			p->files[i].info.rule = interned;
 	if (p->clock)
-		clock__advance(p->clock, jm->now, clock_changed, NULL);
+		untimed_clock__advance(p->clock, jm->now, clock_changed, NULL);
 }
 
 /* Read p's untimed files not read yet in this image. */
@@ -602,7 +602,7 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 	if (p->clock) {
 		struct clock_ctx cc = { jm, pid };
 
-		changed |= clock__advance(p->clock, time, clock_changed, &cc);
+		changed |= untimed_clock__advance(p->clock, time, clock_changed, &cc);
 	}
 	while (p->next < p->nr_events &&
 	       (jm->opts.timeless || p->events[p->next].time <= time)) {
@@ -633,7 +633,7 @@ static void proc_reset(struct jitmap *jm, struct jitproc *p, uint64_t epoch, boo
 	size_t i;
 
 	rangeset__release(&p->code);
-	clock__delete(p->clock);
+	untimed_clock__delete(p->clock);
 	p->clock = NULL;
 	untimed__release(&p->untimed);
 	p->nr_events = p->next = 0;
@@ -701,8 +701,11 @@ static const struct jit_sym *find_untimed(struct jitmap *jm, uint32_t pid, uint6
 		struct untimed_entry *e;
 
 		read_untimed(jm, p);
-		/* a parent's timed lines are as of the parent's last sample: its plain index serves */
-		e = depth == 0 && p->clock ? clock__find(p->clock, ip) : untimed__find(&p->untimed, ip);
+		/* a parent's timed lines are as of its own last sample: its later-wins index serves */
+		if (depth == 0 && p->clock)
+			e = untimed_clock__find(p->clock, ip);
+		else
+			e = untimed__find(&p->untimed, ip);
 		if (e)
 			return e->sym ? e->sym : untimed_sym(jm, e);
 		pid = p->ppid;

@@ -81,7 +81,7 @@ static int cmp_item(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-struct mmap_scan *mmap_scan__read(const char *path)
+struct mmap_scan *mmap_scan__new(const char *path)
 {
 	struct mmap_scan *s = xcalloc(1, sizeof(*s));
 	struct pd_reader *r;

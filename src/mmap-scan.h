@@ -19,7 +19,7 @@ struct mmap_scan;
  * what is before the damage is kept). Never NULL: when path cannot be
  * read again, every answer says so.
  */
-struct mmap_scan *mmap_scan__read(const char *path);
+struct mmap_scan *mmap_scan__new(const char *path);
 void mmap_scan__delete(struct mmap_scan *s);    /* accepts NULL */
 /* pid's exec mmaps in its image live at time at; valid until the next call. */
 struct jit_exec_mmaps mmap_scan__image(struct mmap_scan *s, uint32_t pid, uint64_t at);

@@ -329,7 +329,7 @@ static struct jit_exec_mmaps exec_mmaps(void *ctx, uint32_t pid, uint64_t at)
 	struct session *s = ctx;
 
 	if (!s->scan)
-		s->scan = mmap_scan__read(pd_reader__path(s->reader));
+		s->scan = mmap_scan__new(pd_reader__path(s->reader));
 	return mmap_scan__image(s->scan, pid, at);
 }
 

@@ -22,7 +22,7 @@
 
 static const char *name_at(const struct untimed_clock *c, uint64_t addr)
 {
-	const struct untimed_entry *e = clock__find(c, addr);
+	const struct untimed_entry *e = untimed_clock__find(c, addr);
 
 	return e ? e->name : "-";
 }
@@ -52,7 +52,7 @@ static struct untimed_clock *pair(const struct untimed *u, const struct jit_exec
 	struct jit_exec_mmaps m = { v, nr, unknown };
 
 	sbuf_reset(rule);
-	return clock__pair(u, 0, &m, rule);
+	return untimed_clock__pair(u, 0, &m, rule);
 }
 
 static void test_rule(void)
@@ -67,14 +67,14 @@ static void test_rule(void)
 	add_lines(&u);
 	untimed__add(&apart, 0x100, 0x80, "X", "m", NULL);
 	untimed__add(&apart, 0x180, 0x80, "Y", "m", NULL);
-	T("overlapping lines are seen", clock__overlaps(&u, 0));
-	T("adjacent lines do not overlap", !clock__overlaps(&apart, 0));
-	T("from the second line on, none overlap", !clock__overlaps(&u, 1));
+	T("overlapping lines are seen", untimed_clock__overlaps(&u, 0));
+	T("adjacent lines do not overlap", !untimed_clock__overlaps(&apart, 0));
+	T("from the second line on, none overlap", !untimed_clock__overlaps(&u, 1));
 
 	c = pair(&u, ok, 3, NULL, &rule);
 	T("pairs: counts agree, each line inside, times forward", c != NULL);
 	T("pairs: sources says so", !strcmp(rule.buf, "times from 3 exec mmaps"));
-	clock__delete(c);
+	untimed_clock__delete(c);
 	T("more lines than exec mmaps: later line wins", !pair(&u, ok, 2, NULL, &rule));
 	T("count mismatch: sources says both counts",
 	  !strcmp(rule.buf, "later line wins: 3 lines, 2 exec mmaps"));
@@ -101,14 +101,14 @@ static void test_names_over_time(void)
 	T("before any time: where only a later line is, that line", !strcmp(name_at(c, 0x200), "B"));
 	T("a line nothing overlaps is there from the start", !strcmp(name_at(c, 0x1008), "C"));
 	T("nothing outside the lines", !strcmp(name_at(c, 0x300), "-"));
-	T("advance to 10 applies A", clock__advance(c, 10, changed, NULL) && nr_changed == 1);
+	T("advance to 10 applies A", untimed_clock__advance(c, 10, changed, NULL) && nr_changed == 1);
 	T("at 15 the overlap is still A", !strcmp(name_at(c, 0x1a0), "A"));
-	T("advance to 19 applies nothing", !clock__advance(c, 19, changed, NULL));
-	T("advance to 20 applies B", clock__advance(c, 20, changed, NULL) && nr_changed == 2);
+	T("advance to 19 applies nothing", !untimed_clock__advance(c, 19, changed, NULL));
+	T("advance to 20 applies B", untimed_clock__advance(c, 20, changed, NULL) && nr_changed == 2);
 	T("from B's time the overlap is B", !strcmp(name_at(c, 0x1a0), "B"));
 	T("A keeps the bytes B does not cover", !strcmp(name_at(c, 0x170), "A"));
 	T("C stays", !strcmp(name_at(c, 0x1008), "C"));
-	clock__delete(c);
+	untimed_clock__delete(c);
 	untimed__release(&u);
 	sbuf_release(&rule);
 }
