@@ -156,9 +156,9 @@ static void print_files(FILE *out, const struct jitmap *jm, uint32_t pid)
 			sbuf_reset(&what);
 			(*l)->describe(fi, &what);
 			if (fi->not_used)
-				sbuf_addf(&what, "; %zu records of other processes of its pid "
+				sbuf_addf(&what, "; %zu record%s of other processes of its pid "
 					  "namespace not used (their host pids are unknown)",
-					  fi->not_used);
+					  fi->not_used, fi->not_used == 1 ? "" : "s");
 			fprintf(out, "  %-9s %s%s%s%s: %s%s%s\n", (*l)->name, fi->path,
 				fi->how ? " (" : "", fi->how ? fi->how : "", fi->how ? ")" : "",
 				what.buf, fi->problem ? "; stopped early: " : "",
