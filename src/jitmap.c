@@ -366,23 +366,16 @@ static void learn_nspid(struct jitmap *jm, struct jitproc *p, uint32_t nspid, co
 
 /*
  * Whether the pid a file's writer gave itself (h) is a host process tied
- * to the file p mapped: p's ancestor in the recording, or a process that
- * mapped and read the same file itself (path is interned).
+ * to the file p mapped: one that mapped and read the same file itself
+ * (path is interned), as a parent does whose child inherited it. Being
+ * p's ancestor is not enough: host pid 1 is every process's, and pid 1 is
+ * what a container's init writes.
  */
-static bool writer_is_host(const struct jitmap *jm, const struct jitproc *p, uint32_t h,
-			   const char *path, size_t loader)
+static bool writer_is_host(const struct jitmap *jm, uint32_t h, const char *path, size_t loader)
 {
 	const struct jitproc *q = find_proc(jm, h);
-	int depth;
 
-	if (q && q->files[loader].info.path == path)
-		return true;
-	for (q = p, depth = 0; q && q->ppid && depth < UNTIMED_PARENT_DEPTH; depth++) {
-		if (q->ppid == h)
-			return true;
-		q = find_proc(jm, q->ppid);
-	}
-	return false;
+	return q && q->files[loader].info.path == path;
 }
 
 static const char *base_name(const char *path)
@@ -404,8 +397,7 @@ void jit_feed__writer_pid(struct jit_feed *f, uint32_t pid)
 	struct jitmap *jm = f->jm;
 	char *why;
 
-	if (!pid || pid == f->p->pid ||
-	    writer_is_host(jm, f->p, pid, f->path, loader_index(jm, f->loader)))
+	if (!pid || pid == f->p->pid || writer_is_host(jm, pid, f->path, loader_index(jm, f->loader)))
 		return;
 	f->ns_pid = pid;
 	why = xasprintf("from %s's header", base_name(f->path));

@@ -33,8 +33,8 @@
  * process that mapped the marker):
  *  - R is 0 or P: P's.
  *  - H is neither 0 nor P, and H is not a host process tied to this file
- *    (P's ancestor in the recording's forks, or a process that mapped and
- *    read the same file itself): H is P's namespace pid. Then R == H is
+ *    (one that mapped and read the same file itself, as a parent whose
+ *    child inherited it): H is P's namespace pid. Then R == H is
  *    P's, and any other R is another process of that namespace, whose host
  *    pid the recording does not say: not used, counted for sources.
  *  - Otherwise R is a host pid: that process's (a child writing into a

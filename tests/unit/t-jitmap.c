@@ -448,6 +448,24 @@ static void test_writer_is_host(struct strpool *pool)
 	jitmap__delete(jm);
 }
 
+/* A container's init (pid 1 there) whose host ancestor in the recording is host pid 1. */
+static void test_init_under_host_init(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_ns_info *ns;
+
+	write_ns_dump("jit-1.dump", 1, 1);
+	jitmap__fork(jm, 5000601, 1, 5);
+	jitmap__fork(jm, NSHOST + 2, 5000601, 6);
+	jitmap__mmap(jm, NSHOST + 2, "/nonexistent/jit-1.dump");
+	jitmap__advance(jm, NSHOST + 2, 100);
+	ns = jitmap__ns(jm, NSHOST + 2);
+	T("namespace: host pid 1 as an ancestor does not make pid 1 a host pid",
+	  ns && ns->nspid == 1 && !strcmp(name_at(jm, NSHOST + 2, 0x2010), "Other") &&
+	  !jitmap__file(jm, 1, jitdump_loader()));
+	jitmap__delete(jm);
+}
+
 static void test_namespaces_record(struct strpool *pool)
 {
 	struct jitmap *jm = new_map(pool, false);
@@ -533,6 +551,7 @@ int main(void)
 	test_untimed_overlap(pool);
 	test_namespace_pid(pool);
 	test_writer_is_host(pool);
+	test_init_under_host_init(pool);
 	test_namespaces_record(pool);
 	test_given(pool);
 	test_is_marker();
