@@ -157,14 +157,39 @@ static void print_files(FILE *out, const struct jitmap *jm, uint32_t pid)
 			(*l)->describe(fi, &what);
 			if (fi->rule)
 				sbuf_addf(&what, "; %s", fi->rule);
-			fprintf(out, "  %-9s %s: %s%s%s\n", (*l)->name, fi->path, what.buf,
-				fi->problem ? "; stopped early: " : "",
+			if (fi->not_used)
+				sbuf_addf(&what, "; %zu record%s of other processes of its pid "
+					  "namespace not used (their host pids are unknown)",
+					  fi->not_used, fi->not_used == 1 ? "" : "s");
+			fprintf(out, "  %-9s %s%s%s%s: %s%s%s\n", (*l)->name, fi->path,
+				fi->how ? " (" : "", fi->how ? fi->how : "", fi->how ? ")" : "",
+				what.buf, fi->problem ? "; stopped early: " : "",
 				fi->problem ? fi->problem : "");
 		} else if (fi->tried) {
-			fprintf(out, "  %-9s not found (tried %s)\n", (*l)->name, fi->tried);
+			fprintf(out, "  %-9s not found (%s%stried %s)\n", (*l)->name,
+				fi->how ? fi->how : "", fi->how ? ": " : "", fi->tried);
 		}
 	}
 	sbuf_release(&what);
+}
+
+/*
+ * What is known of pid's pid namespace: its pid there and how that is
+ * known, or why none is (a NAMESPACES record says it is elsewhere).
+ */
+static void print_ns(FILE *out, const struct jitmap *jm, uint32_t pid)
+{
+	const struct jit_ns_info *ns = jitmap__ns(jm, pid);
+	const char *other = "in another pid namespace than perf's (NAMESPACES)";
+
+	if (!ns)
+		return;
+	if (ns->nspid)
+		fprintf(out, "  pid ns    namespace pid %" PRIu32 " (%s)%s%s\n", ns->nspid, ns->why,
+			ns->other_ns ? "; " : "", ns->other_ns ? other : "");
+	else
+		fprintf(out, "  pid ns    %s; its pid there is unknown: give its files with "
+			"--perfmap %" PRIu32 "=FILE, --jitdump %" PRIu32 "=FILE\n", other, pid, pid);
 }
 
 /* "unwound N user stacks: F caller frames by CFI, G by frame pointer; ended early: ..." */
@@ -204,6 +229,7 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 		total += ps->frames[i];
 	fprintf(out, "pid %" PRIu32 " (%s): %" PRIu64 " sample%s\n", ps->pid,
 		ps->comm ? ps->comm : "?", ps->samples, ps->samples == 1 ? "" : "s");
+	print_ns(out, jm, ps->pid);
 	print_files(out, jm, ps->pid);
 	fprintf(out, "  frames    %" PRIu64 ": %" PRIu64 " ELF, %" PRIu64 " kernel, %" PRIu64
 		" jitdump, %" PRIu64 " perf map, %" PRIu64 " unresolved\n", total,

@@ -1,5 +1,8 @@
 #include "common.h"
 #include "input-opts.h"
+#include "jitmap.h"
+
+#include <ctype.h>
 
 const char *const input_opts_usage[] = {
 	"  -i, --input FILE      perf.data to read (default: perf.data; '-' for stdin)",
@@ -15,6 +18,11 @@ const char *const input_opts_usage[] = {
 	"      --event NAME      only samples of this event",
 	"      --jit-dir DIR     look for jit-PID.dump files in DIR too (repeatable)",
 	"      --perfmap-dir DIR look for perf-PID.map files in DIR too (repeatable)",
+	"      --jitdump PID=FILE",
+	"                        process PID's jitdump is FILE (PID as the recording",
+	"                        shows it, e.g. in a container; repeatable)",
+	"      --perfmap PID=FILE",
+	"                        process PID's perf map is FILE (repeatable)",
 	"  -q, --quiet           no warnings",
 	"  -v, --verbose         more detail on stderr",
 	"  -h, --help            this help",
@@ -34,6 +42,8 @@ const struct option input_long_options[] = {
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "jit-dir", required_argument, NULL, OPT_JIT_DIR },
 	{ "perfmap-dir", required_argument, NULL, OPT_PERFMAP_DIR },
+	{ "jitdump", required_argument, NULL, OPT_JITDUMP },
+	{ "perfmap", required_argument, NULL, OPT_PERFMAP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -58,12 +68,33 @@ void input_opts__release(struct input_opts *o)
 	free(f->comms);
 	free(o->session.jit_dirs);
 	free(o->session.perfmap_dirs);
+	free(o->session.given);
 }
 
 static void add_dir(const char ***dirs, size_t *nr, const char *dir)
 {
 	*dirs = xreallocarray(*dirs, st_add(*nr, 1), sizeof(**dirs));
 	(*dirs)[(*nr)++] = dir;
+}
+
+/* --jitdump/--perfmap PID=FILE: the loader named after the option reads FILE for PID. */
+static int add_given(struct session_opts *so, const char *loader, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	unsigned long pid;
+	char *end;
+
+	errno = 0;
+	pid = strtoul(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || end != eq || errno || !pid || pid > UINT32_MAX ||
+	    !eq[1])
+		return error("invalid --%s '%s': expected PID=FILE, PID a process id", loader,
+			     arg);
+	so->given = xreallocarray(so->given, st_add(so->nr_given, 1), sizeof(*so->given));
+	so->given[so->nr_given].pid = (uint32_t)pid;
+	so->given[so->nr_given].loader = loader;
+	so->given[so->nr_given++].path = eq + 1;
+	return 0;
 }
 
 int input_opts__parse(struct input_opts *o, int c, const char *arg)
@@ -91,6 +122,8 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 	case OPT_PERFMAP_DIR:
 		add_dir(&o->session.perfmap_dirs, &o->session.nr_perfmap_dirs, arg);
 		return 1;
+	case OPT_JITDUMP:     return add_given(&o->session, "jitdump", arg) ? -1 : 1;
+	case OPT_PERFMAP:     return add_given(&o->session, "perfmap", arg) ? -1 : 1;
 	case 'q':             verbosity = -1; return 1;
 	case 'v':             verbosity++; return 1;
 	default:              return 0;

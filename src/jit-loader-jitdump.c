@@ -7,6 +7,8 @@
  * Names are made safe here (jit-name.h): a debug entry's file name that
  * is empty or not printable UTF-8 is dropped (the entry keeps no file), a
  * function name's control bytes are written "\xNN".
+ * The header's pid is the writer's (jit_feed__writer_pid(): in a
+ * container, its namespace pid).
  * Counters: records, loads, moves, debug info records, unwinding info
  * records, and those whose rules were bad; file names dropped, function
  * names with control bytes escaped.
@@ -206,6 +208,8 @@ static int jitdump_read(struct jit_feed *f, const char *path)
 		warning("pid %" PRIu32 ": cannot read jitdump '%s': %s", jit_feed__pid(f), path, why);
 		return 0;    /* listed by sources, with why */
 	}
+	/* a process in a container wrote its own namespace's pid: whose the records are */
+	jit_feed__writer_pid(f, jitdump_reader__pid(r));
 	sbuf_init(&name, SBUF_MAX_SYMNAME);
 	while ((ret = jitdump_reader__next(r, &rec)) != 0) {
 		if (ret == -JITDUMP_E_BAD_RECORD) {

@@ -59,6 +59,14 @@ struct jit_file_info {
 	const char *problem;    /* why reading stopped early, interned; or NULL */
 	/* JIT_UNTIMED with overlapping lines: which one wins (jitmap-clock.h), interned; or NULL */
 	const char *rule;
+	/*
+	 * How the file was chosen when not by the process's own pid, e.g.
+	 * "given by --perfmap", "namespace pid 1, from jit-1.dump's header";
+	 * interned, or NULL.
+	 */
+	const char *how;
+	/* records of other processes of the writer's pid namespace: not used (jitmap.h) */
+	size_t not_used;
 	size_t count[JIT_FILE_COUNTERS];
 };
 
@@ -103,7 +111,7 @@ const struct jit_loader *jit_loader__for_marker(const char *path);
 
 /* A timed load: code [start, start + size) named name from time on. */
 struct jit_load {
-	uint32_t pid;               /* the process whose code it is; 0: the feed's */
+	uint32_t pid;               /* the writer's pid in the record; 0: the feed's (jitmap.h) */
 	uint64_t time, start, size, code_index;
 	const char *name;           /* copied */
 	/* sorted by addr; malloc'd, the timeline takes it; NULL when none */
@@ -120,6 +128,11 @@ struct jit_move {
 
 /* The process the file is read for (its marker's, or the lookup's). */
 uint32_t jit_feed__pid(const struct jit_feed *f);
+/*
+ * The pid the file's writer gave itself (a jitdump header's), before any
+ * load or move: decides whose the records are (jitmap.h, pid namespaces).
+ */
+void jit_feed__writer_pid(struct jit_feed *f, uint32_t pid);
 /* Whether line tables are wanted; without, loads should carry none. */
 bool jit_feed__want_lines(const struct jit_feed *f);
 /* s interned in the session's pool (lives as long as the timeline). */

@@ -37,6 +37,23 @@ struct unwind_copy {
 	UT_hash_handle hh;
 };
 
+/* A pid namespace seen in PERF_RECORD_NAMESPACES; key: dev, ino. */
+struct pidns {
+	uint64_t key[2];
+	uint32_t first_pid;                   /* the first process seen in it */
+	UT_hash_handle hh;
+};
+
+/* Most candidate paths a file is looked for at. */
+#define MAX_CANDIDATES 64
+
+/* Where a file may be, in order, and how each was chosen (NULL: by the process's own pid). */
+struct candidates {
+	char *path[MAX_CANDIDATES];
+	const char *how[MAX_CANDIDATES];
+	size_t n;
+};
+
 /* A process's file of one format. */
 struct jit_source {
 	struct jit_file_info info;
@@ -53,6 +70,11 @@ struct jitproc {
 	struct untimed untimed;               /* untimed entries, indexed */
 	struct untimed_clock *clock;          /* their times, when the recording gives them */
 	struct jit_source *files;             /* one per loader, as in jit_loaders[] */
+	struct jit_ns_info ns;                /* its pid namespace, as far as known */
+	bool nspid_from_file;                 /* ns.nspid is its writer's own (beats a guess) */
+	const struct pidns *pidns;            /* from PERF_RECORD_NAMESPACES; NULL: none */
+	/* made for another process's file's records (shared after a fork): a later fork keeps them */
+	bool adopted;
 	UT_hash_handle hh;
 };
 
@@ -72,6 +94,9 @@ struct jitmap {
 	struct jit_line **line_arrays;
 	size_t nr_line_arrays, alloc_line_arrays;
 	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
+	struct pidns *pidns;                  /* every pid namespace seen */
+	const struct pidns *recorder_ns;      /* the first one seen */
+	struct jit_given *given;              /* opts.given, copied */
 	uint64_t seq;
 	uint64_t now;                         /* the latest jitmap__advance() time */
 };
@@ -83,6 +108,7 @@ struct jit_feed {
 	const struct jit_loader *loader;
 	const char *path;                     /* interned */
 	struct jit_file_info *info;
+	uint32_t ns_pid;                      /* the writer's namespace pid, if not P (jitmap.h); or 0 */
 };
 
 /* A copy of a list of directory names, the names interned in pool. */
@@ -99,12 +125,20 @@ static const char *const *copy_dirs(struct strpool *pool, const char *const *dir
 struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool)
 {
 	struct jitmap *jm = xcalloc(1, sizeof(*jm));
+	size_t i;
 
 	jm->opts = *opts;
 	jm->opts.perf_data_dir = strpool__intern(pool, opts->perf_data_dir);
 	jm->opts.jit_dirs = copy_dirs(pool, opts->jit_dirs, opts->nr_jit_dirs);
 	jm->opts.perfmap_dirs = copy_dirs(pool, opts->perfmap_dirs, opts->nr_perfmap_dirs);
 	jm->pool = pool;
+	jm->given = xcalloc(opts->nr_given ? opts->nr_given : 1, sizeof(*jm->given));
+	for (i = 0; i < opts->nr_given; i++) {
+		jm->given[i] = opts->given[i];
+		jm->given[i].loader = strpool__intern(pool, opts->given[i].loader);
+		jm->given[i].path = strpool__intern(pool, opts->given[i].path);
+	}
+	jm->opts.given = jm->given;
 	while (jit_loaders[jm->nr_loaders])
 		jm->nr_loaders++;
 	return jm;
@@ -114,9 +148,14 @@ void jitmap__delete(struct jitmap *jm)
 {
 	struct jitproc *p, *tmp;
 	struct unwind_copy *uc, *uc_tmp;
+	struct pidns *ns, *ns_tmp;
 
 	if (!jm)
 		return;
+	HASH_ITER(hh, jm->pidns, ns, ns_tmp) {
+		HASH_DEL(jm->pidns, ns);
+		free(ns);
+	}
 	HASH_ITER(hh, jm->unwinds, uc, uc_tmp) {
 		HASH_DEL(jm->unwinds, uc);
 		free(uc->key);
@@ -140,6 +179,7 @@ void jitmap__delete(struct jitmap *jm)
 	free(jm->line_arrays);
 	free((void *)jm->opts.jit_dirs);
 	free((void *)jm->opts.perfmap_dirs);
+	free(jm->given);
 	free(jm);
 }
 
@@ -298,11 +338,102 @@ static void sort_pending(struct jitmap *jm)
 			      sizeof(*p->events), cmp_event);
 }
 
+/* ---- pid namespaces ---------------------------------------------------- */
+
+/*
+ * p's pid in its own namespace is nspid (why says how that is known). A
+ * writer's own word (from_file) beats a guess. Its untimed files not
+ * found yet are looked for again, now by this pid too.
+ */
+static void learn_nspid(struct jitmap *jm, struct jitproc *p, uint32_t nspid, const char *why,
+			bool from_file)
+{
+	size_t i;
+
+	if (p->ns.nspid && p->nspid_from_file && !from_file)
+		return;
+	if (p->ns.nspid == nspid && !from_file)
+		return;
+	if (p->ns.nspid == nspid) {
+		/* the guess confirmed: the writer's own word says more */
+		p->ns.why = strpool__intern(jm->pool, why);
+		p->nspid_from_file = true;
+		return;
+	}
+	p->ns.nspid = nspid;
+	p->ns.why = strpool__intern(jm->pool, why);
+	p->nspid_from_file = from_file;
+	for (i = 0; i < jm->nr_loaders; i++)
+		if (jit_loaders[i]->kind == JIT_UNTIMED && !p->files[i].info.path)
+			p->files[i].looked = false;
+}
+
+/*
+ * Whether the pid a file's writer gave itself (h) is a host process tied
+ * to the file p mapped: one that mapped and read the same file itself
+ * (path is interned), as a parent does whose child inherited it. Being
+ * p's ancestor is not enough: host pid 1 is every process's, and pid 1 is
+ * what a container's init writes.
+ */
+static bool writer_is_host(const struct jitmap *jm, uint32_t h, const char *path, size_t loader)
+{
+	const struct jitproc *q = find_proc(jm, h);
+
+	return q && q->files[loader].info.path == path;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 /* ---- the feed: what loaders call -------------------------------------- */
 
 uint32_t jit_feed__pid(const struct jit_feed *f)
 {
 	return f->p->pid;
+}
+
+void jit_feed__writer_pid(struct jit_feed *f, uint32_t pid)
+{
+	struct jitmap *jm = f->jm;
+	char *why;
+
+	if (!pid || pid == f->p->pid || writer_is_host(jm, pid, f->path, loader_index(jm, f->loader)))
+		return;
+	f->ns_pid = pid;
+	why = xasprintf("from %s's header", base_name(f->path));
+	learn_nspid(jm, f->p, pid, why, true);
+	free(why);
+	/* after "given by --jitdump", if it was */
+	why = xasprintf("%s%snamespace pid %" PRIu32 ", from its header",
+			f->info->how ? f->info->how : "", f->info->how ? "; " : "", pid);
+	f->info->how = strpool__intern(jm->pool, why);
+	free(why);
+}
+
+/*
+ * The process whose record pid (r) it is, by the rule in jitmap.h; NULL
+ * for another process of the writer's pid namespace (counted).
+ */
+static struct jitproc *record_proc(struct jit_feed *f, uint32_t r)
+{
+	struct jitproc *p;
+
+	if (!r || r == f->p->pid || (f->ns_pid && r == f->ns_pid))
+		return f->p;
+	if (f->ns_pid) {
+		f->info->not_used++;
+		return NULL;
+	}
+	p = find_proc(f->jm, r);
+	if (!p) {
+		p = findnew_proc(f->jm, r);
+		p->adopted = true;
+	}
+	return p;
 }
 
 bool jit_feed__want_lines(const struct jit_feed *f)
@@ -328,10 +459,15 @@ void jit_feed__problem(struct jit_feed *f, const char *problem)
 void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 {
 	struct jitmap *jm = f->jm;
-	struct jit_sym *sym = new_sym(jm);
-	struct jit_event ev = { .time = ld->time, .kind = JIT_EV_LOAD, .sym = sym };
-	struct jitproc *p = ld->pid ? findnew_proc(jm, ld->pid) : f->p;
+	struct jitproc *p = record_proc(f, ld->pid);
+	struct jit_event ev = { .time = ld->time, .kind = JIT_EV_LOAD };
+	struct jit_sym *sym;
 
+	if (!p) {
+		free(ld->lines);
+		return;
+	}
+	sym = ev.sym = new_sym(jm);
 	sym->start = ld->start;
 	sym->size = ld->size;
 	sym->name = strpool__intern(jm->pool, ld->name);
@@ -360,7 +496,10 @@ void jit_feed__move(struct jit_feed *f, const struct jit_move *mv)
 		.source = f->path, .loader = f->loader,
 	};
 
-	push_event(f->jm, mv->pid ? findnew_proc(f->jm, mv->pid) : f->p, &ev);
+	struct jitproc *p = record_proc(f, mv->pid);
+
+	if (p)
+		push_event(f->jm, p, &ev);
 }
 
 const struct jit_unwind *jit_feed__unwind(struct jit_feed *f, const struct jit_unwind *u)
@@ -402,56 +541,108 @@ void jit_feed__range(struct jit_feed *f, uint64_t start, uint64_t size, const ch
 
 /* ---- finding and reading a process's files ---------------------------- */
 
-/* Candidate paths for a file named base: recorded (if any), next to perf.data, then dirs. */
-static char *find_file(const struct jitmap *jm, const char *recorded, const char *base,
-		       const char *const *dirs, size_t nr_dirs, struct sbuf *tried)
+static void add_candidate(struct candidates *c, char *path, const char *how)
 {
-	size_t i, n = 0;
-	char *cand[64];
-
-	if (recorded)
-		cand[n++] = xstrdup(recorded);
-	cand[n++] = xasprintf("%s/%s", jm->opts.perf_data_dir, base);
-	for (i = 0; i < nr_dirs && n < ARRAY_SIZE(cand); i++)
-		cand[n++] = xasprintf("%s/%s", dirs[i], base);
-	for (i = 0; i < n; i++) {
-		if (!access(cand[i], R_OK)) {
-			char *found = cand[i];
-
-			while (++i < n)
-				free(cand[i]);
-			return found;
-		}
-		sbuf_addf(tried, "%s'%s'", tried->len ? ", " : "", cand[i]);
-		free(cand[i]);
+	if (c->n == MAX_CANDIDATES) {
+		free(path);
+		return;
 	}
-	return NULL;
+	c->path[c->n] = path;
+	c->how[c->n++] = how;
 }
 
-/* Look for p's file of format l (at recorded first, then named base) and read it. */
+/* base next to perf.data, then in each of l's user directories. */
+static void add_in_dirs(const struct jitmap *jm, const struct jit_loader *l,
+			struct candidates *c, const char *base, const char *how)
+{
+	bool jit_dirs = l->dirs == JIT_DIRS_JIT;
+	const char *const *dirs = jit_dirs ? jm->opts.jit_dirs : jm->opts.perfmap_dirs;
+	size_t i, nr = jit_dirs ? jm->opts.nr_jit_dirs : jm->opts.nr_perfmap_dirs;
+
+	add_candidate(c, xasprintf("%s/%s", jm->opts.perf_data_dir, base), how);
+	for (i = 0; i < nr; i++)
+		add_candidate(c, xasprintf("%s/%s", dirs[i], base), how);
+}
+
+/* The file the user gave for pid in l's format (the last one given), or NULL. */
+static const char *given_file(const struct jitmap *jm, uint32_t pid, const struct jit_loader *l)
+{
+	const char *found = NULL;
+	size_t i;
+
+	for (i = 0; i < jm->opts.nr_given; i++)
+		if (jm->given[i].pid == pid && !strcmp(jm->given[i].loader, l->name))
+			found = jm->given[i].path;
+	return found;
+}
+
+/* "given by --perfmap": the options are named after the loaders. */
+static const char *given_how(struct jitmap *jm, const struct jit_loader *l)
+{
+	char *how = xasprintf("given by --%s", l->name);
+	const char *interned = strpool__intern(jm->pool, how);
+
+	free(how);
+	return interned;
+}
+
+/* The first readable candidate's index (c->n if none); the others tried go to tried. */
+static size_t first_readable(const struct candidates *c, struct sbuf *tried)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		if (!access(c->path[i], R_OK))
+			return i;
+		sbuf_addf(tried, "%s'%s'", tried->len ? ", " : "", c->path[i]);
+	}
+	return c->n;
+}
+
+static void warn_missing(const struct jitproc *p, const struct jit_loader *l, const char *what,
+			 const char *how, bool given, const char *tried)
+{
+	if (given)
+		warning("pid %" PRIu32 ": %s '%s' (%s) not found%s%s", p->pid, l->name, what, how,
+			l->if_missing ? "; " : "", l->if_missing ? l->if_missing : "");
+	else if (l->if_missing)
+		warning("pid %" PRIu32 ": %s '%s' not found (tried %s); %s", p->pid, l->name,
+			what, tried, l->if_missing);
+}
+
+/*
+ * Read p's file of format l from the first readable candidate (what
+ * names it in the warning when there is none; given: the user gave it);
+ * frees c's paths.
+ */
 static void read_file(struct jitmap *jm, struct jitproc *p, const struct jit_loader *l,
-		      const char *recorded, const char *base)
+		      struct candidates *c, const char *what, bool given)
 {
 	struct jit_source *src = &p->files[loader_index(jm, l)];
 	struct jit_feed feed = { .jm = jm, .p = p, .loader = l, .info = &src->info };
-	bool jit_dirs = l->dirs == JIT_DIRS_JIT;
 	struct sbuf tried = SBUF_INIT;
-	char *found;
+	size_t i, found = first_readable(c, &tried);
 
 	src->looked = true;
-	found = find_file(jm, recorded, base, jit_dirs ? jm->opts.jit_dirs : jm->opts.perfmap_dirs,
-			  jit_dirs ? jm->opts.nr_jit_dirs : jm->opts.nr_perfmap_dirs, &tried);
-	if (!found) {
-		if (l->if_missing)
-			warning("pid %" PRIu32 ": %s '%s' not found (tried %s); %s", p->pid,
-				l->name, base, tried.buf, l->if_missing);
+	src->info.how = found < c->n ? c->how[found] : c->n ? c->how[0] : NULL;
+	if (found == c->n) {
+		/* a given file is looked for again in each image: said once */
+		if (!given || !src->info.tried)
+			warn_missing(p, l, what, src->info.how, given, tried.buf);
 		src->info.tried = strpool__intern(jm->pool, tried.buf);
-		sbuf_release(&tried);
-		return;
+	} else {
+		feed.path = strpool__intern(jm->pool, c->path[found]);
+	}
+	/* a given file read again (a new image): count what it holds once */
+	if (given && found < c->n && src->info.path == feed.path) {
+		memset(src->info.count, 0, sizeof(src->info.count));
+		src->info.not_used = 0;
 	}
 	sbuf_release(&tried);
-	feed.path = strpool__intern(jm->pool, found);
-	free(found);
+	for (i = 0; i < c->n; i++)
+		free(c->path[i]);
+	if (found == c->n)
+		return;
 	src->info.problem = NULL;
 	if (!l->read(&feed, feed.path))
 		src->info.path = feed.path;
@@ -459,23 +650,89 @@ static void read_file(struct jitmap *jm, struct jitproc *p, const struct jit_loa
 		sort_pending(jm);
 }
 
+/* Read p's timed file of format l: the one given for p, else as its marker recorded names it. */
+static void read_timed(struct jitmap *jm, struct jitproc *p, const struct jit_loader *l,
+		       const char *recorded)
+{
+	const char *given = given_file(jm, p->pid, l);
+	struct candidates c = { .n = 0 };
+
+	if (jm->opts.timeless)
+		warning("pid %" PRIu32 ": samples have no CLOCK_MONOTONIC time (record with perf "
+			"record -k 1), so %s times cannot be matched: each address gets its "
+			"last JIT load", p->pid, l->name);
+	if (given) {
+		add_candidate(&c, xstrdup(given), given_how(jm, l));
+		read_file(jm, p, l, &c, given, true);
+		return;
+	}
+	add_candidate(&c, xstrdup(recorded), NULL);
+	add_in_dirs(jm, l, &c, base_name(recorded), NULL);
+	read_file(jm, p, l, &c, base_name(recorded), false);
+}
+
 void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path)
 {
 	const struct jit_loader *l = jit_loader__for_marker(path);
-	const char *base;
 	struct jitproc *p;
 
 	if (!l)
 		return;
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	p = findnew_proc(jm, pid);
 	if (p->files[loader_index(jm, l)].looked)
 		return;        /* mapped again: already read (or looked for) */
-	if (jm->opts.timeless)
-		warning("pid %" PRIu32 ": samples have no CLOCK_MONOTONIC time (record with perf "
-			"record -k 1), so %s times cannot be matched: each address gets its "
-			"last JIT load", pid, l->name);
-	read_file(jm, p, l, path, base);
+	read_timed(jm, p, l, path);
+}
+
+/* pid's given timed files not read yet: a process need not map a marker for them. */
+static void read_given_timed(struct jitmap *jm, uint32_t pid)
+{
+	size_t i, k;
+
+	for (i = 0; i < jm->opts.nr_given; i++) {
+		const struct jit_given *g = &jm->given[i];
+		struct jitproc *p;
+
+		if (g->pid != pid)
+			continue;
+		for (k = 0; k < jm->nr_loaders; k++)
+			if (jit_loaders[k]->kind == JIT_TIMED &&
+			    !strcmp(jit_loaders[k]->name, g->loader))
+				break;
+		if (k == jm->nr_loaders)
+			continue;
+		p = findnew_proc(jm, pid);
+		if (!p->files[k].looked)
+			read_timed(jm, p, jit_loaders[k], g->path);
+	}
+}
+
+/*
+ * Where p's untimed file of format l may be: by its host pid where the
+ * runtime writes it, next to perf.data and in the user's directories;
+ * then by its namespace pid, if known, there and in the runtime's.
+ */
+static void untimed_candidates(struct jitmap *jm, const struct jitproc *p,
+			       const struct jit_loader *l, struct candidates *c, char *base,
+			       size_t size)
+{
+	char nsbase[256];
+	const char *how;
+	char *s;
+
+	l->file_name(p->pid, base, size);
+	if (l->runtime_dir)
+		add_candidate(c, xasprintf("%s/%s", l->runtime_dir, base), NULL);
+	add_in_dirs(jm, l, c, base, NULL);
+	if (!p->ns.nspid || p->ns.nspid == p->pid)
+		return;
+	s = xasprintf("namespace pid %" PRIu32 ", %s", p->ns.nspid, p->ns.why);
+	how = strpool__intern(jm->pool, s);
+	free(s);
+	l->file_name(p->ns.nspid, nsbase, sizeof(nsbase));
+	add_in_dirs(jm, l, c, nsbase, how);
+	if (l->runtime_dir)
+		add_candidate(c, xasprintf("%s/%s", l->runtime_dir, nsbase), how);
 }
 
 static void clock_changed(void *ctx, uint64_t start, uint64_t size);
@@ -513,16 +770,20 @@ static void read_untimed(struct jitmap *jm, struct jitproc *p)
 
 	for (i = 0; i < jm->nr_loaders; i++) {
 		const struct jit_loader *l = jit_loaders[i];
-		char *recorded = NULL;
+		struct candidates c = { .n = 0 };
+		const char *given;
 		char base[256];
 
 		if (l->kind != JIT_UNTIMED || p->files[i].looked)
 			continue;
-		l->file_name(p->pid, base, sizeof(base));
-		if (l->runtime_dir)
-			recorded = xasprintf("%s/%s", l->runtime_dir, base);
-		read_file(jm, p, l, recorded, base);
-		free(recorded);
+		given = given_file(jm, p->pid, l);
+		if (given) {
+			add_candidate(&c, xstrdup(given), given_how(jm, l));
+			read_file(jm, p, l, &c, given, true);
+			continue;
+		}
+		untimed_candidates(jm, p, l, &c, base, sizeof(base));
+		read_file(jm, p, l, &c, base, false);
 	}
 	if (p->untimed.nr_entries != before) {
 		untimed__index(&p->untimed);
@@ -593,10 +854,13 @@ static void clock_changed(void *ctx, uint64_t start, uint64_t size)
 
 bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 {
-	struct jitproc *p = find_proc(jm, pid);
+	struct jitproc *p;
 	bool changed = false;
 
 	jm->now = time;
+	if (jm->opts.nr_given)
+		read_given_timed(jm, pid);
+	p = find_proc(jm, pid);
 	if (!p)
 		return false;
 	if (p->clock) {
@@ -639,6 +903,13 @@ static void proc_reset(struct jitmap *jm, struct jitproc *p, uint64_t epoch, boo
 	p->nr_events = p->next = 0;
 	p->ppid = 0;
 	p->epoch = epoch;
+	p->adopted = false;
+	if (!keep_info) {
+		/* a new process: its namespace is its own (exec keeps pid and namespace) */
+		memset(&p->ns, 0, sizeof(p->ns));
+		p->nspid_from_file = false;
+		p->pidns = NULL;
+	}
 	for (i = 0; i < jm->nr_loaders; i++) {
 		p->files[i].looked = false;
 		if (!keep_info) {
@@ -655,8 +926,11 @@ void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time)
 	if (pid == ppid)
 		return;
 	child = find_proc(jm, pid);
+	/* a pid used again; but records its parent's file gave it are the new child's own */
+	if (child && !child->adopted)
+		proc_reset(jm, child, time, false);
 	if (child)
-		proc_reset(jm, child, time, false);        /* a pid used again */
+		child->adopted = false;
 	parent = find_proc(jm, ppid);
 	if (!parent && !child)
 		return;
@@ -675,6 +949,46 @@ void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time)
 	/* "sources" still reports what the old image used */
 	if (p)
 		proc_reset(jm, p, time, true);
+}
+
+static struct pidns *findnew_pidns(struct jitmap *jm, uint64_t dev, uint64_t ino)
+{
+	uint64_t key[2] = { dev, ino };
+	struct pidns *ns;
+
+	HASH_FIND(hh, jm->pidns, key, sizeof(key), ns);
+	if (!ns) {
+		ns = xcalloc(1, sizeof(*ns));
+		memcpy(ns->key, key, sizeof(key));
+		HASH_ADD(hh, jm->pidns, key, sizeof(ns->key), ns);
+		if (!jm->recorder_ns)
+			jm->recorder_ns = ns;
+	}
+	return ns;
+}
+
+void jitmap__namespace(struct jitmap *jm, uint32_t pid, uint64_t dev, uint64_t ino)
+{
+	struct pidns *ns = findnew_pidns(jm, dev, ino);
+	struct jitproc *p = findnew_proc(jm, pid), *parent;
+
+	if (p->pidns == ns)
+		return;        /* another thread's record, or said again */
+	p->pidns = ns;
+	p->ns.other_ns = ns != jm->recorder_ns;
+	parent = p->ppid ? find_proc(jm, p->ppid) : NULL;
+	/* the first process of a namespace its parent is not in: pid 1 there (a container's init) */
+	if (!ns->first_pid && parent && parent->pidns && parent->pidns != ns)
+		learn_nspid(jm, p, 1, "the first process of its pid namespace, per NAMESPACES", false);
+	if (!ns->first_pid)
+		ns->first_pid = pid;
+}
+
+const struct jit_ns_info *jitmap__ns(const struct jitmap *jm, uint32_t pid)
+{
+	const struct jitproc *p = find_proc(jm, pid);
+
+	return p && (p->ns.nspid || p->ns.other_ns) ? &p->ns : NULL;
 }
 
 /* The sym of an untimed entry, made on its first hit. */

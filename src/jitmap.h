@@ -31,6 +31,30 @@
  * reuses a pid. A forked child's fallback looks in its parent's untimed
  * entries after its own (they have no times, so they may also hold what
  * the parent compiled after the fork).
+ *
+ * Pid namespaces (containers): a process's files may carry the pid it had
+ * in its own pid namespace, not the host pid the recording shows. The
+ * file found through a process's marker mapping is that process's, and so
+ * are the records in it, by this rule (H the pid the file's writer gave
+ * itself, e.g. a jitdump header's; R a record's pid; P the host pid of the
+ * process that mapped the marker):
+ *  - R is 0 or P: P's.
+ *  - H is neither 0 nor P, and H is not a host process tied to this file
+ *    (one that mapped and read the same file itself, as a parent whose
+ *    child inherited it): H is P's namespace pid. Then R == H is
+ *    P's, and any other R is another process of that namespace, whose host
+ *    pid the recording does not say: not used, counted for sources.
+ *  - Otherwise R is a host pid: that process's (a child writing into a
+ *    file it inherited from its parent); the fork that starts it later
+ *    keeps them.
+ * A perf-map-like file is looked for by the host pid first, then by the
+ * namespace pid where one is known: the writer's own (from a timed file),
+ * else 1 when PERF_RECORD_NAMESPACES shows the process is the first of a
+ * pid namespace other than its parent's (a container's init). Names by
+ * the namespace pid are looked for next to perf.data, in the user's
+ * directories, then in the runtime's directory (a container may have had
+ * its own /tmp). Files given by the user for a host pid (jit_given) are
+ * taken instead of any search.
  */
 #ifndef JITSYM_JITMAP_H
 #define JITSYM_JITMAP_H
@@ -98,6 +122,21 @@ struct jit_exec_mmaps {
 	const char *unknown;    /* non-NULL: they cannot be known, and why ("pipe input") */
 };
 
+/* A file the user gave for a process (--perfmap PID=FILE, --jitdump PID=FILE). */
+struct jit_given {
+	uint32_t pid;            /* the host pid, as the recording shows it */
+	const char *loader;      /* a jit_loader's name: "jitdump", "perfmap" */
+	const char *path;
+};
+
+/* What is known of a process's pid namespace, for "jitsym sources". */
+struct jit_ns_info {
+	uint32_t nspid;          /* its pid in its own namespace; 0: not known */
+	const char *why;         /* how nspid was learnt, e.g. "from jit-1.dump's header" */
+	/* PERF_RECORD_NAMESPACES put it in another pid namespace than the recorder's */
+	bool other_ns;
+};
+
 struct jitmap_opts {
 	const char *perf_data_dir;            /* directory of the perf.data */
 	const char *const *jit_dirs;          /* --jit-dir, in order */
@@ -115,6 +154,8 @@ struct jitmap_opts {
 	 * still read and count what holds them but every sym has no lines.
 	 */
 	bool lines;
+	const struct jit_given *given;        /* files given by the user; copied */
+	size_t nr_given;
 	/*
 	 * Called when pid's JIT code in [start, end) changes (a load or a
 	 * move applied), so caches of resolved addresses can drop just those.
@@ -140,6 +181,12 @@ void jitmap__delete(struct jitmap *jm);   /* accepts NULL */
 void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path);
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time);
 void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time);
+/*
+ * PERF_RECORD_NAMESPACES: process pid is in the pid namespace (dev, ino).
+ * The first such record's namespace is the recorder's (perf writes those
+ * of the processes it found running first).
+ */
+void jitmap__namespace(struct jitmap *jm, uint32_t pid, uint64_t dev, uint64_t ino);
 
 /*
  * Apply pid's timed entries up to time; true when its JIT code changed
@@ -162,5 +209,8 @@ const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr);
  */
 const struct jit_file_info *jitmap__file(const struct jitmap *jm, uint32_t pid,
 					 const struct jit_loader *loader);
+
+/* What is known of pid's namespace; NULL when nothing (the same namespace, or no record says). */
+const struct jit_ns_info *jitmap__ns(const struct jitmap *jm, uint32_t pid);
 
 #endif

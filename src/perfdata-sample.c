@@ -282,6 +282,34 @@ static bool decode_mmap(struct pd_reader *r, const uint8_t *rec, size_t end,
 	return ev->u.mmap.filename != NULL;
 }
 
+/*
+ * NAMESPACES: u32 pid, tid; u64 nr_namespaces; then {u64 dev, ino} per
+ * namespace, PID_NS_INDEX among them. A record with fewer holds no pid
+ * namespace; one whose entries overrun it is malformed.
+ */
+static bool decode_namespaces(struct pd_reader *r, const uint8_t *rec, size_t end,
+			      struct pd_event *ev)
+{
+	bool swap = r->info.swapped;
+	size_t head = offsetof(struct perf_record_namespaces, link_info);
+	size_t at = head + PID_NS_INDEX * sizeof(struct perf_ns_link_info);
+	uint64_t nr;
+
+	if (end < head)
+		return false;
+	ev->u.ns.pid = REC32(rec, struct perf_record_namespaces, pid, swap);
+	ev->u.ns.tid = REC32(rec, struct perf_record_namespaces, tid, swap);
+	nr = REC64(rec, struct perf_record_namespaces, nr_namespaces, swap);
+	if (nr > (end - head) / sizeof(struct perf_ns_link_info))
+		return false;
+	ev->u.ns.has_pid_ns = nr > PID_NS_INDEX;
+	if (ev->u.ns.has_pid_ns) {
+		ev->u.ns.pid_ns_dev = rec_u64(rec, at, swap);
+		ev->u.ns.pid_ns_ino = rec_u64(rec, at + 8, swap);
+	}
+	return true;
+}
+
 bool pd_reader__decode_sideband(struct pd_reader *r, const uint8_t *rec, size_t size,
 			    struct pd_event *ev)
 {
@@ -325,6 +353,8 @@ bool pd_reader__decode_sideband(struct pd_reader *r, const uint8_t *rec, size_t 
 		ev->u.ksymbol.flags = rec_u16(rec, offsetof(struct perf_record_ksymbol, flags), swap);
 		ev->u.ksymbol.name = rec_string(rec, offsetof(struct perf_record_ksymbol, name), end);
 		return ev->u.ksymbol.name != NULL;
+	case PERF_RECORD_NAMESPACES:
+		return decode_namespaces(r, rec, end, ev);
 	default:
 		return true;
 	}

@@ -116,6 +116,8 @@ struct pd_event {
 		} mmap;                         /* MMAP and MMAP2 */
 		struct { uint64_t id, lost; } lost;
 		struct { uint64_t addr; uint32_t len; uint16_t ksym_type, flags; const char *name; } ksymbol;
+		/* NAMESPACES: the pid namespace (has_pid_ns: the record holds it) */
+		struct { uint32_t pid, tid; bool has_pid_ns; uint64_t pid_ns_dev, pid_ns_ino; } ns;
 	} u;
 };
 

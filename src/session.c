@@ -274,6 +274,11 @@ static void deliver(void *ctx, const struct pd_event *ev)
 	case PERF_RECORD_MMAP2:
 		on_mmap(s, ev);
 		break;
+	case PERF_RECORD_NAMESPACES:
+		if (ev->u.ns.has_pid_ns)
+			jitmap__namespace(s->jitmap, ev->u.ns.pid, ev->u.ns.pid_ns_dev,
+					  ev->u.ns.pid_ns_ino);
+		break;
 	default:
 		break;
 	}
@@ -340,6 +345,8 @@ static struct jitmap *new_jitmap(struct session *s, const char *path)
 		.nr_jit_dirs = s->opts->nr_jit_dirs,
 		.perfmap_dirs = s->opts->perfmap_dirs,
 		.nr_perfmap_dirs = s->opts->nr_perfmap_dirs,
+		.given = s->opts->given,
+		.nr_given = s->opts->nr_given,
 		.timeless = !monotonic_samples(s->reader),
 		.lines = s->opts->jit_lines,
 		.code_changed = code_changed,

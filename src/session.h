@@ -15,6 +15,7 @@
 
 struct thread;
 struct unwind_result;
+struct jit_given;
 
 /* Sample filters; empty lists keep everything. */
 struct sample_filter {
@@ -33,6 +34,8 @@ struct session_opts {
 	size_t nr_jit_dirs;
 	const char **perfmap_dirs;    /* --perfmap-dir, in order */
 	size_t nr_perfmap_dirs;
+	struct jit_given *given;      /* --perfmap PID=FILE, --jitdump PID=FILE, in order */
+	size_t nr_given;
 	bool jit_lines;               /* the command prints JIT source lines */
 	/* the command writes whole stacks: warn when an event it used has no call chains */
 	bool stacks;

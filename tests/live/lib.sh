@@ -474,6 +474,27 @@ live_expect_unwound_jit() {
 		live_fail "only $live_uj_deep of $live_uj_jit samples through JIT frames reach main"
 }
 
+# live_jit_leaves SCRIPT: "JIT NAMED" for perf script text (perf's or
+# jitsym's): JIT the samples whose first user frame (the first frame not
+# in the kernel) is in JIT code (DSO //anon, a memfd, a jitdump, a perf
+# map, or perf inject's jitted-*.so), NAMED those of them whose frame has
+# a name (not [unknown]).
+live_jit_leaves() {
+	awk '
+	function flush() {
+		if (inside && first != "" && first ~ jit) { n++; if (first !~ /[ \t]\[unknown\] \(/) named++ }
+		inside = 0
+	}
+	BEGIN { jit = "[(](//anon|/memfd:[^()]*|[^()]*/?jit-[0-9]+[.]dump|[^()]*/?perf-[0-9]+[.]map|[^()]*/?jitted-[0-9]+-[0-9]+[.]so)[)]$" }
+	/^[^ \t]/ { flush(); inside = 1; first = ""; next }
+	/^$/ { flush(); next }
+	inside && first == "" {
+		if ($0 ~ /\[kernel[.][^)]*\]\)$/ || $0 ~ /\(\[unknown\]\)$/ && $1 ~ /^ffff/) next
+		first = $0
+	}
+	END { flush(); printf "%d %d\n", n, named }' "$1"
+}
+
 # live_snapshot DIR: a listing with checksums of every file under DIR.
 live_snapshot() {
 	(cd "$1" && find . -type f -exec md5sum {} + | sort)

@@ -966,6 +966,36 @@ static int rec_ksymbol(struct spec *s, struct line *l, uint32_t arg)
 	return rec__end(s, l, at, true);
 }
 
+/*
+ * namespaces: u32 pid, tid; u64 nr_namespaces; {u64 dev, ino} each, in
+ * the kernel's order (net, uts, ipc, pid, user, mnt, cgroup). pid_ns=
+ * is the pid namespace's inode; the others get 0xeffffff0 + index.
+ */
+static int rec_namespaces(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	size_t at = rec__begin(s, l, PERF_RECORD_NAMESPACES, 0);
+	uint64_t i, nr = line__u64(l, "nr", 7), dev = line__u64(l, "dev", 4);
+
+	(void)arg;
+	if (nr > 64)
+		return line__error(l, "nr=%llu: at most 64 namespaces", (unsigned long long)nr);
+	v.pid = line__u32(l, "pid", 0);
+	v.tid = line__u32(l, "tid", v.pid);
+	v.time = line__u64(l, "time", 0);
+	buf__u32(b, v.pid);
+	buf__u32(b, v.tid);
+	buf__u64(b, nr);
+	for (i = 0; i < nr; i++) {
+		buf__u64(b, dev);
+		buf__u64(b, i == 3 ? line__u64(l, "pid_ns", 0xeffffffcu) : 0xeffffff0u + i);
+	}
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
 /* finished_round, finished_init: a bare header, never compressed. */
 static int rec_marker(struct spec *s, struct line *l, uint32_t type)
 {
@@ -1657,6 +1687,7 @@ static const struct verb {
 	{ "switch", rec_switch, PERF_RECORD_SWITCH, true },
 	{ "switch_cpu_wide", rec_switch, PERF_RECORD_SWITCH_CPU_WIDE, true },
 	{ "ksymbol", rec_ksymbol, 0, true },
+	{ "namespaces", rec_namespaces, 0, true },
 	{ "sample", rec_sample, 0, true },
 	{ "finished_round", rec_marker, PERF_RECORD_FINISHED_ROUND, true },
 	{ "finished_init", rec_marker, PERF_RECORD_FINISHED_INIT, true },

@@ -3,7 +3,8 @@
  * (jit-loader-jitdump.c, jit-loader-perfmap.c): loads, reuse of an
  * address, partial overlap, moves (also from code already moved away), V8
  * debug info and leaving it out, the perf map fallback, fork and exec,
- * recordings without -k 1, and missing or cut-short jitdumps. The
+ * recordings without -k 1, missing or cut-short jitdumps, and pid
+ * namespaces (whose a file's records are, NAMESPACES, given files). The
  * jitdump files are written with the jitdump-reader tests' writer.
  */
 #include "common.h"
@@ -27,6 +28,15 @@
 #define MOVER 5000300
 #define UNWINDER 5000500
 #define OVERLAP 5000400
+/* pid namespaces: host pids, and the namespace pid a writer gave itself (no host /tmp file has it) */
+#define NSHOST 5000600
+#define NSPID 4000001
+#define PARENT 5000700
+#define FORKED 5000701
+#define INIT 5000800
+#define JOINED 5000801
+#define RECORDER 5000802
+#define GIVEN 5000900
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -377,6 +387,141 @@ static bool is_marker(const char *path)
 	return l && !strcmp(l->name, "jitdump");
 }
 
+/* A jitdump written by pid writer (header and loads), one load of another pid; named name. */
+static void write_ns_dump(const char *name, uint32_t writer, uint32_t other)
+{
+	struct jdw w;
+
+	jdw_init(&w, false);
+	jdw_header(&w, 1, 40, 62, writer, 1, 0);
+	jdw_load(&w, 10, writer, writer, 0x1000, 1, "Own", code, 0x100);
+	jdw_load(&w, 20, other, other, 0x2000, 2, "Other", code, 0x100);
+	write_file(name, w.buf, w.len);
+	jdw_release(&w);
+}
+
+static void test_namespace_pid(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_ns_info *ns;
+	const struct jit_file_info *fi;
+	const struct jit_sym *pm;
+	static const char map[] = "3000 100 ByNamespacePid\n";
+
+	write_ns_dump("jit-" STR(NSPID) ".dump", NSPID, 7);
+	write_file("perf-" STR(NSPID) ".map", map, sizeof(map) - 1);
+	jitmap__mmap(jm, NSHOST, "/nonexistent/jit-" STR(NSPID) ".dump");
+	jitmap__advance(jm, NSHOST, 100);
+	T("namespace: the header's pid is the mapping process's",
+	  !strcmp(name_at(jm, NSHOST, 0x1010), "Own"));
+	T("namespace: another namespace pid's load is not used",
+	  !strcmp(name_at(jm, NSHOST, 0x2010), "(none)") && !jitmap__ns(jm, 7));
+	fi = jitmap__file(jm, NSHOST, jitdump_loader());
+	T("namespace: sources counts what was not used, says why it is the process's",
+	  fi && fi->not_used == 1 && fi->how && strstr(fi->how, "namespace pid " STR(NSPID)));
+	ns = jitmap__ns(jm, NSHOST);
+	T("namespace: the namespace pid and why", ns && ns->nspid == NSPID && !ns->other_ns &&
+	  !strcmp(ns->why, "from jit-" STR(NSPID) ".dump's header"));
+	pm = find_perfmap(jm, NSHOST, 0x3010);
+	T("namespace: the perf map by namespace pid", pm && !strcmp(pm->name, "ByNamespacePid"));
+	jitmap__delete(jm);
+}
+
+static void test_writer_is_host(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+
+	/* the parent mapped its file, the child's mapping of it is synthesized (perf -a, -p) */
+	write_ns_dump("jit-" STR(PARENT) ".dump", PARENT, FORKED);
+	jitmap__mmap(jm, PARENT, "/nonexistent/jit-" STR(PARENT) ".dump");
+	jitmap__fork(jm, FORKED, PARENT, 5);
+	jitmap__mmap(jm, FORKED, "/nonexistent/jit-" STR(PARENT) ".dump");
+	jitmap__advance(jm, PARENT, 100);
+	jitmap__advance(jm, FORKED, 100);
+	T("host writer: no namespace pid from a parent's file", !jitmap__ns(jm, FORKED) &&
+	  !jitmap__ns(jm, PARENT));
+	T("host writer: the child's own record is the child's",
+	  !strcmp(name_at(jm, FORKED, 0x2010), "Other") &&
+	  !strcmp(name_at(jm, PARENT, 0x2010), "(none)"));
+	T("host writer: the parent's records are the parent's",
+	  !strcmp(name_at(jm, PARENT, 0x1010), "Own"));
+	jitmap__delete(jm);
+}
+
+/* A container's init (pid 1 there) whose host ancestor in the recording is host pid 1. */
+static void test_init_under_host_init(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_ns_info *ns;
+
+	write_ns_dump("jit-1.dump", 1, 1);
+	jitmap__fork(jm, 5000601, 1, 5);
+	jitmap__fork(jm, NSHOST + 2, 5000601, 6);
+	jitmap__mmap(jm, NSHOST + 2, "/nonexistent/jit-1.dump");
+	jitmap__advance(jm, NSHOST + 2, 100);
+	ns = jitmap__ns(jm, NSHOST + 2);
+	T("namespace: host pid 1 as an ancestor does not make pid 1 a host pid",
+	  ns && ns->nspid == 1 && !strcmp(name_at(jm, NSHOST + 2, 0x2010), "Other") &&
+	  !jitmap__file(jm, 1, jitdump_loader()));
+	jitmap__delete(jm);
+}
+
+static void test_namespaces_record(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_ns_info *ns;
+
+	jitmap__namespace(jm, RECORDER, 4, 0xeffffffc);
+	jitmap__fork(jm, INIT, RECORDER, 10);
+	jitmap__namespace(jm, INIT, 4, 0xf0000001);
+	jitmap__fork(jm, JOINED, RECORDER, 20);
+	jitmap__namespace(jm, JOINED, 4, 0xf0000001);
+	T("NAMESPACES: perf's own namespace says nothing", !jitmap__ns(jm, RECORDER));
+	ns = jitmap__ns(jm, INIT);
+	T("NAMESPACES: the first process of a new namespace is pid 1 there",
+	  ns && ns->nspid == 1 && ns->other_ns && strstr(ns->why, "NAMESPACES"));
+	ns = jitmap__ns(jm, JOINED);
+	T("NAMESPACES: one that joined later has no known pid there",
+	  ns && !ns->nspid && ns->other_ns);
+	jitmap__delete(jm);
+}
+
+static void test_given(struct strpool *pool)
+{
+	struct jit_given given[] = {
+		{ GIVEN, "jitdump", NULL }, { GIVEN, "perfmap", NULL },
+		{ GIVEN + 1, "perfmap", "/nonexistent/given.map" },
+	};
+	const char *pm_dirs[] = { dir };
+	struct jitmap_opts o = {
+		.perf_data_dir = dir, .perfmap_dirs = pm_dirs, .nr_perfmap_dirs = 1,
+		.given = given, .nr_given = 3,
+	};
+	static const char map[] = "3000 100 Given\n";
+	char *dump = xasprintf("%s/given.dump", dir), *pmap = xasprintf("%s/given.map", dir);
+	const struct jit_file_info *fi;
+	const struct jit_sym *pm;
+	struct jitmap *jm;
+
+	given[0].path = dump;
+	given[1].path = pmap;
+	write_ns_dump("given.dump", GIVEN, GIVEN);
+	write_file("given.map", map, sizeof(map) - 1);
+	jm = jitmap__new(&o, pool);
+	sbuf_reset(&msgs);
+	jitmap__advance(jm, GIVEN, 100);
+	T("given: a jitdump read without a marker", !strcmp(name_at(jm, GIVEN, 0x1010), "Own"));
+	pm = find_perfmap(jm, GIVEN, 0x3010);
+	fi = jitmap__file(jm, GIVEN, pm ? pm->loader : NULL);
+	T("given: the perf map, and sources says so", pm && !strcmp(pm->name, "Given") && fi &&
+	  fi->how && !strcmp(fi->how, "given by --perfmap"));
+	T("given: a missing one is a warning naming it", !find_perfmap(jm, GIVEN + 1, 0x3010) &&
+	  strstr(msgs.buf, "'/nonexistent/given.map' (given by --perfmap) not found"));
+	jitmap__delete(jm);
+	free(dump);
+	free(pmap);
+}
+
 static void test_is_marker(void)
 {
 	T("marker: jit-123.dump", is_marker("jit-123.dump"));
@@ -404,6 +549,11 @@ int main(void)
 	test_stale_move(pool);
 	test_unwind(pool);
 	test_untimed_overlap(pool);
+	test_namespace_pid(pool);
+	test_writer_is_host(pool);
+	test_init_under_host_init(pool);
+	test_namespaces_record(pool);
+	test_given(pool);
 	test_is_marker();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd))
