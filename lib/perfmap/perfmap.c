@@ -203,10 +203,26 @@ static int parse_line(struct parser *ps, char *p, char *e)
 	return 0;
 }
 
+/*
+ * The length of text without its last line when that line has no newline:
+ * a runtime still appending may have written part of it, so whatever it
+ * holds (a size cut to its first digits looks well formed) is not read.
+ * How many bytes that line had is kept in pm->partial.
+ */
+static size_t whole_lines(struct perfmap *pm, size_t len)
+{
+	size_t whole = len;
+
+	while (whole && pm->text[whole - 1] != '\n')
+		whole--;
+	pm->partial = len - whole;
+	return whole;
+}
+
 static int parse_text(struct perfmap *pm, size_t len, const char *path)
 {
 	struct parser ps = { .pm = pm, .path = path };
-	char *p = pm->text, *end = pm->text + len;
+	char *p = pm->text, *end = pm->text + whole_lines(pm, len);
 
 	while (p < end) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -218,6 +234,11 @@ static int parse_text(struct perfmap *pm, size_t len, const char *path)
 		if (ret)
 			return ret;
 		p = e + 1;
+	}
+	if (pm->partial) {
+		ps.lineno++;
+		line_msg(&ps, PERFMAP_INFO, "no newline at its end (still being written?): "
+			 "its %zu bytes are not read", pm->partial);
 	}
 	if (pm->nr_bad_lines > PERFMAP_MAX_WARNINGS)
 		pr(PERFMAP_WARN, "%s%s%s%zu bad lines in total",
@@ -501,4 +522,9 @@ const struct perfmap_entry *perfmap__entry(const struct perfmap *pm, size_t idx)
 size_t perfmap__nr_bad_lines(const struct perfmap *pm)
 {
 	return pm->nr_bad_lines;
+}
+
+size_t perfmap__partial_bytes(const struct perfmap *pm)
+{
+	return pm->partial;
 }

@@ -120,7 +120,7 @@ static void test_perfmap__names(void)
 		"4000 10 in\ttab\n"
 		"5000 10 \xff\xfe bytes\n"
 		"6000 10 two\r\r\n"
-		"7000 10 last no newline");
+		"7000 10 last\n");
 
 	T("names: all lines parse", pm && perfmap__nr_entries(pm) == 7 &&
 	  perfmap__nr_bad_lines(pm) == 0);
@@ -132,8 +132,54 @@ static void test_perfmap__names(void)
 	T("names: tab inside kept", is(perfmap__lookup(pm, 0x4000), "in\ttab"));
 	T("names: non-UTF-8 bytes kept", is(perfmap__lookup(pm, 0x5000), "\xff\xfe bytes"));
 	T("names: only one CR dropped", is(perfmap__lookup(pm, 0x6000), "two\r"));
-	T("names: last line without newline", is(perfmap__lookup(pm, 0x700f), "last no newline"));
+	T("names: last line", is(perfmap__lookup(pm, 0x700f), "last"));
 	perfmap__delete(pm);
+}
+
+/*
+ * A map read while its runtime appends: the last line may be cut anywhere,
+ * and a cut line can look well formed. It is not read, not bad, and said.
+ */
+static void test_perfmap__partial_line(void)
+{
+	static const char *const cuts[] = {
+		"7f00002000 1", "7f00002000 1c0", "7f00002000 1c0 na", "7f0000", "  ",
+	};
+	perfmap_print_fn_t old = perfmap__set_print(capture);
+	char buf[128];
+	struct perfmap *pm;
+	size_t i;
+
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		snprintf(buf, sizeof(buf), "7f00001000 100 whole\n%s", cuts[i]);
+		pm = parse_str(buf);
+		T("partial: the whole line is read", pm && perfmap__nr_entries(pm) == 1 &&
+		  is(perfmap__lookup(pm, 0x7f00001000), "whole"));
+		T("partial: the cut line is neither an entry nor a bad line", pm &&
+		  !perfmap__lookup(pm, 0x7f00002000) && perfmap__nr_bad_lines(pm) == 0);
+		T("partial: its bytes are counted", pm &&
+		  perfmap__partial_bytes(pm) == strlen(cuts[i]));
+		T("partial: and said, at INFO, with its line", !nr_warn &&
+		  has_msg("line 2: no newline at its end (still being written?)"));
+		perfmap__delete(pm);
+	}
+	pm = parse_str("7f00001000 10");
+	T("partial: a map of one cut line is empty", pm && perfmap__nr_entries(pm) == 0 &&
+	  perfmap__nr_bad_lines(pm) == 0 && perfmap__partial_bytes(pm) == 13 &&
+	  has_msg("line 1: no newline"));
+	perfmap__delete(pm);
+	pm = parse_str("7f00001000 10 a\n");
+	T("partial: none when the text ends with a newline", pm &&
+	  perfmap__partial_bytes(pm) == 0 && !has_msg("no newline"));
+	perfmap__delete(pm);
+	/* read again once the line is finished: the earlier lines as before, and it */
+	pm = parse_str("7f00001000 100 whole\n7f00002000 1c0 name\n");
+	T("partial: once finished, the line is read whole", pm &&
+	  perfmap__nr_entries(pm) == 2 && is(perfmap__lookup(pm, 0x7f000021bf), "name") &&
+	  perfmap__lookup(pm, 0x7f000021bf)->size == 0x1c0 &&
+	  is(perfmap__lookup(pm, 0x7f00001000), "whole"));
+	perfmap__delete(pm);
+	perfmap__set_print(old);
 }
 
 static void test_perfmap__bad_lines(void)
@@ -292,7 +338,7 @@ static void test_perfmap__boundaries(void)
 
 static void test_perfmap__nul_and_empty(void)
 {
-	static const char buf[] = "7000 10 na\0me\n\0\n7100 10 ok\n7200 10 tail\0";
+	static const char buf[] = "7000 10 na\0me\n\0\n7100 10 ok\n7200 10 tail\0\n";
 	perfmap_print_fn_t old = perfmap__set_print(capture);
 	struct perfmap *pm;
 
@@ -479,6 +525,7 @@ int main(void)
 {
 	test_perfmap__hex_forms();
 	test_perfmap__names();
+	test_perfmap__partial_line();
 	test_perfmap__bad_lines();
 	test_perfmap__warning_limit();
 	test_perfmap__overlap();

@@ -13,6 +13,13 @@
  *    missing fields, an empty name, a NUL byte (names are C strings), and
  *    START + SIZE past 2^64. A range may end exactly at 2^64.
  *  - SIZE 0 is well formed but covers no address.
+ *  - Every line ends with a newline. A last line without one is not read
+ *    (nor counted as bad): a runtime appending to the map while it is read
+ *    may have written only part of it, and a part can look well formed
+ *    ("7f0000001000 1" of "... 1c0 name"). Its length is kept
+ *    (perfmap__partial_bytes()) and said at PERFMAP_INFO. Reading a map
+ *    again later gives the whole lines present then, the earlier ones the
+ *    same.
  *  - Lines may overlap. A later line wins for every address it covers; the
  *    parts of earlier entries it does not cover still resolve to them.
  *
@@ -83,6 +90,8 @@ size_t perfmap__nr_entries(const struct perfmap *pm);
 const struct perfmap_entry *perfmap__entry(const struct perfmap *pm, size_t idx);
 /* Lines skipped as bad, blank lines included. */
 size_t perfmap__nr_bad_lines(const struct perfmap *pm);
+/* Bytes of a last line without newline, not read (0: the text ends with one). */
+size_t perfmap__partial_bytes(const struct perfmap *pm);
 
 #ifdef __cplusplus
 }
