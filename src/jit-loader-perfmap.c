@@ -2,7 +2,9 @@
  * The perf map loader (/tmp/perf-PID.map, over lib/perfmap): "START SIZE
  * NAME" lines without times, each an untimed range, a later line winning
  * where lines overlap. A name's control bytes are written "\xNN"
- * (jit-name.h). Counters: entries, bad lines, names with control bytes.
+ * (jit-name.h). Counters: entries, bad lines, names with control bytes,
+ * the bytes of a last line without newline (a map still being written:
+ * not read, perfmap.h).
  */
 #include "common.h"
 #include "jit-loader.h"
@@ -11,7 +13,7 @@
 
 #include <perfmap/perfmap.h>
 
-enum { C_ENTRIES, C_BAD, C_BAD_NAME };
+enum { C_ENTRIES, C_BAD, C_BAD_NAME, C_PARTIAL };
 
 static int perfmap_print(enum perfmap_print_level level, const char *fmt, va_list ap)
 {
@@ -54,6 +56,7 @@ static int perfmap_read(struct jit_feed *f, const char *path)
 	sbuf_release(&name);
 	count[C_ENTRIES] = n;
 	count[C_BAD] = perfmap__nr_bad_lines(pm);
+	count[C_PARTIAL] = perfmap__partial_bytes(pm);
 	perfmap__delete(pm);
 	return 0;
 }
@@ -64,6 +67,9 @@ static void perfmap_describe(const struct jit_file_info *info, struct sbuf *out)
 	/* said only when there are some, so that clean maps read as before */
 	if (info->count[C_BAD_NAME])
 		sbuf_addf(out, ", %zu names with control bytes escaped", info->count[C_BAD_NAME]);
+	if (info->count[C_PARTIAL])
+		sbuf_addf(out, ", last line unfinished (%zu bytes, no newline): not read",
+			  info->count[C_PARTIAL]);
 }
 
 const struct jit_loader jit_loader_perfmap = {
