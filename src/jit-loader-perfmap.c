@@ -27,37 +27,52 @@ static void perfmap_file_name(uint32_t pid, char *buf, size_t size)
 	snprintf(buf, size, "perf-%" PRIu32 ".map", pid);
 }
 
+struct feed_ctx {
+	struct jit_feed *f;
+	struct sbuf name;
+	size_t bad_names;
+};
+
+/* One line of the map, in file order: an untimed range (later lines win). */
+static int feed_entry(void *ctx, const struct perfmap_entry *e)
+{
+	struct feed_ctx *fc = ctx;
+
+	if (jit_name__clean(e->name, &fc->name)) {
+		fc->bad_names++;
+		jit_feed__range(fc->f, e->start, e->size, fc->name.buf);
+	} else {
+		jit_feed__range(fc->f, e->start, e->size, e->name);
+	}
+	return 0;
+}
+
+/* Streamed: a map of millions of lines (QEMU) is not held twice. */
 static int perfmap_read(struct jit_feed *f, const char *path)
 {
 	size_t *count = jit_feed__counters(f);
-	struct sbuf name;
-	struct perfmap *pm;
-	size_t i, n;
+	struct feed_ctx fc = { .f = f };
+	struct perfmap_stats st;
+	int ret;
 
 	perfmap__set_print(perfmap_print);
-	pm = perfmap__read(path);
-	if (!pm) {
+	sbuf_init(&fc.name, SBUF_MAX_SYMNAME);
+	ret = perfmap__read_each(path, feed_entry, &fc, &st);
+	sbuf_release(&fc.name);
+	if (ret && !st.nr_entries) {
 		warning("pid %" PRIu32 ": cannot read perf map '%s': %s", jit_feed__pid(f), path,
-			strerror(errno));
+			strerror(-ret));
 		return -1;
 	}
-	n = perfmap__nr_entries(pm);
-	sbuf_init(&name, SBUF_MAX_SYMNAME);
-	for (i = 0; i < n; i++) {
-		const struct perfmap_entry *e = perfmap__entry(pm, i);
-
-		if (jit_name__clean(e->name, &name)) {
-			count[C_BAD_NAME]++;
-			jit_feed__range(f, e->start, e->size, name.buf);
-		} else {
-			jit_feed__range(f, e->start, e->size, e->name);
-		}
+	if (ret) {
+		jit_feed__problem(f, strerror(-ret));
+		warning("pid %" PRIu32 ": cannot read perf map '%s' to its end: %s; using its "
+			"first %zu entries", jit_feed__pid(f), path, strerror(-ret), st.nr_entries);
 	}
-	sbuf_release(&name);
-	count[C_ENTRIES] = n;
-	count[C_BAD] = perfmap__nr_bad_lines(pm);
-	count[C_PARTIAL] = perfmap__partial_bytes(pm);
-	perfmap__delete(pm);
+	count[C_ENTRIES] = st.nr_entries;
+	count[C_BAD] = st.nr_bad_lines;
+	count[C_BAD_NAME] = fc.bad_names;
+	count[C_PARTIAL] = st.partial_bytes;
 	return 0;
 }
 

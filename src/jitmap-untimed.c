@@ -147,6 +147,11 @@ void untimed__index(struct untimed *u)
 	struct heap h = { xcalloc(n ? n : 1, sizeof(*h.v)), 0 };
 	uint64_t x = 0;
 
+	/* the entries are all in: give back what growing them left spare */
+	if (n && u->alloc_entries > n) {
+		u->entries = xreallocarray(u->entries, n, sizeof(*u->entries));
+		u->alloc_entries = n;
+	}
 	for (i = 0; i < n; i++) {
 		order[i].start = u->entries[i].start;
 		order[i].entry = i;
@@ -177,6 +182,8 @@ void untimed__index(struct untimed *u)
 	}
 	free(order);
 	free(h.v);
+	/* room was made for the worst case, 2n; a map of a million lines keeps what it uses */
+	u->ranges = xrealloc(u->ranges, st_mult(u->nr_ranges ? u->nr_ranges : 1, sizeof(*u->ranges)));
 }
 
 struct untimed_entry *untimed__find(const struct untimed *u, uint64_t addr)
