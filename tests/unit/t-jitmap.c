@@ -28,7 +28,7 @@
 #define MOVER 5000300
 #define UNWINDER 5000500
 #define OVERLAP 5000400
-#define GROWING 5000600
+#define GROWING 5000960
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
