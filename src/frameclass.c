@@ -65,19 +65,36 @@ static const struct fc_rule rules[] = {
 	{ "V8", K_JITCODE, FC_PREFIX, "+", FC_OPTIMIZED, "Maglev", GUESS },
 	{ "V8", K_JITCODE, FC_PREFIX, "*", FC_OPTIMIZED, "TurboFan", GUESS },
 
-	/* .NET (CoreCLR perf map, DOTNET_PerfMapEnabled): "Ns.Type::Method()[Tier0]" */
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier0]", FC_BASELINE, "Tier0", 0 },
+	/*
+	 * .NET (CoreCLR, DOTNET_PerfMapEnabled): "[App] Ns.Type::Method()[Tier0]" in
+	 * the perf map and the jitdump alike. The suffixes it writes
+	 * (PerfMapShowOptimizationTiers, on by default): the JIT tier names of
+	 * PrepareCodeConfig::GetJitOptimizationTierStr() (Unknown, MinOptJitted,
+	 * Optimized, QuickJitted, OptimizedTier1, OptimizedTier1OSR,
+	 * InstrumentedTier, InstrumentedTierOptimized), and PreJIT and
+	 * PreJit-cold for ReadyToRun code (perfmap.cpp). Tier0, Tier1, OSR and
+	 * the others are kept for other writers of the same form.
+	 */
 	{ ".NET", K_JITCODE, FC_SUFFIX, "[QuickJitted]", FC_BASELINE, "Tier0", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1]", FC_OPTIMIZED, "Tier1", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[MinOptJitted]", FC_BASELINE, "MinOpts", 0 },
 	{ ".NET", K_JITCODE, FC_SUFFIX, "[OptimizedTier1]", FC_OPTIMIZED, "Tier1", 0 },
 	{ ".NET", K_JITCODE, FC_SUFFIX, "[OptimizedTier1OSR]", FC_OPTIMIZED, "OSR", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Optimized]", FC_OPTIMIZED, "Optimized", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTier]", FC_BASELINE, "Instrumented", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTierOptimized]", FC_OPTIMIZED,
+	  "InstrumentedTier1", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[PreJIT]", FC_OPTIMIZED, "PreJIT", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[PreJit-cold]", FC_OPTIMIZED, "PreJIT", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Unknown]", FC_JIT, NULL, 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier0]", FC_BASELINE, "Tier0", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1]", FC_OPTIMIZED, "Tier1", 0 },
 	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1-OSR]", FC_OPTIMIZED, "OSR", 0 },
 	{ ".NET", K_JITCODE, FC_SUFFIX, "[OSR]", FC_OPTIMIZED, "OSR", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[Optimized]", FC_OPTIMIZED, "Optimized", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[PreJIT]", FC_OPTIMIZED, "PreJIT", 0 },
 	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTier1]", FC_OPTIMIZED, "InstrumentedTier1", 0 },
 	{ ".NET", K_JITCODE, FC_SUBSTR, "[Instrumented", FC_BASELINE, "Instrumented", 0 },
 	{ ".NET", K_JITCODE, FC_PREFIX, "stub<", FC_STUB, "stub", 0 },
+	/* stubs grouped by type (PerfMapStubGranularity 0): "stub TYPE<OWNER>" */
+	{ ".NET", K_JITCODE, FC_PREFIX, "stub ", FC_STUB, "stub", GUESS },
 
 	/* CPython 3.12+ -X perf: one trampoline per Python function */
 	{ "CPython", K_JITCODE, FC_PREFIX, "py::", FC_INTERPRETED, "Python", 0 },

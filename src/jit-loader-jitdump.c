@@ -11,7 +11,9 @@
  * container, its namespace pid).
  * Counters: records, loads, moves, debug info records, unwinding info
  * records, and those whose rules were bad; file names dropped, function
- * names with control bytes escaped.
+ * names with control bytes escaped; a header repaired (Mono's total_size,
+ * jitdump-reader.h). A line table's end entry (line 0, empty file name:
+ * Erlang, QEMU) is not a dropped file name.
  */
 #include "common.h"
 #include "jit-loader.h"
@@ -27,7 +29,10 @@
 /* V8 writes debug-info addresses this far past the instruction (an ELF header's size). */
 #define V8_DEBUG_BIAS 0x40
 
-enum { C_RECORDS, C_LOADS, C_MOVES, C_DEBUG, C_UNWIND, C_BAD_UNWIND, C_BAD_FILE, C_BAD_NAME };
+enum {
+	C_RECORDS, C_LOADS, C_MOVES, C_DEBUG, C_UNWIND, C_BAD_UNWIND, C_BAD_FILE, C_BAD_NAME,
+	C_QUIRK_HDR,
+};
 
 static bool jitdump_is_marker(const char *path)
 {
@@ -40,6 +45,16 @@ static bool jitdump_is_marker(const char *path)
 		return false;
 	pid = strtoul(base + 4, &end, 10);
 	return pid <= UINT32_MAX && !strcmp(end, ".dump");
+}
+
+/*
+ * Erlang's BeamAsm and QEMU end a function's line table with an entry of
+ * line 0 and an empty file name at the code's end: where the last line
+ * stops, not a file name to drop or count.
+ */
+static bool end_of_lines(const struct jitdump_debug_entry *e)
+{
+	return !e->lineno && !e->filename[0];
 }
 
 /* The last DEBUG_INFO record: it describes the LOAD that follows it. */
@@ -66,7 +81,7 @@ static void keep_debug(struct jit_feed *f, struct pending_debug *pd,
 		pd->lines[i].column = e->discrim;
 		if (jit_name__file_ok(e->filename))
 			pd->lines[i].file = jit_feed__intern(f, e->filename);
-		else
+		else if (!end_of_lines(e))
 			count[C_BAD_FILE]++;
 	}
 }
@@ -77,7 +92,8 @@ static void count_bad_files(struct jit_feed *f, const struct jitdump_record *rec
 	size_t i;
 
 	for (i = 0; i < rec->u.debug.nr_entry; i++)
-		if (!jit_name__file_ok(rec->u.debug.entries[i].filename))
+		if (!jit_name__file_ok(rec->u.debug.entries[i].filename) &&
+		    !end_of_lines(&rec->u.debug.entries[i]))
 			jit_feed__counters(f)[C_BAD_FILE]++;
 }
 
@@ -210,6 +226,8 @@ static int jitdump_read(struct jit_feed *f, const char *path)
 	}
 	/* a process in a container wrote its own namespace's pid: whose the records are */
 	jit_feed__writer_pid(f, jitdump_reader__pid(r));
+	if (jitdump_reader__quirks(r) & JITDUMP_QUIRK_HEADER_SIZE)
+		count[C_QUIRK_HDR] = 1;
 	sbuf_init(&name, SBUF_MAX_SYMNAME);
 	while ((ret = jitdump_reader__next(r, &rec)) != 0) {
 		if (ret == -JITDUMP_E_BAD_RECORD) {
@@ -247,6 +265,8 @@ static void jitdump_describe(const struct jit_file_info *info, struct sbuf *out)
 		sbuf_addf(out, ", %zu bad file names dropped", info->count[C_BAD_FILE]);
 	if (info->count[C_BAD_NAME])
 		sbuf_addf(out, ", %zu names with control bytes escaped", info->count[C_BAD_NAME]);
+	if (info->count[C_QUIRK_HDR])
+		sbuf_addf(out, ", header total_size a pointer's size (Mono's writer): read as 40");
 }
 
 const struct jit_loader jit_loader_jitdump = {

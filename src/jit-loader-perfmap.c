@@ -2,7 +2,9 @@
  * The perf map loader (/tmp/perf-PID.map, over lib/perfmap): "START SIZE
  * NAME" lines without times, each an untimed range, a later line winning
  * where lines overlap. A name's control bytes are written "\xNN"
- * (jit-name.h). Counters: entries, bad lines, names with control bytes.
+ * (jit-name.h). Counters: entries, bad lines, names with control bytes,
+ * the bytes of a last line without newline (a map still being written:
+ * not read, perfmap.h).
  */
 #include "common.h"
 #include "jit-loader.h"
@@ -11,7 +13,7 @@
 
 #include <perfmap/perfmap.h>
 
-enum { C_ENTRIES, C_BAD, C_BAD_NAME };
+enum { C_ENTRIES, C_BAD, C_BAD_NAME, C_PARTIAL };
 
 static int perfmap_print(enum perfmap_print_level level, const char *fmt, va_list ap)
 {
@@ -25,36 +27,52 @@ static void perfmap_file_name(uint32_t pid, char *buf, size_t size)
 	snprintf(buf, size, "perf-%" PRIu32 ".map", pid);
 }
 
+struct feed_ctx {
+	struct jit_feed *f;
+	struct sbuf name;
+	size_t bad_names;
+};
+
+/* One line of the map, in file order: an untimed range (later lines win). */
+static int feed_entry(void *ctx, const struct perfmap_entry *e)
+{
+	struct feed_ctx *fc = ctx;
+
+	if (jit_name__clean(e->name, &fc->name)) {
+		fc->bad_names++;
+		jit_feed__range(fc->f, e->start, e->size, fc->name.buf);
+	} else {
+		jit_feed__range(fc->f, e->start, e->size, e->name);
+	}
+	return 0;
+}
+
+/* Streamed: a map of millions of lines (QEMU) is not held twice. */
 static int perfmap_read(struct jit_feed *f, const char *path)
 {
 	size_t *count = jit_feed__counters(f);
-	struct sbuf name;
-	struct perfmap *pm;
-	size_t i, n;
+	struct feed_ctx fc = { .f = f };
+	struct perfmap_stats st;
+	int ret;
 
 	perfmap__set_print(perfmap_print);
-	pm = perfmap__read(path);
-	if (!pm) {
+	sbuf_init(&fc.name, SBUF_MAX_SYMNAME);
+	ret = perfmap__read_each(path, feed_entry, &fc, &st);
+	sbuf_release(&fc.name);
+	if (ret && !st.nr_entries) {
 		warning("pid %" PRIu32 ": cannot read perf map '%s': %s", jit_feed__pid(f), path,
-			strerror(errno));
+			strerror(-ret));
 		return -1;
 	}
-	n = perfmap__nr_entries(pm);
-	sbuf_init(&name, SBUF_MAX_SYMNAME);
-	for (i = 0; i < n; i++) {
-		const struct perfmap_entry *e = perfmap__entry(pm, i);
-
-		if (jit_name__clean(e->name, &name)) {
-			count[C_BAD_NAME]++;
-			jit_feed__range(f, e->start, e->size, name.buf);
-		} else {
-			jit_feed__range(f, e->start, e->size, e->name);
-		}
+	if (ret) {
+		jit_feed__problem(f, strerror(-ret));
+		warning("pid %" PRIu32 ": cannot read perf map '%s' to its end: %s; using its "
+			"first %zu entries", jit_feed__pid(f), path, strerror(-ret), st.nr_entries);
 	}
-	sbuf_release(&name);
-	count[C_ENTRIES] = n;
-	count[C_BAD] = perfmap__nr_bad_lines(pm);
-	perfmap__delete(pm);
+	count[C_ENTRIES] = st.nr_entries;
+	count[C_BAD] = st.nr_bad_lines;
+	count[C_BAD_NAME] = fc.bad_names;
+	count[C_PARTIAL] = st.partial_bytes;
 	return 0;
 }
 
@@ -64,6 +82,9 @@ static void perfmap_describe(const struct jit_file_info *info, struct sbuf *out)
 	/* said only when there are some, so that clean maps read as before */
 	if (info->count[C_BAD_NAME])
 		sbuf_addf(out, ", %zu names with control bytes escaped", info->count[C_BAD_NAME]);
+	if (info->count[C_PARTIAL])
+		sbuf_addf(out, ", last line unfinished (%zu bytes, no newline): not read",
+			  info->count[C_PARTIAL]);
 }
 
 const struct jit_loader jit_loader_perfmap = {

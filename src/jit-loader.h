@@ -49,7 +49,7 @@ enum jit_dir_list {
 };
 
 /* Counters a loader keeps per file; what each means is the loader's (describe()). */
-#define JIT_FILE_COUNTERS 8
+#define JIT_FILE_COUNTERS 10
 
 /* What a process's file of one format was, for "jitsym sources". */
 struct jit_file_info {

@@ -1,9 +1,13 @@
 #include "common.h"
 #include "jitmap-untimed.h"
 
-/* [first, last], inclusive: a range may end exactly at 2^64. */
+/*
+ * From first to the next range's first, or to its entry's end where that
+ * comes first (a gap follows): the last address is not kept, which saves
+ * a third of the index (a perf map can have millions of lines).
+ */
 struct untimed_range {
-	uint64_t first, last;
+	uint64_t first;
 	size_t entry;
 };
 
@@ -120,17 +124,18 @@ static void heap_pop(struct heap *h)
 	h->v[i] = last;
 }
 
-static void emit(struct untimed *u, uint64_t first, uint64_t last, size_t entry)
+/* [first, last] is entry's; *prev_last is the last range's last address. */
+static void emit(struct untimed *u, uint64_t first, uint64_t last, size_t entry,
+		 uint64_t *prev_last)
 {
-	struct untimed_range *prev = u->nr_ranges ? &u->ranges[u->nr_ranges - 1] : NULL;
+	bool merge = u->nr_ranges && u->ranges[u->nr_ranges - 1].entry == entry &&
+		     *prev_last + 1 == first;
 
-	if (prev && prev->entry == entry && prev->last + 1 == first) {
-		prev->last = last;
+	*prev_last = last;
+	if (merge)
 		return;
-	}
 	/* room for 2n: each range ends where an entry starts or where the winner ends */
 	u->ranges[u->nr_ranges].first = first;
-	u->ranges[u->nr_ranges].last = last;
 	u->ranges[u->nr_ranges++].entry = entry;
 }
 
@@ -145,8 +150,13 @@ void untimed__index(struct untimed *u)
 	size_t n = u->nr_entries, i = 0;
 	struct by_start *order = xcalloc(n ? n : 1, sizeof(*order));
 	struct heap h = { xcalloc(n ? n : 1, sizeof(*h.v)), 0 };
-	uint64_t x = 0;
+	uint64_t x = 0, prev_last = 0;
 
+	/* the entries are all in: give back what growing them left spare */
+	if (n && u->alloc_entries > n) {
+		u->entries = xreallocarray(u->entries, n, sizeof(*u->entries));
+		u->alloc_entries = n;
+	}
 	for (i = 0; i < n; i++) {
 		order[i].start = u->entries[i].start;
 		order[i].entry = i;
@@ -170,13 +180,15 @@ void untimed__index(struct untimed *u)
 		last = last_of(&u->entries[h.v[0]]);
 		if (i < n && order[i].start - 1 < last)
 			last = order[i].start - 1;
-		emit(u, x, last, h.v[0]);
+		emit(u, x, last, h.v[0], &prev_last);
 		if (last == UINT64_MAX)
 			break;
 		x = last + 1;
 	}
 	free(order);
 	free(h.v);
+	/* room was made for the worst case, 2n; a map of a million lines keeps what it uses */
+	u->ranges = xrealloc(u->ranges, st_mult(u->nr_ranges ? u->nr_ranges : 1, sizeof(*u->ranges)));
 }
 
 struct untimed_entry *untimed__find(const struct untimed *u, uint64_t addr)
@@ -192,7 +204,8 @@ struct untimed_entry *untimed__find(const struct untimed *u, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (!lo || addr > u->ranges[lo - 1].last)
+	/* it ends before the next range's first, or at its entry's end (a gap follows) */
+	if (!lo || addr > last_of(&u->entries[u->ranges[lo - 1].entry]))
 		return NULL;
 	return &u->entries[u->ranges[lo - 1].entry];
 }

@@ -32,6 +32,7 @@ struct jitdump_reader {
 
 	uint32_t version;
 	uint32_t header_size;   /* total_size; records start there */
+	unsigned int quirks;    /* JITDUMP_QUIRK_*: what was read other than as written */
 	uint32_t e_machine;
 	uint32_t pid;
 	uint64_t timestamp;

@@ -465,6 +465,30 @@ const char *jitdump_reader__error_detail(const struct jitdump_reader *r)
 	return r->why ? r->why : "no error";
 }
 
+/*
+ * Mono's writer sets the header's total_size to sizeof of a pointer to the
+ * header, 8 (4 on 32-bit hosts), and writes the whole 40-byte header.
+ */
+static bool pointer_sized(uint32_t size)
+{
+	return size == 4 || size == 8;
+}
+
+/*
+ * Could records start at off: nothing after it yet, fewer bytes than a
+ * record header (a file still being written), or a record header with a
+ * known id and a total_size of at least 16?
+ */
+static bool records_follow_at(const struct jitdump_reader *r, size_t off)
+{
+	const uint8_t *p = r->data + off;
+
+	if (r->len - off < JITDUMP_RECORD_HEADER_SIZE)
+		return true;
+	return get_u32(p, r->big_endian) <= JITDUMP_CODE_UNWINDING_INFO &&
+	       get_u32(p + 4, r->big_endian) >= JITDUMP_RECORD_HEADER_SIZE;
+}
+
 /* Check the header of r->data and fill in r; 0 or -JITDUMP_E_*. */
 static int parse_header(struct jitdump_reader *r, unsigned int flags)
 {
@@ -484,11 +508,17 @@ static int parse_header(struct jitdump_reader *r, unsigned int flags)
 	}
 	if (len >= 12) {
 		r->header_size = get_u32(p + 8, r->big_endian);
-		if (r->header_size < JITDUMP_HEADER_MIN_SIZE)
+		if (r->header_size < JITDUMP_HEADER_MIN_SIZE && !pointer_sized(r->header_size))
 			return -JITDUMP_E_BAD_SIZE;
 	}
 	if (len < JITDUMP_HEADER_MIN_SIZE || len < r->header_size)
 		return -JITDUMP_E_TRUNCATED_HEADER;
+	if (r->header_size < JITDUMP_HEADER_MIN_SIZE) {
+		if (!records_follow_at(r, JITDUMP_HEADER_MIN_SIZE))
+			return -JITDUMP_E_BAD_SIZE;
+		r->header_size = JITDUMP_HEADER_MIN_SIZE;
+		r->quirks |= JITDUMP_QUIRK_HEADER_SIZE;
+	}
 	r->e_machine = get_u32(p + 12, r->big_endian);
 	/* p + 16: pad1 */
 	r->pid = get_u32(p + 20, r->big_endian);
@@ -694,6 +724,11 @@ uint64_t jitdump_reader__flags(const struct jitdump_reader *r)
 uint32_t jitdump_reader__header_size(const struct jitdump_reader *r)
 {
 	return r->header_size;
+}
+
+unsigned int jitdump_reader__quirks(const struct jitdump_reader *r)
+{
+	return r->quirks;
 }
 
 bool jitdump_reader__swapped(const struct jitdump_reader *r)

@@ -28,6 +28,7 @@ struct perfmap {
 	struct perfmap_range *ranges;   /* what lookup searches */
 	size_t nr_ranges;
 	size_t nr_bad_lines;
+	size_t partial;                 /* bytes of a last line without newline, not read */
 };
 
 #endif

@@ -95,10 +95,12 @@ static bool parse_hex(const char **p, const char *end, uint64_t *out)
 }
 
 struct parser {
-	struct perfmap *pm;
+	struct perfmap *pm;     /* the counters; and the entries, without fn */
 	const char *path;       /* for messages; NULL for buffers */
 	size_t lineno;
 	size_t alloc;           /* of pm->entries */
+	perfmap_entry_fn_t fn;  /* perfmap__read_each(): each entry goes here, not kept */
+	void *ctx;
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -175,7 +177,7 @@ static const char *parse_fields(char *p, char **e, struct perfmap_entry *ent,
 /*
  * Parse the line [p, e) of the map's own text, NUL-terminating the name in
  * place (e is a '\n' or the spare byte after the text). Returns 0, or
- * -ENOMEM; bad lines are counted, not errors.
+ * -ENOMEM, or what ps->fn returned; bad lines are counted, not errors.
  */
 static int parse_line(struct parser *ps, char *p, char *e)
 {
@@ -195,6 +197,10 @@ static int parse_line(struct parser *ps, char *p, char *e)
 	}
 	*e = '\0';
 	ent.name = name;
+	if (ps->fn) {
+		pm->nr_entries++;
+		return ps->fn(ps->ctx, &ent);
+	}
 	entries = grow(pm->entries, &ps->alloc, pm->nr_entries + 1, sizeof(ent));
 	if (!entries)
 		return -ENOMEM;
@@ -203,27 +209,64 @@ static int parse_line(struct parser *ps, char *p, char *e)
 	return 0;
 }
 
-static int parse_text(struct perfmap *pm, size_t len, const char *path)
+/*
+ * The length of text without its last line when that line has no newline:
+ * a runtime still appending may have written part of it, so whatever it
+ * holds (a size cut to its first digits looks well formed) is not read.
+ * How many bytes that line had is kept in pm->partial.
+ */
+static size_t whole_lines(struct perfmap *pm, size_t len)
 {
-	struct parser ps = { .pm = pm, .path = path };
-	char *p = pm->text, *end = pm->text + len;
+	size_t whole = len;
 
+	while (whole && pm->text[whole - 1] != '\n')
+		whole--;
+	pm->partial = len - whole;
+	return whole;
+}
+
+/* Parse the whole lines of [p, end) (which ends with one); 0 or as parse_line(). */
+static int parse_lines(struct parser *ps, char *p, char *end)
+{
 	while (p < end) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		char *e = nl ? nl : end;
 		int ret;
 
-		ps.lineno++;
-		ret = parse_line(&ps, p, e);
+		ps->lineno++;
+		ret = parse_line(ps, p, e);
 		if (ret)
 			return ret;
 		p = e + 1;
+	}
+	return 0;
+}
+
+/* After the last line: what was not read, and how many lines were bad. */
+static void parse_end(struct parser *ps)
+{
+	struct perfmap *pm = ps->pm;
+	const char *path = ps->path;
+
+	if (pm->partial) {
+		ps->lineno++;
+		line_msg(ps, PERFMAP_INFO, "no newline at its end (still being written?): "
+			 "its %zu bytes are not read", pm->partial);
 	}
 	if (pm->nr_bad_lines > PERFMAP_MAX_WARNINGS)
 		pr(PERFMAP_WARN, "%s%s%s%zu bad lines in total",
 		   path ? "'" : "", path ? path : "", path ? "': " : "",
 		   pm->nr_bad_lines);
-	return 0;
+}
+
+static int parse_text(struct perfmap *pm, size_t len, const char *path)
+{
+	struct parser ps = { .pm = pm, .path = path };
+	int ret = parse_lines(&ps, pm->text, pm->text + whole_lines(pm, len));
+
+	if (!ret)
+		parse_end(&ps);
+	return ret;
 }
 
 /* Max-heap of entry indexes: the top is the latest line. */
@@ -460,6 +503,81 @@ struct perfmap *perfmap__read(const char *path)
 	return perfmap__from_text(text, len, path);
 }
 
+/*
+ * Parse what of buf[0, *have) ends with a newline and keep the rest at the
+ * front of buf; 0 or as parse_line().
+ */
+static int parse_chunk(struct parser *ps, char *buf, size_t *have)
+{
+	size_t whole = *have;
+	int ret;
+
+	while (whole && buf[whole - 1] != '\n')
+		whole--;
+	ret = parse_lines(ps, buf, buf + whole);
+	memmove(buf, buf + whole, *have - whole);
+	*have -= whole;
+	return ret;
+}
+
+/* Read fd a chunk at a time into ps's callback; 0 or -errno or fn's error. */
+static int read_each(struct parser *ps, int fd)
+{
+	size_t alloc = 0, have = 0;
+	char *buf = NULL;
+	int ret = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		/* a line longer than the buffer makes it grow */
+		if (alloc - have < READ_CHUNK) {
+			char *nbuf = grow(buf, &alloc, have + 16 * READ_CHUNK, 1);
+
+			if (!nbuf) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nbuf;
+		}
+		n = read(fd, buf + have, alloc - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : 0;
+			break;
+		}
+		have += (size_t)n;
+		ret = parse_chunk(ps, buf, &have);
+		if (ret)
+			break;
+	}
+	ps->pm->partial = have;
+	free(buf);
+	return ret;
+}
+
+int perfmap__read_each(const char *path, perfmap_entry_fn_t fn, void *ctx,
+		       struct perfmap_stats *st)
+{
+	struct perfmap counts = { 0 };
+	struct parser ps = { .pm = &counts, .path = path, .fn = fn, .ctx = ctx };
+	int fd, ret;
+
+	memset(st, 0, sizeof(*st));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = read_each(&ps, fd);
+	close(fd);
+	st->nr_entries = counts.nr_entries;
+	st->nr_bad_lines = counts.nr_bad_lines;
+	st->partial_bytes = counts.partial;
+	if (!ret)
+		parse_end(&ps);
+	return ret;
+}
+
 void perfmap__delete(struct perfmap *pm)
 {
 	if (!pm)
@@ -501,4 +619,9 @@ const struct perfmap_entry *perfmap__entry(const struct perfmap *pm, size_t idx)
 size_t perfmap__nr_bad_lines(const struct perfmap *pm)
 {
 	return pm->nr_bad_lines;
+}
+
+size_t perfmap__partial_bytes(const struct perfmap *pm)
+{
+	return pm->partial;
 }

@@ -103,6 +103,9 @@ static void walk(struct jitdump_reader *r, const uint8_t *data, size_t size)
 	int ret;
 
 	CHECK(next >= JITDUMP_HEADER_MIN_SIZE && next <= size);
+	/* the one repair: Mono's pointer-sized total_size, read as the 40 bytes */
+	CHECK(!(jitdump_reader__quirks(r) & ~JITDUMP_QUIRK_HEADER_SIZE));
+	CHECK(!jitdump_reader__quirks(r) || next == JITDUMP_HEADER_MIN_SIZE);
 	for (;;) {
 		CHECK(++calls <= size / JITDUMP_RECORD_HEADER_SIZE + 2);
 		ret = jitdump_reader__next(r, &rec);

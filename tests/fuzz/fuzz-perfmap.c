@@ -72,6 +72,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = perfmap__nr_entries(pm);
 	CHECK(n + perfmap__nr_bad_lines(pm) <= size + 1);
 	CHECK(!perfmap__entry(pm, n));
+	/* the part not read is the last line, without its newline, and only it */
+	i = perfmap__partial_bytes(pm);
+	CHECK(i <= size && (i == size || data[size - i - 1] == '\n'));
+	CHECK(!i || !memchr(data + size - i, '\n', i));
+	CHECK(!size || i || data[size - 1] == '\n');
 	for (i = 0; i < n; i++) {
 		const struct perfmap_entry *e = perfmap__entry(pm, i);
 

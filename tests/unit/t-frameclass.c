@@ -61,6 +61,22 @@ static const struct expect cases[] = {
 	{ P, "int32 [App] App.C::F()[InstrumentedTier0]", FC_BASELINE, ".NET", "Instrumented", false },
 	{ P, "int32 [App] App.C::F()[Instrumented]", FC_BASELINE, ".NET", "Instrumented", false },
 	{ P, "int32 [App] App.C::F()[InstrumentedTier1]", FC_OPTIMIZED, ".NET", "InstrumentedTier1", false },
+	/* what CoreCLR writes (GetJitOptimizationTierStr(), perfmap.cpp), perf map and jitdump */
+	{ P, "int32 [App] App.C::F()[MinOptJitted]", FC_BASELINE, ".NET", "MinOpts", false },
+	{ J, "int32 [App] App.C::F()[QuickJitted]", FC_BASELINE, ".NET", "Tier0", false },
+	{ J, "int32 [App] App.C::F()[OptimizedTier1]", FC_OPTIMIZED, ".NET", "Tier1", false },
+	{ J, "int32 [App] App.C::F()[OptimizedTier1OSR]", FC_OPTIMIZED, ".NET", "OSR", false },
+	{ P, "int32 [App] App.C::F()[InstrumentedTier]", FC_BASELINE, ".NET", "Instrumented", false },
+	{ P, "int32 [App] App.C::F()[InstrumentedTierOptimized]", FC_OPTIMIZED, ".NET",
+	  "InstrumentedTier1", false },
+	{ J, "int32 [App] App.C::F()[InstrumentedTierOptimized]", FC_OPTIMIZED, ".NET",
+	  "InstrumentedTier1", false },
+	{ J, "int32 [System.Private.CoreLib] System.String::Concat()[PreJIT]", FC_OPTIMIZED, ".NET", "PreJIT", false },
+	{ J, "int32 [System.Private.CoreLib] System.String::Concat()[PreJit-cold]", FC_OPTIMIZED, ".NET", "PreJIT", false },
+	{ P, "int32 [App] App.C::F()[Unknown]", FC_JIT, ".NET", NULL, false },
+	/* generic arguments in brackets before the tier: the suffix still decides */
+	{ P, "void [App] App.G`1[System.Int32]::M()[OptimizedTier1]", FC_OPTIMIZED, ".NET", "Tier1", false },
+	{ P, "stub ReportStubBlock<FIXUP_PRECODE>", FC_STUB, ".NET", "stub", true },
 	{ P, "void [App] App.Program::Main(string[])", FC_JIT, ".NET", NULL, true },
 	{ P, "stub<1> AllocateTemporaryEntryPoints<PRECODE_STUB>", FC_STUB, ".NET", "stub", false },
 	/* CPython */

@@ -2,7 +2,8 @@
  * Unit tests for the JIT timeline (jitmap.c) fed by its two loaders
  * (jit-loader-jitdump.c, jit-loader-perfmap.c): loads, reuse of an
  * address, partial overlap, moves (also from code already moved away), V8
- * debug info and leaving it out, the perf map fallback, fork and exec,
+ * debug info and leaving it out, the perf map fallback (also read while
+ * it grows, and again after an exec), fork and exec,
  * recordings without -k 1, missing or cut-short jitdumps, and pid
  * namespaces (whose a file's records are, NAMESPACES, given files). The
  * jitdump files are written with the jitdump-reader tests' writer.
@@ -37,6 +38,7 @@
 #define JOINED 5000801
 #define RECORDER 5000802
 #define GIVEN 5000900
+#define GROWING 5000960
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -522,6 +524,61 @@ static void test_given(struct strpool *pool)
 	free(pmap);
 }
 
+static const struct jit_loader *perfmap_loader(void)
+{
+	size_t i;
+
+	for (i = 0; jit_loaders[i]; i++)
+		if (!strcmp(jit_loaders[i]->name, "perfmap"))
+			return jit_loaders[i];
+	return NULL;
+}
+
+/* What sources says a process's perf map held. */
+static const char *perfmap_said(struct jitmap *jm, uint32_t pid, struct sbuf *out)
+{
+	const struct jit_file_info *fi = jitmap__file(jm, pid, perfmap_loader());
+
+	sbuf_reset(out);
+	if (fi && fi->path)
+		fi->loader->describe(fi, out);
+	return out->buf;
+}
+
+/*
+ * A perf map read while its runtime appends: the cut last line is not
+ * read and is said. Read again (after an exec) once it is whole: the same
+ * earlier lines, the finished one, and sources describes that read alone.
+ */
+static void test_growing_map(struct strpool *pool)
+{
+	static const char cut[] = "7000 100 whole\n7100 1c0 \x01ctl\n8000 1c0 na";
+	static const char done[] = "7000 100 whole\n7100 1c0 \x01ctl\n8000 1c0 name\n";
+	struct jitmap *jm = new_map(pool, false);
+	struct sbuf said = SBUF_INIT;
+	const struct jit_sym *s;
+
+	write_file("perf-" STR(GROWING) ".map", cut, sizeof(cut) - 1);
+	s = find_perfmap(jm, GROWING, 0x7010);
+	T("growing: a whole line is read", s && !strcmp(s->name, "whole"));
+	T("growing: the cut line is not read", !find_perfmap(jm, GROWING, 0x8010));
+	T("growing: sources says so, no bad line",
+	  !strcmp(perfmap_said(jm, GROWING, &said), "2 entries, 0 bad lines, 1 names with control "
+		  "bytes escaped, last line unfinished (11 bytes, no newline): not read"));
+	write_file("perf-" STR(GROWING) ".map", done, sizeof(done) - 1);
+	jitmap__exec(jm, GROWING, 100);
+	s = find_perfmap(jm, GROWING, 0x81bf);
+	T("growing: read again, the finished line", s && !strcmp(s->name, "name") &&
+	  s->size == 0x1c0);
+	s = find_perfmap(jm, GROWING, 0x7010);
+	T("growing: read again, the earlier lines the same", s && !strcmp(s->name, "whole"));
+	T("growing: sources describes the last read alone",
+	  !strcmp(perfmap_said(jm, GROWING, &said), "3 entries, 0 bad lines, 1 names with control "
+		  "bytes escaped"));
+	sbuf_release(&said);
+	jitmap__delete(jm);
+}
+
 static void test_is_marker(void)
 {
 	T("marker: jit-123.dump", is_marker("jit-123.dump"));
@@ -554,6 +611,7 @@ int main(void)
 	test_init_under_host_init(pool);
 	test_namespaces_record(pool);
 	test_given(pool);
+	test_growing_map(pool);
 	test_is_marker();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd))

@@ -336,6 +336,70 @@ static void test_jitdump__header_size(void)
 	}
 }
 
+/* Mono's header: total_size is the size of a pointer, the header is whole. */
+static void test_jitdump__mono_header(void)
+{
+	struct jitdump_record rec;
+	struct jitdump_reader *r;
+	struct jdw w;
+	size_t at;
+	int be;
+
+	for (be = 0; be < 2; be++) {
+		jdw_init(&w, be);
+		jdw_header(&w, 2, 40, 62, 31337, 2, 0);
+		jdw_put_u32(&w, 8, 8);
+		at = jdw_load(&w, 5, 31337, 31338, 0x4000, 1, "Main", code16, 4);
+		r = open_w(&w, 0);
+		T(tn("mono: total_size 8 read as 40", be), r &&
+		  jitdump_reader__header_size(r) == 40 && jitdump_reader__version(r) == 2 &&
+		  jitdump_reader__quirks(r) == JITDUMP_QUIRK_HEADER_SIZE);
+		T(tn("mono: its load is read", be), r && jitdump_reader__next(r, &rec) == 1 &&
+		  rec.offset == at && at == 40 && !strcmp(rec.u.load.name, "Main") &&
+		  rec.u.load.code_addr == 0x4000 && jitdump_reader__next(r, &rec) == 0);
+		jitdump_reader__delete(r);
+		jdw_put_u32(&w, 8, 4);
+		r = open_w(&w, 0);
+		T(tn("mono: total_size 4 (32-bit) read as 40", be), r &&
+		  jitdump_reader__header_size(r) == 40 && jitdump_reader__next(r, &rec) == 1);
+		jitdump_reader__delete(r);
+		/* not a record header after the 40 bytes: the size is just wrong */
+		jdw_put_u32(&w, at, 77);
+		errno = 0;
+		T(tn("mono: total_size 4 and no record at 40: JITDUMP_E_BAD_SIZE", be),
+		  !open_w(&w, 0) && errno == JITDUMP_E_BAD_SIZE);
+		jdw_put_u32(&w, at, JITDUMP_CODE_LOAD);
+		jdw_put_u32(&w, at + 4, 12);
+		errno = 0;
+		T(tn("mono: total_size 4 and a record size below 16: JITDUMP_E_BAD_SIZE", be),
+		  !open_w(&w, 0) && errno == JITDUMP_E_BAD_SIZE);
+		jdw_put_u32(&w, 8, 12);
+		errno = 0;
+		T(tn("mono: total_size 12 (not a pointer's size): JITDUMP_E_BAD_SIZE", be),
+		  !open_w(&w, 0) && errno == JITDUMP_E_BAD_SIZE);
+		/* a file still being written: the header alone, then half a record header */
+		jdw_put_u32(&w, 8, 8);
+		r = jitdump_reader__new(w.buf, 40, 0);
+		T(tn("mono: the header alone opens, no records", be), r &&
+		  jitdump_reader__next(r, &rec) == 0);
+		jitdump_reader__delete(r);
+		r = jitdump_reader__new(w.buf, 48, 0);
+		T(tn("mono: half a record header: cut short", be), r &&
+		  jitdump_reader__next(r, &rec) == -JITDUMP_E_TRUNCATED_RECORD);
+		jitdump_reader__delete(r);
+		errno = 0;
+		r = jitdump_reader__new(w.buf, 30, 0);
+		T(tn("mono: a header cut short is still JITDUMP_E_TRUNCATED_HEADER", be),
+		  !r && errno == JITDUMP_E_TRUNCATED_HEADER);
+		jdw_release(&w);
+	}
+	build_sample(&w, false, 2, (uint64_t[5]){ 0 });
+	r = open_w(&w, 0);
+	T("mono: a right header has no quirks", r && jitdump_reader__quirks(r) == 0);
+	jitdump_reader__delete(r);
+	jdw_release(&w);
+}
+
 static void test_jitdump__arch_timestamp(void)
 {
 	struct jitdump_reader *r;
@@ -1110,6 +1174,7 @@ int main(void)
 	test_jitdump__bad_magic();
 	test_jitdump__truncated_header();
 	test_jitdump__header_size();
+	test_jitdump__mono_header();
 	test_jitdump__arch_timestamp();
 	test_jitdump__after_close();
 	test_jitdump__many_entries();

@@ -120,7 +120,7 @@ static void test_perfmap__names(void)
 		"4000 10 in\ttab\n"
 		"5000 10 \xff\xfe bytes\n"
 		"6000 10 two\r\r\n"
-		"7000 10 last no newline");
+		"7000 10 last\n");
 
 	T("names: all lines parse", pm && perfmap__nr_entries(pm) == 7 &&
 	  perfmap__nr_bad_lines(pm) == 0);
@@ -132,8 +132,54 @@ static void test_perfmap__names(void)
 	T("names: tab inside kept", is(perfmap__lookup(pm, 0x4000), "in\ttab"));
 	T("names: non-UTF-8 bytes kept", is(perfmap__lookup(pm, 0x5000), "\xff\xfe bytes"));
 	T("names: only one CR dropped", is(perfmap__lookup(pm, 0x6000), "two\r"));
-	T("names: last line without newline", is(perfmap__lookup(pm, 0x700f), "last no newline"));
+	T("names: last line", is(perfmap__lookup(pm, 0x700f), "last"));
 	perfmap__delete(pm);
+}
+
+/*
+ * A map read while its runtime appends: the last line may be cut anywhere,
+ * and a cut line can look well formed. It is not read, not bad, and said.
+ */
+static void test_perfmap__partial_line(void)
+{
+	static const char *const cuts[] = {
+		"7f00002000 1", "7f00002000 1c0", "7f00002000 1c0 na", "7f0000", "  ",
+	};
+	perfmap_print_fn_t old = perfmap__set_print(capture);
+	char buf[128];
+	struct perfmap *pm;
+	size_t i;
+
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		snprintf(buf, sizeof(buf), "7f00001000 100 whole\n%s", cuts[i]);
+		pm = parse_str(buf);
+		T("partial: the whole line is read", pm && perfmap__nr_entries(pm) == 1 &&
+		  is(perfmap__lookup(pm, 0x7f00001000), "whole"));
+		T("partial: the cut line is neither an entry nor a bad line", pm &&
+		  !perfmap__lookup(pm, 0x7f00002000) && perfmap__nr_bad_lines(pm) == 0);
+		T("partial: its bytes are counted", pm &&
+		  perfmap__partial_bytes(pm) == strlen(cuts[i]));
+		T("partial: and said, at INFO, with its line", !nr_warn &&
+		  has_msg("line 2: no newline at its end (still being written?)"));
+		perfmap__delete(pm);
+	}
+	pm = parse_str("7f00001000 10");
+	T("partial: a map of one cut line is empty", pm && perfmap__nr_entries(pm) == 0 &&
+	  perfmap__nr_bad_lines(pm) == 0 && perfmap__partial_bytes(pm) == 13 &&
+	  has_msg("line 1: no newline"));
+	perfmap__delete(pm);
+	pm = parse_str("7f00001000 10 a\n");
+	T("partial: none when the text ends with a newline", pm &&
+	  perfmap__partial_bytes(pm) == 0 && !has_msg("no newline"));
+	perfmap__delete(pm);
+	/* read again once the line is finished: the earlier lines as before, and it */
+	pm = parse_str("7f00001000 100 whole\n7f00002000 1c0 name\n");
+	T("partial: once finished, the line is read whole", pm &&
+	  perfmap__nr_entries(pm) == 2 && is(perfmap__lookup(pm, 0x7f000021bf), "name") &&
+	  perfmap__lookup(pm, 0x7f000021bf)->size == 0x1c0 &&
+	  is(perfmap__lookup(pm, 0x7f00001000), "whole"));
+	perfmap__delete(pm);
+	perfmap__set_print(old);
 }
 
 static void test_perfmap__bad_lines(void)
@@ -292,7 +338,7 @@ static void test_perfmap__boundaries(void)
 
 static void test_perfmap__nul_and_empty(void)
 {
-	static const char buf[] = "7000 10 na\0me\n\0\n7100 10 ok\n7200 10 tail\0";
+	static const char buf[] = "7000 10 na\0me\n\0\n7100 10 ok\n7200 10 tail\0\n";
 	perfmap_print_fn_t old = perfmap__set_print(capture);
 	struct perfmap *pm;
 
@@ -379,6 +425,112 @@ static void test_perfmap__read_file(void)
 	errno = 0;
 	T("read: directory is NULL/EISDIR", !perfmap__read(dir) && errno == EISDIR);
 	rmdir(dir);
+	perfmap__set_print(old);
+}
+
+/* perfmap__read_each(): what it hands out, in order, copied. */
+struct each {
+	size_t nr;
+	uint64_t start[8], size[8];
+	char name[8][80];
+	size_t name_len[8];
+	size_t stop_at;         /* return -EINTR at this entry (1-based); 0: never */
+	const struct perfmap *want;   /* when set, each entry must equal want's */
+	size_t mismatches;
+};
+
+static int each_fn(void *ctx, const struct perfmap_entry *e)
+{
+	struct each *ea = ctx;
+	size_t i = ea->nr++;
+
+	if (ea->want) {
+		const struct perfmap_entry *w = perfmap__entry(ea->want, i);
+
+		if (!w || w->start != e->start || w->size != e->size || strcmp(w->name, e->name))
+			ea->mismatches++;
+	}
+	if (i < 8) {
+		ea->start[i] = e->start;
+		ea->size[i] = e->size;
+		ea->name_len[i] = strlen(e->name);
+		snprintf(ea->name[i], sizeof(ea->name[i]), "%s", e->name);
+	}
+	return ea->stop_at && ea->nr == ea->stop_at ? -EINTR : 0;
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (!fp || fwrite(text, 1, len, fp) != len || fclose(fp))
+		abort();
+}
+
+/*
+ * The streamed reader agrees with perfmap__read() line for line, across its
+ * chunks, with a line longer than a chunk, and at a cut last line.
+ */
+static void test_perfmap__read_each(void)
+{
+	char dir[] = "/tmp/t-perfmap.XXXXXX", path[64];
+	perfmap_print_fn_t old = perfmap__set_print(capture);
+	size_t i, len = 0, cap = 6u << 20;
+	struct perfmap_stats st;
+	struct each ea;
+	struct perfmap *pm;
+	char *buf = malloc(cap);
+	int ret;
+
+	if (!buf || !mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/perf-2.map", dir);
+	len += (size_t)snprintf(buf + len, cap - len, "0x10 0x8 first\nbad line\n");
+	/* a name of 2 MiB: longer than a chunk, cut to PERFMAP_MAX_NAME */
+	len += (size_t)snprintf(buf + len, cap - len, "20 8 ");
+	memset(buf + len, 'n', 2u << 20);
+	len += 2u << 20;
+	buf[len++] = '\n';
+	for (i = 0; len + 64 < cap - 64 && i < 100000; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%zx %zx f_%zu\n",
+					(size_t)0x100000 + 16 * i, (size_t)16, i);
+	len += (size_t)snprintf(buf + len, cap - len, "7f00002000 1c0 cut");
+	write_file(path, buf, len);
+
+	reset_msgs();
+	pm = perfmap__read(path);
+	memset(&ea, 0, sizeof(ea));
+	ea.want = pm;
+	reset_msgs();
+	ret = perfmap__read_each(path, each_fn, &ea, &st);
+	T("each: reads the file", pm && ret == 0 && ea.nr == perfmap__nr_entries(pm) &&
+	  st.nr_entries == ea.nr && ea.nr == i + 2);
+	T("each: every entry as perfmap__read() has it, in order", pm && !ea.mismatches);
+	T("each: the first entry", ea.start[0] == 0x10 && ea.size[0] == 8 &&
+	  !strcmp(ea.name[0], "first"));
+	T("each: a line longer than a chunk, its name cut", ea.start[1] == 0x20 &&
+	  ea.name_len[1] == PERFMAP_MAX_NAME && has_msg("perf-2.map':3: name cut to"));
+	T("each: bad lines counted and named", st.nr_bad_lines == 1 &&
+	  has_msg("perf-2.map':2: bad size"));
+	T("each: the cut last line not read, and said", st.partial_bytes == 18 &&
+	  pm && perfmap__partial_bytes(pm) == 18 && has_msg("no newline at its end"));
+	perfmap__delete(pm);
+
+	memset(&ea, 0, sizeof(ea));
+	ea.stop_at = 3;
+	ret = perfmap__read_each(path, each_fn, &ea, &st);
+	T("each: the callback's error stops the read", ret == -EINTR && ea.nr == 3 &&
+	  st.nr_entries == 3);
+
+	write_file(path, "", 0);
+	memset(&ea, 0, sizeof(ea));
+	T("each: an empty file", perfmap__read_each(path, each_fn, &ea, &st) == 0 &&
+	  !ea.nr && !st.nr_entries && !st.nr_bad_lines && !st.partial_bytes);
+	unlink(path);
+	T("each: missing file is -ENOENT", perfmap__read_each(path, each_fn, &ea, &st) == -ENOENT);
+	T("each: a directory is -EISDIR", perfmap__read_each(dir, each_fn, &ea, &st) == -EISDIR);
+	rmdir(dir);
+	free(buf);
 	perfmap__set_print(old);
 }
 
@@ -479,6 +631,7 @@ int main(void)
 {
 	test_perfmap__hex_forms();
 	test_perfmap__names();
+	test_perfmap__partial_line();
 	test_perfmap__bad_lines();
 	test_perfmap__warning_limit();
 	test_perfmap__overlap();
@@ -486,6 +639,7 @@ int main(void)
 	test_perfmap__nul_and_empty();
 	test_perfmap__long_name();
 	test_perfmap__read_file();
+	test_perfmap__read_each();
 	test_perfmap__random_vs_bruteforce();
 	test_perfmap__million_lines();
 	return test_done();

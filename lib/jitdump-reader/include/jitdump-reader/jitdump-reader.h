@@ -12,7 +12,8 @@
  * What is checked, so that no file can make the reader look outside it:
  *  - The header: magic in either byte order, version 1 or 2, total_size at
  *    least JITDUMP_HEADER_MIN_SIZE (a larger one is a newer header: the
- *    bytes past the fields known here are skipped).
+ *    bytes past the fields known here are skipped), or Mono's pointer-sized
+ *    one (below).
  *  - Every record: total_size at least the 16-byte record header and
  *    within the file, before anything inside it is read; then each field,
  *    count and string against total_size: a name must be NUL-terminated
@@ -41,6 +42,18 @@
  *  - perf's JVMTI agent pads the function name to 8 bytes: the code bytes
  *    of JIT_CODE_LOAD are the last code_size bytes of the record, not the
  *    bytes right after the name.
+ *
+ * One quirk is repaired, and said (jitdump_reader__quirks()):
+ *  - Mono (mini-runtime.c, version 2 files) writes the header's total_size
+ *    as the size of a pointer, 8 (4 on 32-bit hosts), not of the header,
+ *    which it writes whole (40 bytes). A total_size of 4 or 8 is read as
+ *    40 when what follows the 40 bytes can start the records: fewer than
+ *    16 bytes (a file still being written), or a record header with a
+ *    known id and a total_size of at least 16. Any other total_size below
+ *    40 is JITDUMP_E_BAD_SIZE.
+ * Others are the caller's: Erlang/OTP's BeamAsm writes erts_thr_self() (a
+ * thread handle, not an OS tid) as the tid of its records and EM_X86_64
+ * as e_machine whatever the host; nothing here checks either.
  *
  * Errors: functions returning int return 0 (jitdump_reader__next(): 1 or
  * 0, see there) or a negative error: -errno for system errors, or minus a JITDUMP_E_* value
@@ -248,7 +261,12 @@ uint32_t jitdump_reader__e_machine(const struct jitdump_reader *r);  /* ELF EM_*
 uint32_t jitdump_reader__pid(const struct jitdump_reader *r);
 uint64_t jitdump_reader__timestamp(const struct jitdump_reader *r);
 uint64_t jitdump_reader__flags(const struct jitdump_reader *r);      /* JITDUMP_FLAGS_* */
-uint32_t jitdump_reader__header_size(const struct jitdump_reader *r);
+uint32_t jitdump_reader__header_size(const struct jitdump_reader *r);  /* where records start */
+
+/* The header's total_size was a pointer's size (Mono) and was read as 40. */
+#define JITDUMP_QUIRK_HEADER_SIZE (1u << 0)
+/* What was read other than as written: JITDUMP_QUIRK_* bits. */
+unsigned int jitdump_reader__quirks(const struct jitdump_reader *r);
 /* True when the file's byte order is not the host's. */
 bool jitdump_reader__swapped(const struct jitdump_reader *r);
 

@@ -13,10 +13,18 @@
  *    missing fields, an empty name, a NUL byte (names are C strings), and
  *    START + SIZE past 2^64. A range may end exactly at 2^64.
  *  - SIZE 0 is well formed but covers no address.
+ *  - Every line ends with a newline. A last line without one is not read
+ *    (nor counted as bad): a runtime appending to the map while it is read
+ *    may have written only part of it, and a part can look well formed
+ *    ("7f0000001000 1" of "... 1c0 name"). Its length is kept
+ *    (perfmap__partial_bytes()) and said at PERFMAP_INFO. Reading a map
+ *    again later gives the whole lines present then, the earlier ones the
+ *    same.
  *  - Lines may overlap. A later line wins for every address it covers; the
  *    parts of earlier entries it does not cover still resolve to them.
  *
- * Lookup is O(log n); parsing is O(n log n) time and O(file size) memory.
+ * Lookup is O(log n); parsing is O(n log n) time and O(file size) memory
+ * (perfmap__read_each(): O(n) time, memory of the longest line).
  *
  * Errors: functions returning int return 0 or a negative errno; functions
  * returning a pointer return NULL and set errno. The library never prints:
@@ -74,6 +82,29 @@ struct perfmap *perfmap__read(const char *path);
 struct perfmap *perfmap__parse(const char *buf, size_t len);
 void perfmap__delete(struct perfmap *pm);   /* accepts NULL */
 
+/* What perfmap__read_each() read. */
+struct perfmap_stats {
+	size_t nr_entries;      /* well-formed lines, handed to the callback */
+	size_t nr_bad_lines;    /* as perfmap__nr_bad_lines() */
+	size_t partial_bytes;   /* as perfmap__partial_bytes() */
+};
+
+/* Called for each well-formed line; 0 goes on, a negative errno stops the read. */
+typedef int (*perfmap_entry_fn_t)(void *ctx, const struct perfmap_entry *e);
+
+/*
+ * Read the map at path a chunk at a time, calling fn for each well-formed
+ * line in file order, for callers that keep and index the entries
+ * themselves: memory is a buffer of the longest line, not the file and its
+ * entries (a perf map can have millions of lines: QEMU writes one per
+ * guest instruction). e and its name are valid during the call only. Lines
+ * are read, checked and reported as by perfmap__read(); the counts go to
+ * *st, also when the read stops. Returns 0, an open or read error as
+ * -errno, -ENOMEM, or what fn returned.
+ */
+int perfmap__read_each(const char *path, perfmap_entry_fn_t fn, void *ctx,
+		       struct perfmap_stats *st);
+
 /* The entry that covers addr, or NULL. O(log n). */
 const struct perfmap_entry *perfmap__lookup(const struct perfmap *pm, uint64_t addr);
 
@@ -83,6 +114,8 @@ size_t perfmap__nr_entries(const struct perfmap *pm);
 const struct perfmap_entry *perfmap__entry(const struct perfmap *pm, size_t idx);
 /* Lines skipped as bad, blank lines included. */
 size_t perfmap__nr_bad_lines(const struct perfmap *pm);
+/* Bytes of a last line without newline, not read (0: the text ends with one). */
+size_t perfmap__partial_bytes(const struct perfmap *pm);
 
 #ifdef __cplusplus
 }
