@@ -5,6 +5,7 @@
  */
 #include "common.h"
 #include "dso.h"
+#include "callsite.h"
 #include "demangle.h"
 #include "dso-locate.h"
 #include "elf-image.h"
@@ -244,4 +245,24 @@ struct elf_image *dso__debug_elf_image(struct dso *d)
 	if (d->symfile == d->file)
 		return dso__elf_image(d);
 	return dso_image__get(&d->debug, d->symfile, NULL, 0);
+}
+
+int dso__call_ends_at(struct dso *d, uint64_t addr)
+{
+	struct elf_image *img = dso__elf_image(d);
+	const uint8_t *raw;
+	size_t size, i;
+
+	raw = img ? (const uint8_t *)elf_rawfile(elf_image__elf(img), &size) : NULL;
+	for (i = 0; raw && i < d->nr_segs; i++) {
+		const struct elf_segment *sg = &d->segs[i];
+		uint64_t in = addr - sg->vaddr, off = sg->offset + in;
+
+		/* the bytes before addr, all inside this segment's file contents */
+		if (addr <= sg->vaddr || in > sg->filesz || off > size || off < in)
+			continue;
+		in = in < CALLSITE_WINDOW ? in : CALLSITE_WINDOW;
+		return callsite__ends_in_call(raw + off - in, (size_t)in);
+	}
+	return -1;
 }
