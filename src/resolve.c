@@ -276,6 +276,20 @@ static bool returns_here(struct resolver *r, uint32_t pid, const struct map_hit 
 	return true;
 }
 
+/* Whether a mapping holds an ELF file (not anonymous memory, not a JIT marker). */
+static bool elf_mapping(bool mapped, const struct map_hit *hit)
+{
+	return mapped && !hit->map->anon && !jit_loader__for_marker(hit->map->filename);
+}
+
+bool resolver__after_call(struct resolver *r, struct proc *p, uint64_t ip)
+{
+	struct map_hit hit;
+	bool mapped = proc__find_map(p, ip, &hit);
+
+	return returns_here(r, proc__pid(p), &hit, elf_mapping(mapped, &hit), ip);
+}
+
 /*
  * A user address: the process's timed JIT code first (the runtime said
  * what code is there, even inside a mapped file: V8 describes its embedded
@@ -290,7 +304,7 @@ static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool
 	const struct jit_sym *js = NULL;
 	struct map_hit hit;
 	bool mapped = proc__find_map(t->proc, ip, &hit);
-	bool elf = mapped && !hit.map->anon && !jit_loader__for_marker(hit.map->filename);
+	bool elf = elf_mapping(mapped, &hit);
 	bool at_call = caller && returns_here(r, pid, &hit, elf, ip);
 	uint64_t look = at_call ? ip - 1 : ip;
 

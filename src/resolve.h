@@ -27,6 +27,7 @@
 struct machine;
 struct jitmap;
 struct thread;
+struct proc;
 struct strpool;
 struct pd_info;
 
@@ -107,6 +108,13 @@ void resolver__invalidate(struct resolver *r, uint32_t pid);
  */
 void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		     uint64_t ip, bool caller, struct frame *out);
+
+/*
+ * Whether user address ip of process p, as a caller, is a return address:
+ * the code before it (the mapped file's, else a jitdump's) ends in a
+ * call, or there are no bytes to tell. What resolver__frame() decides.
+ */
+bool resolver__after_call(struct resolver *r, struct proc *p, uint64_t ip);
 
 /*
  * The kernel symbol covering addr, for kernel addresses that are not
