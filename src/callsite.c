@@ -72,21 +72,36 @@ static struct callsite_set *set_alloc(enum set_form form, uint64_t nr, size_t by
 	return s;
 }
 
-static uint64_t count_calls(const uint8_t *code, uint64_t size)
+/*
+ * One forward pass over the code: every position that starts a call
+ * encoding marks where it would end (callsite__ends_in_call() at every
+ * end, without trying seven lengths at every byte). Returns how many.
+ */
+static uint64_t mark_ends(const uint8_t *code, uint64_t size, uint8_t *bits)
 {
-	uint64_t off, nr = 0;
+	uint64_t p, nr = 0;
 
-	for (off = 1; off <= size; off++)
-		nr += callsite__ends_in_call(code, off);
+	for (p = 0; p + 2 <= size; p++) {
+		uint64_t len = 0;
+
+		if (code[p] == OP_CALL_REL32 && p + 5 <= size)
+			len = 5;
+		else if (code[p] == OP_GROUP5)
+			len = group5_call_len(code[p + 1], p + 2 < size ? code[p + 2] : -1);
+		if (!len || p + len > size || (bits[(p + len) >> 3] >> ((p + len) & 7) & 1))
+			continue;
+		bits[(p + len) >> 3] |= (uint8_t)(1u << ((p + len) & 7));
+		nr++;
+	}
 	return nr;
 }
 
-static void fill_offsets(struct callsite_set *s, const uint8_t *code, uint64_t size)
+static void bits_to_offsets(struct callsite_set *s, const uint8_t *bits, uint64_t size)
 {
 	uint64_t off, i = 0;
 
 	for (off = 1; off <= size; off++) {
-		if (!callsite__ends_in_call(code, off))
+		if (!(bits[off >> 3] >> (off & 7) & 1))
 			continue;
 		if (s->form == FORM_OFF16)
 			((uint16_t *)(void *)s->data)[i++] = (uint16_t)off;
@@ -95,31 +110,25 @@ static void fill_offsets(struct callsite_set *s, const uint8_t *code, uint64_t s
 	}
 }
 
-static void fill_bitmap(struct callsite_set *s, const uint8_t *code, uint64_t size)
-{
-	uint64_t off;
-
-	for (off = 1; off <= size; off++)
-		if (callsite__ends_in_call(code, off))
-			s->data[off >> 3] |= (uint8_t)(1u << (off & 7));
-}
-
 struct callsite_set *callsite_set__new(const uint8_t *code, uint64_t size)
 {
-	uint64_t nr = code ? count_calls(code, size) : 0;
-	uint64_t bitmap = size / 8 + 1, width = size <= UINT16_MAX ? 2 : 4;
+	uint64_t nr, width = size <= UINT16_MAX ? 2 : 4;
 	struct callsite_set *s;
 
 	if (!code)
 		size = 0;
-	if (size > UINT32_MAX || bitmap < nr * width) {
-		s = set_alloc(FORM_BITMAP, size + 1, bitmap);
-		fill_bitmap(s, code, size);
+	s = set_alloc(FORM_BITMAP, size + 1, size / 8 + 1);
+	nr = mark_ends(code, size, s->data);
+	if (size > UINT32_MAX || size / 8 + 1 < nr * width)
 		return s;
+	{
+		struct callsite_set *o = set_alloc(width == 2 ? FORM_OFF16 : FORM_OFF32, nr,
+						   st_mult(nr, width));
+
+		bits_to_offsets(o, s->data, size);
+		free(s);
+		return o;
 	}
-	s = set_alloc(width == 2 ? FORM_OFF16 : FORM_OFF32, nr, st_mult(nr, width));
-	fill_offsets(s, code, size);
-	return s;
 }
 
 void callsite_set__delete(struct callsite_set *s)

@@ -250,19 +250,22 @@ struct elf_image *dso__debug_elf_image(struct dso *d)
 int dso__call_ends_at(struct dso *d, uint64_t addr)
 {
 	struct elf_image *img = dso__elf_image(d);
-	const uint8_t *raw;
-	size_t size, i;
+	uint8_t before[CALLSITE_WINDOW];
+	size_t i;
 
-	raw = img ? (const uint8_t *)elf_rawfile(elf_image__elf(img), &size) : NULL;
-	for (i = 0; raw && i < d->nr_segs; i++) {
+	for (i = 0; img && i < d->nr_segs; i++) {
 		const struct elf_segment *sg = &d->segs[i];
 		uint64_t in = addr - sg->vaddr, off = sg->offset + in;
+		ssize_t got;
 
 		/* the bytes before addr, all inside this segment's file contents */
-		if (addr <= sg->vaddr || in > sg->filesz || off > size || off < in)
+		if (addr <= sg->vaddr || in > sg->filesz || off < in)
 			continue;
 		in = in < CALLSITE_WINDOW ? in : CALLSITE_WINDOW;
-		return callsite__ends_in_call(raw + off - in, (size_t)in);
+		got = elf_image__pread(img, before, (size_t)in, off - in);
+		if (got != (ssize_t)in)
+			return -1;
+		return callsite__ends_in_call(before, (size_t)in);
 	}
 	return -1;
 }

@@ -115,8 +115,10 @@ const uint8_t *dso__build_id(struct dso *d, size_t *size);
 /*
  * Whether a call instruction ends just before DSO address addr, by the
  * binary's bytes (callsite.h): 1 yes, 0 no, -1 unknown (no binary at hand,
- * or addr - 1 not in its file contents). Reads the bytes where libelf
- * mapped the file: nothing is copied. Opens the binary as dso__elf_image().
+ * or addr - 1 not in its file contents). Reads those few bytes from the
+ * file (pread: a mapping would fault in whole pages around them); the
+ * resolver caches its answers per address. Opens the binary as
+ * dso__elf_image().
  */
 int dso__call_ends_at(struct dso *d, uint64_t addr);
 

@@ -108,6 +108,36 @@ static void test_set(void)
 	free(dense);
 }
 
+/* The set's forward pass against the matcher at every offset, on random code rich in e8 and ff. */
+static void test_set_model(void)
+{
+	static const uint8_t pick[] = { 0xe8, 0xff, 0x10, 0x14, 0x15, 0x24, 0x25, 0x54, 0x94, 0xd0, 0xd8, 0x90 };
+	uint32_t x = 2463534242u;
+	size_t round, bad = 0;
+
+	for (round = 0; round < 200; round++) {
+		size_t size = 1 + round * 7 % 300, off;
+		uint8_t *code = xcalloc(size, 1);
+		struct callsite_set *s;
+
+		for (off = 0; off < size; off++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			code[off] = x % 3 ? pick[x % sizeof(pick)] : (uint8_t)(x >> 8);
+		}
+		s = callsite_set__new(code, size);
+		for (off = 0; off <= size + 2; off++) {
+			size_t n = off <= size ? off : size;
+
+			bad += callsite_set__has(s, off) != (off <= size && callsite__ends_in_call(code, n));
+		}
+		callsite_set__delete(s);
+		free(code);
+	}
+	T("set agrees with the matcher on random code", bad == 0);
+}
+
 int main(void)
 {
 	test_direct();
@@ -115,5 +145,6 @@ int main(void)
 	test_not_calls();
 	test_ambiguous();
 	test_set();
+	test_set_model();
 	return test_done();
 }
