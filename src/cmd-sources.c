@@ -155,6 +155,8 @@ static void print_files(FILE *out, const struct jitmap *jm, uint32_t pid)
 		if (fi->path) {
 			sbuf_reset(&what);
 			(*l)->describe(fi, &what);
+			if (fi->rule)
+				sbuf_addf(&what, "; %s", fi->rule);
 			fprintf(out, "  %-9s %s: %s%s%s\n", (*l)->name, fi->path, what.buf,
 				fi->problem ? "; stopped early: " : "",
 				fi->problem ? fi->problem : "");

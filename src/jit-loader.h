@@ -35,7 +35,8 @@ enum jit_loader_kind {
 	JIT_TIMED,
 	/*
 	 * Ranges without times: the fallback for addresses no timed entry
-	 * covers, a later range winning where ranges overlap. Their frames
+	 * covers, a later range winning where ranges overlap (unless the
+	 * recording times them: jitmap-clock.h). Their frames
 	 * are FRAME_PERFMAP. Read on the process's first fallback lookup.
 	 */
 	JIT_UNTIMED,
@@ -56,6 +57,8 @@ struct jit_file_info {
 	const char *path;       /* the file read, interned; NULL when none */
 	const char *tried;      /* the paths tried when it was not found, quoted; or NULL */
 	const char *problem;    /* why reading stopped early, interned; or NULL */
+	/* JIT_UNTIMED with overlapping lines: which one wins (jitmap-clock.h), interned; or NULL */
+	const char *rule;
 	size_t count[JIT_FILE_COUNTERS];
 };
 

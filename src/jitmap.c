@@ -3,6 +3,7 @@
 #include "callsite.h"
 #include "jit-loader.h"
 #include "jitmap-untimed.h"
+#include "jitmap-clock.h"
 #include "rangeset.h"
 #include "sbuf.h"
 #include "strpool.h"
@@ -51,6 +52,7 @@ struct jitproc {
 	size_t nr_events, next, alloc_events;
 	struct rangeset code;                 /* timed code now; data: struct jit_sym */
 	struct untimed untimed;               /* untimed entries, indexed */
+	struct untimed_clock *clock;          /* their times, when the recording gives them */
 	struct jit_source *files;             /* one per loader, as in jit_loaders[] */
 	UT_hash_handle hh;
 };
@@ -74,6 +76,7 @@ struct jitmap {
 	size_t nr_call_sets, alloc_call_sets;
 	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
 	uint64_t seq;
+	uint64_t now;                         /* the latest jitmap__advance() time */
 };
 
 /* What a loader's read() feeds: one file of one process. */
@@ -125,6 +128,7 @@ void jitmap__delete(struct jitmap *jm)
 	HASH_ITER(hh, jm->procs, p, tmp) {
 		HASH_DEL(jm->procs, p);
 		rangeset__release(&p->code);
+		untimed_clock__delete(p->clock);
 		untimed__release(&p->untimed);
 		free(p->events);
 		free(p->files);
@@ -494,6 +498,34 @@ void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path)
 	read_file(jm, p, l, path, base);
 }
 
+static void clock_changed(void *ctx, uint64_t start, uint64_t size);
+
+/*
+ * Give p's untimed entries from first on the times of its exec mmaps where
+ * they pair (jitmap-clock.h); say in sources which rule they got. Maps
+ * without overlapping lines keep their description as it was.
+ */
+static void time_untimed(struct jitmap *jm, struct jitproc *p, size_t first)
+{
+	struct jit_exec_mmaps m = { NULL, 0, "exec mmaps not known" };
+	struct sbuf rule = SBUF_INIT;
+	const char *interned;
+	size_t i;
+
+	if (!untimed_clock__overlaps(&p->untimed, first))
+		return;
+	if (jm->opts.exec_mmaps)
+		m = jm->opts.exec_mmaps(jm->opts.ctx, p->pid, jm->now);
+	p->clock = untimed_clock__pair(&p->untimed, first, &m, &rule);
+	interned = strpool__intern(jm->pool, rule.buf);
+	sbuf_release(&rule);
+	for (i = 0; i < jm->nr_loaders; i++)
+		if (jit_loaders[i]->kind == JIT_UNTIMED && p->files[i].info.path)
+			p->files[i].info.rule = interned;
+	if (p->clock)
+		untimed_clock__advance(p->clock, jm->now, clock_changed, NULL);
+}
+
 /* Read p's untimed files not read yet in this image. */
 static void read_untimed(struct jitmap *jm, struct jitproc *p)
 {
@@ -512,8 +544,10 @@ static void read_untimed(struct jitmap *jm, struct jitproc *p)
 		read_file(jm, p, l, recorded, base);
 		free(recorded);
 	}
-	if (p->untimed.nr_entries != before)
+	if (p->untimed.nr_entries != before) {
 		untimed__index(&p->untimed);
+		time_untimed(jm, p, before);
+	}
 }
 
 /* ---- the timeline ----------------------------------------------------- */
@@ -563,13 +597,33 @@ static void code_changed(struct jitmap *jm, uint32_t pid, uint64_t start, uint64
 				      start + size < start ? UINT64_MAX : start + size);
 }
 
+struct clock_ctx {
+	struct jitmap *jm;
+	uint32_t pid;
+};
+
+/* A timed perf-map line applied: NULL ctx while the map is first read (nothing cached yet). */
+static void clock_changed(void *ctx, uint64_t start, uint64_t size)
+{
+	struct clock_ctx *cc = ctx;
+
+	if (cc)
+		code_changed(cc->jm, cc->pid, start, size);
+}
+
 bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 {
 	struct jitproc *p = find_proc(jm, pid);
 	bool changed = false;
 
+	jm->now = time;
 	if (!p)
 		return false;
+	if (p->clock) {
+		struct clock_ctx cc = { jm, pid };
+
+		changed |= untimed_clock__advance(p->clock, time, clock_changed, &cc);
+	}
 	while (p->next < p->nr_events &&
 	       (jm->opts.timeless || p->events[p->next].time <= time)) {
 		const struct jit_event *ev = &p->events[p->next++];
@@ -599,6 +653,8 @@ static void proc_reset(struct jitmap *jm, struct jitproc *p, uint64_t epoch, boo
 	size_t i;
 
 	rangeset__release(&p->code);
+	untimed_clock__delete(p->clock);
+	p->clock = NULL;
 	untimed__release(&p->untimed);
 	p->nr_events = p->next = 0;
 	p->ppid = 0;
@@ -665,7 +721,11 @@ static const struct jit_sym *find_untimed(struct jitmap *jm, uint32_t pid, uint6
 		struct untimed_entry *e;
 
 		read_untimed(jm, p);
-		e = untimed__find(&p->untimed, ip);
+		/* a parent's timed lines are as of its own last sample: its later-wins index serves */
+		if (depth == 0 && p->clock)
+			e = untimed_clock__find(p->clock, ip);
+		else
+			e = untimed__find(&p->untimed, ip);
 		if (e)
 			return e->sym ? e->sym : untimed_sym(jm, e);
 		pid = p->ppid;

@@ -16,6 +16,13 @@
  *
  * Untimed entries (ranges, e.g. a perf map's) are read on the process's
  * first fallback lookup and answer for addresses no timed entry covers.
+ * Where they overlap, the later one wins for the whole recording, unless
+ * the process's exec mmaps over the whole recording (opts->exec_mmaps)
+ * pair one to one with them: then each line takes its mmap's time and is
+ * applied as samples pass it, like a timed load but still after ELF
+ * symbols (jitmap-clock.h states the rule; sources gets it in
+ * jit_file_info.rule). A forked child's fallback into its parent's
+ * entries uses the parent's later-wins index.
  * Each process is decided on its own: timed only, untimed only, both, or
  * neither.
  *
@@ -78,6 +85,22 @@ struct jit_sym {
 	const struct callsite_set *calls;
 };
 
+/*
+ * A process's anonymous executable mapping: an MMAP or MMAP2 of "//anon"
+ * (or "[anon:NAME]") with PROT_EXEC, as the kernel reports one for mmap
+ * and for an mprotect that makes memory executable.
+ */
+struct jit_exec_mmap {
+	uint64_t time, start, len;
+};
+
+/* A process image's exec mmaps, in time order (opts->exec_mmaps). */
+struct jit_exec_mmaps {
+	const struct jit_exec_mmap *v;
+	size_t nr;
+	const char *unknown;    /* non-NULL: they cannot be known, and why ("pipe input") */
+};
+
 struct jitmap_opts {
 	const char *perf_data_dir;            /* directory of the perf.data */
 	const char *const *jit_dirs;          /* --jit-dir, in order */
@@ -100,6 +123,12 @@ struct jitmap_opts {
 	 * move applied), so caches of resolved addresses can drop just those.
 	 */
 	void (*code_changed)(void *ctx, uint32_t pid, uint64_t start, uint64_t end);
+	/*
+	 * The exec mmaps of pid's image that is live at time at, over the
+	 * whole recording (including those after at): what times perf-map
+	 * lines (jitmap-clock.h). NULL: never known.
+	 */
+	struct jit_exec_mmaps (*exec_mmaps)(void *ctx, uint32_t pid, uint64_t at);
 	void *ctx;
 };
 

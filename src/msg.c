@@ -15,6 +15,12 @@ static size_t nr_sites;
 static unsigned long total_warnings;
 
 static void (*sink)(const char *line);
+static int muted;
+
+void msg_mute(bool on)
+{
+	muted += on ? 1 : -1;
+}
 
 void msg_set_sink(void (*fn)(const char *line))
 {
@@ -24,7 +30,11 @@ void msg_set_sink(void (*fn)(const char *line))
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[4096];
-	int n = snprintf(line, sizeof(line), "jitsym: %s", prefix);
+	int n;
+
+	if (muted)
+		return;
+	n = snprintf(line, sizeof(line), "jitsym: %s", prefix);
 
 	if (n >= 0 && (size_t)n < sizeof(line))
 		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
@@ -72,9 +82,12 @@ void warning(const char *fmt, ...)
 
 void vwarning(const char *fmt, va_list args)
 {
-	struct warn_site *site = site_for(fmt);
+	struct warn_site *site;
 	va_list ap;
 
+	if (muted)
+		return;
+	site = site_for(fmt);
 	total_warnings++;
 	if (site && ++site->count == 1) {
 		char buf[512];

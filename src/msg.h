@@ -16,6 +16,7 @@
 #define JITSYM_MSG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 /*
  * The exit status of every command (command.h maps each failure to one):
@@ -51,6 +52,13 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 
 /* Send each message line (no newline) to fn instead of stderr; NULL restores stderr. For tests. */
 void msg_set_sink(void (*fn)(const char *line));
+
+/*
+ * While muted (calls nest), errors, warnings and notes are neither printed
+ * nor counted: for a second, silent pass over an input whose first pass
+ * says what is wrong with it.
+ */
+void msg_mute(bool on);
 
 /* Number of warnings issued so far, printed or not. */
 unsigned long msg_warning_count(void);

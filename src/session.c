@@ -3,6 +3,7 @@
 #include "user-stack.h"
 #include "jitmap.h"
 #include "machine.h"
+#include "mmap-scan.h"
 #include "order.h"
 #include "progress.h"
 #include "sbuf.h"
@@ -41,6 +42,7 @@ struct session {
 	struct user_stack *user_stack;  /* --call-graph dwarf: made at the first dump */
 	uint64_t *user_ips;           /* its walks' addresses */
 	struct session_tally tally;
+	struct mmap_scan *scan;       /* exec mmaps ahead of the samples: made on first need */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -322,6 +324,16 @@ static void code_changed(void *ctx, uint32_t pid, uint64_t start, uint64_t end)
 	machine__changed_range(s->machine, pid, start, end);
 }
 
+/* The timeline asks for a process's exec mmaps to time its perf map: read them all once. */
+static struct jit_exec_mmaps exec_mmaps(void *ctx, uint32_t pid, uint64_t at)
+{
+	struct session *s = ctx;
+
+	if (!s->scan)
+		s->scan = mmap_scan__new(pd_reader__path(s->reader));
+	return mmap_scan__image(s->scan, pid, at);
+}
+
 static struct jitmap *new_jitmap(struct session *s, const char *path)
 {
 	struct jitmap_opts jo = {
@@ -332,6 +344,7 @@ static struct jitmap *new_jitmap(struct session *s, const char *path)
 		.timeless = !monotonic_samples(s->reader),
 		.lines = s->opts->jit_lines,
 		.code_changed = code_changed,
+		.exec_mmaps = exec_mmaps,
 		.ctx = s,
 	};
 	const char *slash = strrchr(path, '/');
@@ -574,6 +587,7 @@ int session__run(const char *path, const struct session_opts *opts,
 	free(s.user_ips);
 	resolver__delete(s.resolver);
 	jitmap__delete(s.jitmap);
+	mmap_scan__delete(s.scan);
 	machine__delete(s.machine);
 	strpool__delete(s.pool);
 	pd_reader__delete(s.reader);

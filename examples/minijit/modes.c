@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jit.h"
@@ -508,6 +509,82 @@ out:
 	return ret;
 }
 
+/* ---- flush: LuaJIT's jit.flush() storm, traces reusing addresses ---- */
+
+enum {
+	FL_ROUNDS = 8,		/* flushes */
+	FL_TRACES = 3,		/* traces per flush */
+};
+
+static double mono_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Flush: unmap the whole area and map it afresh at the same address. */
+static int flush_area(struct mj_region *r)
+{
+	uint8_t *map = r->map;
+
+	if (munmap(map, r->map_len) ||
+	    mmap(map, r->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+		 -1, 0) == MAP_FAILED)
+		return mj_error("cannot map the area again at %p: %s", (void *)map, strerror(errno));
+	r->used = 0;
+	return mj_region_write(r);
+}
+
+/*
+ * One trace as LuaJIT makes it: the area made writable, the code written,
+ * the area made executable again (the kernel reports an exec mmap), then
+ * its perf-map line; then it runs, and minijit says when.
+ */
+static int flush_trace(struct mj_jit *j, struct mj_region *r, unsigned int round,
+		       unsigned int trace, double seconds)
+{
+	char name[MJ_NAME_MAX];
+	struct mj_func *f;
+	double t0;
+
+	snprintf(name, sizeof(name), "TRACE_%u::flush.lua:%u", trace + 1, 10 * round + trace);
+	if (mj_region_write(r) ||
+	    !(f = add_leaf(j, r, name, 1 + (round + trace) % 3, LEAF_ITERS, 40 + round)) ||
+	    mj_region_exec(r) || mj_publish(j, f))
+		return -1;
+	t0 = mono_sec();
+	mj_run_for(&f, 1, seconds);
+	mj_say("ran %s at %#llx from %.6f to %.6f", name, (unsigned long long)f->entry, t0,
+	       mono_sec());
+	return 0;
+}
+
+static int mode_flush(struct mj_jit *j, const struct mj_opts *o)
+{
+	double each = o->seconds / (FL_ROUNDS * FL_TRACES);
+	unsigned int round, trace;
+	struct mj_region r;
+	int ret = -1;
+
+	if (mj_region_map(&r, REGION_SIZE))
+		return -1;
+	for (round = 0; round < FL_ROUNDS; round++) {
+		if (round && flush_area(&r))
+			goto out;
+		/* each flush starts its traces a little further in: every address is reused */
+		r.used = 48 * (round % 4);
+		for (trace = 0; trace < FL_TRACES; trace++)
+			if (flush_trace(j, &r, round, trace, each))
+				goto out;
+	}
+	ret = 0;
+out:
+	mj_region_unmap(&r);
+	return ret;
+}
+
 const struct mj_mode mj_modes[] = {
 	{ "basic", mode_basic, "a few functions in one code region" },
 	{ "coalesce", mode_coalesce,
@@ -517,6 +594,8 @@ const struct mj_mode mj_modes[] = {
 	{ "threads", mode_threads, "threads load and run their own functions" },
 	{ "fork", mode_fork, "a child runs inherited JIT code and describes its own" },
 	{ "truncate", mode_truncate, "the jitdump ends in the middle of a record" },
+	{ "flush", mode_flush,
+	  "LuaJIT's jit.flush(): traces at reused addresses, an exec mmap each (--describe=perfmap)" },
 	{ "mixed", mode_mixed,
 	  "some code only in the jitdump, some only in the perf map (use --describe=both)" },
 	{ NULL, NULL, NULL },
