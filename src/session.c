@@ -134,7 +134,8 @@ static bool user_mode(uint16_t cpumode)
  * entry is the leaf. The first entry of each context is where that
  * context was interrupted (the kernel stores the user registers' ip after
  * PERF_CONTEXT_USER), not a return address, so it is looked up exactly;
- * the others are return addresses.
+ * the others are callers, looked up at ip - 1 where they are return
+ * addresses (resolve.h decides, from the code bytes where it has them).
  *
  * When the chain has no user part (none recorded, a --call-graph dwarf
  * recording whose kernel chain stops at PERF_CONTEXT_USER, or an empty
