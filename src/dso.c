@@ -5,6 +5,7 @@
  */
 #include "common.h"
 #include "dso.h"
+#include "callsite.h"
 #include "demangle.h"
 #include "dso-locate.h"
 #include "elf-image.h"
@@ -244,4 +245,27 @@ struct elf_image *dso__debug_elf_image(struct dso *d)
 	if (d->symfile == d->file)
 		return dso__elf_image(d);
 	return dso_image__get(&d->debug, d->symfile, NULL, 0);
+}
+
+int dso__call_ends_at(struct dso *d, uint64_t addr)
+{
+	struct elf_image *img = dso__elf_image(d);
+	uint8_t before[CALLSITE_WINDOW];
+	size_t i;
+
+	for (i = 0; img && i < d->nr_segs; i++) {
+		const struct elf_segment *sg = &d->segs[i];
+		uint64_t in = addr - sg->vaddr, off = sg->offset + in;
+		ssize_t got;
+
+		/* the bytes before addr, all inside this segment's file contents */
+		if (addr <= sg->vaddr || in > sg->filesz || off < in)
+			continue;
+		in = in < CALLSITE_WINDOW ? in : CALLSITE_WINDOW;
+		got = elf_image__pread(img, before, (size_t)in, off - in);
+		if (got != (ssize_t)in)
+			return -1;
+		return callsite__ends_in_call(before, (size_t)in);
+	}
+	return -1;
 }

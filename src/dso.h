@@ -113,6 +113,16 @@ const char *dso__symfile(struct dso *d);
 const uint8_t *dso__build_id(struct dso *d, size_t *size);
 
 /*
+ * Whether a call instruction ends just before DSO address addr, by the
+ * binary's bytes (callsite.h): 1 yes, 0 no, -1 unknown (no binary at hand,
+ * or addr - 1 not in its file contents). Reads those few bytes from the
+ * file (pread: a mapping would fault in whole pages around them); the
+ * resolver caches its answers per address. Opens the binary as
+ * dso__elf_image().
+ */
+int dso__call_ends_at(struct dso *d, uint64_t addr);
+
+/*
  * The binary (dso__file()) and the file with the symbols (dso__symfile(),
  * the same image when they are one file) opened read-only, e.g. for their
  * CFI (elf-image.h): opened again on the first call, after loading, and

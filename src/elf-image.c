@@ -171,6 +171,20 @@ const char *elf_image__path(const struct elf_image *img)
 	return img->path;
 }
 
+ssize_t elf_image__pread(struct elf_image *img, void *buf, size_t n, uint64_t off)
+{
+	ssize_t got;
+
+	if (off > (uint64_t)INT64_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	do
+		got = pread(img->fd, buf, n, (off_t)off);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
 Elf *elf_image__elf(struct elf_image *img)
 {
 	return img->elf;

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -54,6 +55,11 @@ void elf_image__delete(struct elf_image *img);
 
 /* The path as given to elf_image__open(); owned by the image. */
 const char *elf_image__path(const struct elf_image *img);
+/*
+ * Up to n bytes of the file from offset off into buf (pread(2), retried
+ * on EINTR): how many, 0 past the end, -1 with errno set.
+ */
+ssize_t elf_image__pread(struct elf_image *img, void *buf, size_t n, uint64_t off);
 /* The libelf handle and the ELF header; owned by the image. */
 Elf *elf_image__elf(struct elf_image *img);
 const GElf_Ehdr *elf_image__ehdr(const struct elf_image *img);

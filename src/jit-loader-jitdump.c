@@ -171,6 +171,7 @@ static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
 			.pid = rec->u.load.pid, .time = rec->timestamp,
 			.start = rec->u.load.code_addr, .size = rec->u.load.code_size,
 			.code_index = rec->u.load.code_index, .name = rec->u.load.name,
+			.code = rec->u.load.code,
 		};
 
 		if (jit_name__clean(ld.name, name)) {

@@ -118,6 +118,8 @@ struct jit_load {
 	struct jit_line *lines;
 	size_t nr_lines;
 	const struct jit_unwind *unwind;   /* from jit_feed__unwind(); NULL when none */
+	/* its size bytes of code, read during the call only; NULL when not given */
+	const uint8_t *code;
 };
 
 /* A timed move: the code at old_start (found by code_index if gone) now at new_start. */

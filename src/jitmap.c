@@ -1,5 +1,6 @@
 #include "common.h"
 #include "jitmap.h"
+#include "callsite.h"
 #include "jit-loader.h"
 #include "jitmap-untimed.h"
 #include "jitmap-clock.h"
@@ -93,6 +94,8 @@ struct jitmap {
 	size_t by_index_size, by_index_nr;
 	struct jit_line **line_arrays;
 	size_t nr_line_arrays, alloc_line_arrays;
+	struct callsite_set **call_sets;      /* every load's, owned (moves share them) */
+	size_t nr_call_sets, alloc_call_sets;
 	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
 	struct pidns *pidns;                  /* every pid namespace seen */
 	const struct pidns *recorder_ns;      /* the first one seen */
@@ -174,9 +177,12 @@ void jitmap__delete(struct jitmap *jm)
 		free(jm->syms[--jm->nr_syms]);
 	while (jm->nr_line_arrays)
 		free(jm->line_arrays[--jm->nr_line_arrays]);
+	while (jm->nr_call_sets)
+		callsite_set__delete(jm->call_sets[--jm->nr_call_sets]);
 	free(jm->syms);
 	free(jm->by_index);
 	free(jm->line_arrays);
+	free(jm->call_sets);
 	free((void *)jm->opts.jit_dirs);
 	free((void *)jm->opts.perfmap_dirs);
 	free(jm->given);
@@ -232,6 +238,19 @@ static void keep_lines(struct jitmap *jm, struct jit_line *lines)
 {
 	ALLOC_GROW(jm->line_arrays, jm->nr_line_arrays + 1, jm->alloc_line_arrays);
 	jm->line_arrays[jm->nr_line_arrays++] = lines;
+}
+
+/* Where calls end in a load's code, from its bytes (a jitdump's load carries them). */
+static const struct callsite_set *keep_calls(struct jitmap *jm, const struct jit_load *ld)
+{
+	struct callsite_set *cs;
+
+	if (!ld->code || !ld->size)
+		return NULL;
+	cs = callsite_set__new(ld->code, ld->size);
+	ALLOC_GROW(jm->call_sets, jm->nr_call_sets + 1, jm->alloc_call_sets);
+	jm->call_sets[jm->nr_call_sets++] = cs;
+	return cs;
 }
 
 static size_t index_slot(const struct jitmap *jm, uint64_t index, uint64_t addr)
@@ -476,6 +495,7 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 	sym->load_time = ld->time;
 	sym->code_index = ld->code_index;
 	sym->unwind = ld->unwind;
+	sym->calls = keep_calls(jm, ld);
 	if (ld->lines && jm->opts.lines) {
 		sym->lines = ld->lines;
 		sym->nr_lines = ld->nr_lines;

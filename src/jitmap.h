@@ -67,6 +67,7 @@ struct strpool;
 struct jitmap;
 struct jit_loader;
 struct jit_file_info;
+struct callsite_set;
 
 /* A source line of JIT code (a jitdump's JIT_CODE_DEBUG_INFO). */
 struct jit_line {
@@ -104,6 +105,8 @@ struct jit_sym {
 	const struct jit_line *lines;  /* sorted by addr; NULL when none */
 	size_t nr_lines;
 	const struct jit_unwind *unwind;   /* its unwinding rules; NULL when none */
+	/* where calls end in its code (callsite.h); NULL when its bytes were not given */
+	const struct callsite_set *calls;
 };
 
 /*

@@ -1,5 +1,6 @@
 #include "common.h"
 #include "resolve.h"
+#include "callsite.h"
 #include "dso.h"
 #include "jit-loader.h"
 #include "jitmap.h"
@@ -126,11 +127,39 @@ void resolver__invalidate(struct resolver *r, uint32_t pid)
 	machine__changed(r->machine, pid);
 }
 
+/* __pfx_X: the padding the compiler puts before X for call thunks, no code of its own */
+static bool is_padding(const char *name)
+{
+	return !strncmp(name, "__pfx_", 6);
+}
+
+/*
+ * A caller's kernel symbol: at ip - 1 (there are no code bytes to tell an
+ * interrupted ip from a return address), except that ip - 1 in __pfx_X
+ * with ip X's first byte is X itself: padding ends in no call.
+ */
+static const struct ksym *kernel_caller(struct resolver *r, uint64_t ip, struct frame *f)
+{
+	const struct ksym *s = kernel_syms__find(r->ksyms, ip - 1), *at;
+
+	f->at_call = true;
+	if (!s || !is_padding(s->name))
+		return s;
+	at = kernel_syms__find(r->ksyms, ip);
+	if (!at || at->start != ip)
+		return s;
+	f->at_call = false;
+	return at;
+}
+
 static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
 {
 	bool loaded = r->ksyms && kernel_syms__usable(r->ksyms);
-	const struct ksym *s = loaded ? kernel_syms__find(r->ksyms, caller ? ip - 1 : ip) : NULL;
+	const struct ksym *s = NULL;
 
+	f->at_call = caller;
+	if (loaded)
+		s = caller ? kernel_caller(r, ip, f) : kernel_syms__find(r->ksyms, ip);
 	f->kind = FRAME_KERNEL;
 	f->print_addr = ip;
 	/* like perf: a miss among loaded kernel symbols has no DSO */
@@ -187,12 +216,31 @@ static void jit_frame(const struct jit_sym *js, uint64_t ip, struct frame *f)
 	f->dso = js->source;
 }
 
+/*
+ * The symbol of DSO address addr, looked up at look (addr or addr - 1):
+ * never a __pfx_ padding symbol when addr is the first byte of the
+ * function after it. *look becomes where it was found.
+ */
+static const struct symbol *elf_symbol(struct dso *d, uint64_t addr, uint64_t *look)
+{
+	const struct symbol *s = dso__find_symbol(d, *look), *at;
+
+	if (!s || *look == addr || !is_padding(s->name))
+		return s;
+	at = dso__find_symbol(d, addr);
+	if (!at || at->start != addr)
+		return s;
+	*look = addr;
+	return at;
+}
+
 static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t ip,
-			bool caller, struct frame *f)
+			bool at_call, struct frame *f)
 {
 	struct dso *d = map_dso(r, hit->map);
 	uint64_t addr = dso__map_ip(d, hit->start, hit->pgoff, ip);
-	const struct symbol *s = dso__find_symbol(d, caller ? addr - 1 : addr);
+	uint64_t look = at_call ? addr - 1 : addr;
+	const struct symbol *s = elf_symbol(d, addr, &look);
 
 	if (!s)
 		return false;
@@ -200,8 +248,46 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 	f->sym = s->name;
 	f->symoff = addr - s->start;
 	f->elf = d;
-	f->elf_addr = caller ? addr - 1 : addr;
+	f->elf_addr = look;
+	f->at_call = look != addr;
 	return true;
+}
+
+/*
+ * Whether a caller's ip is a return address, by the code bytes before it:
+ * the mapped file's, else the bytes of the JIT code at ip - 1 (a
+ * jitdump's); without bytes it is taken for one, as it usually is.
+ */
+static bool returns_here(struct resolver *r, uint32_t pid, const struct map_hit *hit,
+			 bool elf, uint64_t ip)
+{
+	const struct jit_sym *js;
+
+	if (elf) {
+		struct dso *d = map_dso(r, hit->map);
+		int v = dso__call_ends_at(d, dso__map_ip(d, hit->start, hit->pgoff, ip));
+
+		if (v >= 0)
+			return v;
+	}
+	js = r->jitmap ? jitmap__find(r->jitmap, pid, ip - 1, false) : NULL;
+	if (js && js->calls)
+		return callsite_set__has(js->calls, ip - js->start);
+	return true;
+}
+
+/* Whether a mapping holds an ELF file (not anonymous memory, not a JIT marker). */
+static bool elf_mapping(bool mapped, const struct map_hit *hit)
+{
+	return mapped && !hit->map->anon && !jit_loader__for_marker(hit->map->filename);
+}
+
+bool resolver__after_call(struct resolver *r, struct proc *p, uint64_t ip)
+{
+	struct map_hit hit;
+	bool mapped = proc__find_map(p, ip, &hit);
+
+	return returns_here(r, proc__pid(p), &hit, elf_mapping(mapped, &hit), ip);
 }
 
 /*
@@ -214,15 +300,17 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool caller,
 			 struct frame *f)
 {
-	uint64_t look = caller ? ip - 1 : ip;
 	uint32_t pid = proc__pid(t->proc);
 	const struct jit_sym *js = NULL;
 	struct map_hit hit;
 	bool mapped = proc__find_map(t->proc, ip, &hit);
-	bool elf = mapped && !hit.map->anon && !jit_loader__for_marker(hit.map->filename);
+	bool elf = elf_mapping(mapped, &hit);
+	bool at_call = caller && returns_here(r, pid, &hit, elf, ip);
+	uint64_t look = at_call ? ip - 1 : ip;
 
 	f->print_addr = ip;
 	f->dso = r->s_unknown;
+	f->at_call = at_call;
 	if (mapped) {
 		f->dso = hit.map->filename;
 		f->print_addr = ip - hit.start + hit.pgoff;
@@ -230,7 +318,7 @@ static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool
 	if (r->jitmap)
 		js = jitmap__find(r->jitmap, pid, look, !elf);
 	if (!js && elf) {
-		if (resolve_elf(r, &hit, ip, caller, f))
+		if (resolve_elf(r, &hit, ip, at_call, f))
 			return;
 		if (r->jitmap)
 			js = jitmap__find(r->jitmap, pid, look, true);

@@ -6,8 +6,14 @@
  * file resolves through the file's ELF symbols; one in anonymous memory
  * (or in no mapping, or in a file without a symbol there) through the
  * process's JIT code: its jitdump, then its perf map.
- * Caller frames (return addresses) are looked up at ip - 1, since a return
- * address points past the call and may already be in the next function.
+ * Caller frames are looked up at ip - 1 when ip is a return address: it
+ * points past the call and may already be in the next function. Whether
+ * it is one is decided from the code bytes before it (callsite.h), the
+ * mapped file's or the jitdump's: an address pushed without a call (an
+ * interrupted ip, a runtime's continuation pointer) is looked up as it is.
+ * Without bytes (kernel, perf maps, files not at hand) it is taken for a
+ * return address. A frame is never named after a __pfx_ padding symbol:
+ * when ip - 1 falls in __pfx_X and ip is X's first byte, the frame is X.
  * Results are cached per (process, address), so a hot loop costs one hash
  * lookup; a process's entries are dropped when its address space or JIT
  * code changes, and only its.
@@ -21,6 +27,7 @@
 struct machine;
 struct jitmap;
 struct thread;
+struct proc;
 struct strpool;
 struct pd_info;
 
@@ -62,11 +69,12 @@ struct frame {
 	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
 	struct dso *elf;      /* FRAME_NATIVE: the ELF file (see dso.h) */
 	uint64_t elf_addr;    /* FRAME_NATIVE: the address in elf's symbol space
-	                         (ip, or ip - 1 for a caller: the call site) */
+	                         (ip, or ip - 1 when at_call: the call site) */
 	const char *dso;      /* interned; "[unknown]" when no mapping */
 	uint64_t symoff;      /* offset into sym, when sym */
 	uint64_t print_addr;  /* the address perf script prints */
 	uint64_t ip;          /* the address as sampled (a return address for callers) */
+	bool at_call;         /* a caller looked up at ip - 1, its call */
 	enum frame_kind kind;
 };
 
@@ -100,6 +108,13 @@ void resolver__invalidate(struct resolver *r, uint32_t pid);
  */
 void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		     uint64_t ip, bool caller, struct frame *out);
+
+/*
+ * Whether user address ip of process p, as a caller, is a return address:
+ * the code before it (the mapped file's, else a jitdump's) ends in a
+ * call, or there are no bytes to tell. What resolver__frame() decides.
+ */
+bool resolver__after_call(struct resolver *r, struct proc *p, uint64_t ip);
 
 /*
  * The kernel symbol covering addr, for kernel addresses that are not

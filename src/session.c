@@ -134,7 +134,8 @@ static bool user_mode(uint16_t cpumode)
  * entry is the leaf. The first entry of each context is where that
  * context was interrupted (the kernel stores the user registers' ip after
  * PERF_CONTEXT_USER), not a return address, so it is looked up exactly;
- * the others are return addresses.
+ * the others are callers, looked up at ip - 1 where they are return
+ * addresses (resolve.h decides, from the code bytes where it has them).
  *
  * When the chain has no user part (none recorded, a --call-graph dwarf
  * recording whose kernel chain stops at PERF_CONTEXT_USER, or an empty
@@ -156,18 +157,19 @@ static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct
 	n = user_stack__unwind(s->user_stack, t->proc, smp, s->user_ips, MAX_FRAMES - nr, res);
 	/*
 	 * The first is where the user code was interrupted; the rest are
-	 * return addresses, which perf script prints as the call site's last
-	 * byte (ip - 1, and its offset) when it unwound them from a dump:
-	 * print them so too. A caller is looked up at ip - 1, so symoff >= 1.
+	 * callers, which perf script prints as the call site's last byte
+	 * (ip - 1, and its offset) when it unwound them from a dump: print
+	 * them so too where they were looked up there (at_call: the bytes
+	 * before end in a call, or there are none to tell), else as they are.
 	 */
 	for (i = 0; i < n; i++) {
 		struct frame *f;
 
 		push_frame(s, &nr, t, PERF_RECORD_MISC_USER, s->user_ips[i], i > 0);
 		f = &s->frames[nr - 1];
-		if (i > 0 && f->print_addr)
+		if (f->at_call && f->print_addr)
 			f->print_addr--;
-		if (i > 0 && f->sym && f->symoff)
+		if (f->at_call && f->sym && f->symoff)
 			f->symoff--;
 	}
 	return nr;

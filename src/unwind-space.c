@@ -74,9 +74,16 @@ static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
 	return 0;
 }
 
+static bool machine_after_call(void *ctx, uint64_t pc)
+{
+	struct unwind_space_machine *m = ctx;
+
+	return !m->proc || resolver__after_call(m->resolver, m->proc, pc);
+}
+
 struct unwind_space unwind_space_machine__space(struct unwind_space_machine *m)
 {
-	struct unwind_space s = { .ctx = m, .find = machine_find };
+	struct unwind_space s = { .ctx = m, .find = machine_find, .after_call = machine_after_call };
 
 	return s;
 }

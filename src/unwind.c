@@ -565,9 +565,12 @@ static bool step_fp(struct walk *w)
 static enum unwind_end walk_step(struct unwinder *u, struct walk *w,
 				 const struct unwind_space *space, struct unwind_result *res)
 {
-	uint64_t pc = w->regs[REG_RIP], look = w->exact ? pc : pc - 1;
+	uint64_t pc = w->regs[REG_RIP], look = pc;
 	struct unwind_cfi c;
 	bool fp_before = w->fp_last;
+
+	if (!w->exact && (!space->after_call || space->after_call(space->ctx, pc)))
+		look = pc - 1;
 
 	memset(&c, 0, sizeof(c));
 	if (!space->find(space->ctx, look, UNWIND_CFI_PRIMARY, &c)) {

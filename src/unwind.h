@@ -67,6 +67,12 @@ struct unwind_space {
 	void *ctx;
 	int (*find)(void *ctx, uint64_t pc, enum unwind_cfi_which which,
 		    struct unwind_cfi *out);
+	/*
+	 * Whether a caller's pc is a return address (the code before it ends
+	 * in a call), so that its rules are those of pc - 1; false: pc was
+	 * pushed without a call, its rules are pc's. NULL: always true.
+	 */
+	bool (*after_call)(void *ctx, uint64_t pc);
 };
 
 /* Why a walk ended. */

@@ -311,7 +311,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t mode = 0, max = 0;
 	uint64_t vals[64];
 	struct unwind_regs regs = { PERF_SAMPLE_REGS_ABI_64, 0, vals };
-	struct unwind_space space = { NULL, find_self };
+	struct unwind_space space = { NULL, find_self, NULL };
 	struct fuzz_elf fe;
 	unsigned i, n = 0;
 	uint8_t cie_n = 0, fde_n = 0, eh[64 + 2 * 255 + 32];

@@ -43,7 +43,8 @@
 #     its return address is the first byte of a symbol, so the call was
 #     made from the code before it, which jitsym names (it looks return
 #     addresses up at ip - 1) and perf does not; compare-folded.pl --wild
-#     lets "*" stand for any one frame
+#     lets "*" stand for any one frame; not the first user frame after
+#     kernel frames, which is where the user code was interrupted
 #   - a frame at address ffffffffffffffff is dropped: it is no code, but
 #     the mark perf's dwarf unwinder leaves where it gave up on a stack
 #     (jitsym ends such a stack at its last real frame)
@@ -229,8 +230,11 @@ sub fold_line {
 		} else {
 			# perf lists the kernel part of a call chain first,
 			# then the user part, which starts at a user address.
+			# The first user frame after kernel frames is where
+			# the user code was interrupted, no caller.
+			my $entry = $in_kernel && @frames && !is_kernel_addr($f[0]);
 			$in_kernel &&= is_kernel_addr($f[0]);
-			$f[1] = '*' if $opt{'caller-start-wild'} && @frames &&
+			$f[1] = '*' if $opt{'caller-start-wild'} && @frames && !$entry &&
 				$line =~ /\+0x0 \(/;
 			push @frames, frame_name($in_kernel, @f);
 		}
@@ -249,6 +253,7 @@ sub fold_line {
 # Frames printed since the last header: the first one is the leaf.
 my $norm_frames = 0;
 my $norm_cut = 0;	# --cut-after-vdso: the sample's [vdso] frame was printed
+my $norm_kernel = 0;	# the frame before was a kernel frame
 
 sub normalize_line {
 	my ($line) = @_;
@@ -264,13 +269,17 @@ sub normalize_line {
 		# first byte of a symbol (perf prints "+0x0") was called from before
 		# that symbol; jitsym names the caller there (it looks return
 		# addresses up at ip - 1), so the symbol becomes "*", any name.
-		$f[1] = '*' if $opt{'caller-start-wild'} && $norm_frames > 0 &&
+		# (not the first user frame after kernel frames: an interrupted ip)
+		my $entry = $norm_kernel && !is_kernel_addr($f[0]);
+		$f[1] = '*' if $opt{'caller-start-wild'} && $norm_frames > 0 && !$entry &&
 			$line =~ /\+0x0 \(/;
+		$norm_kernel = is_kernel_addr($f[0]);
 		$norm_frames++;
 		print join("\t", 'F', @f[1, 2]), "\n";
 	} else {
 		$norm_frames = 0;
 		$norm_cut = 0;
+		$norm_kernel = 0;
 		@f = parse_header($line) or return bad_line($line);
 		$f[1] = '-' unless defined $f[1];
 		print join("\t", 'H', @f), "\n";

@@ -343,6 +343,55 @@ static void put64(uint8_t *stack, size_t at, uint64_t v)
 		stack[at + i] = (uint8_t)(v >> (8 * i));
 }
 
+/* The pcs a walk asked CFI for, and a pushed (no call) address: 0x20. */
+struct asked {
+	uint64_t pcs[8];
+	size_t nr;
+};
+
+static int find_recording(void *ctx, uint64_t pc, enum unwind_cfi_which which,
+			  struct unwind_cfi *out)
+{
+	struct asked *a = ctx;
+
+	if (which == UNWIND_CFI_PRIMARY && a->nr < 8)
+		a->pcs[a->nr++] = pc;
+	return find_nothing(NULL, pc, which, out);
+}
+
+static bool after_call_but_0x20(void *ctx, uint64_t pc)
+{
+	(void)ctx;
+	return pc != 0x20;
+}
+
+/* A caller's CFI is asked for at pc - 1 only where pc follows a call. */
+static void test_unwind__after_call(struct unwinder *u)
+{
+	struct asked a = { { 0 }, 0 };
+	struct unwind_space rec = { &a, find_recording, after_call_but_0x20 };
+	uint8_t stack[64];
+	uint64_t vals[3], ips[MAX_FRAMES], sp = 0x7ff000000000ULL;
+	struct unwind_regs regs = { PERF_SAMPLE_REGS_ABI_64, 0, vals };
+	struct unwind_result res;
+	size_t n;
+
+	regs.mask = 1ULL << PREG_BP | 1ULL << PREG_SP | 1ULL << PREG_IP;
+	vals[0] = sp;
+	vals[1] = sp;
+	vals[2] = 0x10;
+	memset(stack, 0, sizeof(stack));
+	put64(stack, 0, sp + 16);       /* leaf's frame: caller 0x20, pushed */
+	put64(stack, 8, 0x20);
+	put64(stack, 16, sp + 32);      /* then 0x30, a return address */
+	put64(stack, 24, 0x30);
+	n = unwinder__unwind(u, &regs, stack, sizeof(stack), &rec, ips, MAX_FRAMES, &res);
+	T("after_call: three frames", n == 3 && ips[1] == 0x20 && ips[2] == 0x30);
+	T("after_call: the leaf at its pc", a.nr >= 3 && a.pcs[0] == 0x10);
+	T("after_call: a pushed address at its pc", a.nr >= 3 && a.pcs[1] == 0x20);
+	T("after_call: a return address at pc - 1", a.nr >= 3 && a.pcs[2] == 0x2f);
+}
+
 static void test_unwind__hostile(struct unwinder *u)
 {
 	struct unwind_space none = { .find = find_nothing };
@@ -452,6 +501,7 @@ int main(void)
 		test_unwind__anon_code(u);
 		test_unwind__frame_pointer(u);
 		test_unwind__hostile(u);
+	test_unwind__after_call(u);
 		unwinder__delete(u);
 	}
 	resolver__delete(resolver);
