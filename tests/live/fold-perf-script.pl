@@ -38,6 +38,9 @@
 #     run of upper-half addresses (perf prints the kernel part of a call
 #     chain first), so an unresolved kernel address is "[unknown]_[k]";
 #     stackcollapse-perf.pl decides by DSO name and leaves it "[unknown]"
+#   - --plt-wild (with --normalize): a frame perf names NAME@plt is "*":
+#     perf 6.1 names x86 PLT entries in .rela.plt order, which is not
+#     theirs where IFUNC (IRELATIVE) entries are, and those "@plt"
 #   - --caller-start-wild: a caller frame (not the leaf) that perf prints
 #     at "+0x0" is named "*" (with its _[k]/_[j] suffix under --annotate):
 #     its return address is the first byte of a symbol, so the call was
@@ -73,6 +76,7 @@ my %opt = (
 	'tidy' => 0,
 	'normalize' => 0,
 	'caller-start-wild' => 0,
+	'plt-wild' => 0,
 	'cut-after-vdso' => 0,
 );
 
@@ -90,6 +94,10 @@ usage: fold-perf-script.pl [OPTIONS] [FILE...]
   --caller-start-wild  a caller frame at sym+0x0 gets symbol "*" (jitsym
                     resolves return addresses at ip - 1): in folded stacks
                     for compare-folded.pl --wild, and with --normalize
+  --plt-wild        with --normalize: a frame in a PLT entry (NAME@plt) gets
+                    symbol "*": perf 6.1 names x86 PLT entries in relocation
+                    order, not GOT order, and an IFUNC's entry "@plt";
+                    jitsym names them as perf 6.12 does
   --cut-after-vdso  with --normalize: drop the frames below a [vdso] frame
                     (perf without the vdso's image stops there; jitsym
                     may go on by frame pointer)
@@ -99,7 +107,7 @@ EOF
 }
 
 GetOptions(\%opt, 'include-pid', 'include-tid', 'annotate',
-	   'unknown-module', 'tidy', 'normalize', 'caller-start-wild', 'cut-after-vdso',
+	   'unknown-module', 'tidy', 'normalize', 'caller-start-wild', 'plt-wild', 'cut-after-vdso',
 	   'help|h' => sub { usage(0) })
 	or usage(2);
 
@@ -266,6 +274,7 @@ sub normalize_line {
 		# addresses up at ip - 1), so the symbol becomes "*", any name.
 		$f[1] = '*' if $opt{'caller-start-wild'} && $norm_frames > 0 &&
 			$line =~ /\+0x0 \(/;
+		$f[1] = '*' if $opt{'plt-wild'} && $f[1] =~ /\@plt$/;
 		$norm_frames++;
 		print join("\t", 'F', @f[1, 2]), "\n";
 	} else {

@@ -336,7 +336,7 @@ live_compare_script() {
 	fi
 	# $LIVE_NORMALIZE_OPTS: words, unquoted on purpose.
 	# shellcheck disable=SC2086
-	"$PERL" "$live_here/fold-perf-script.pl" --normalize --caller-start-wild \
+	"$PERL" "$live_here/fold-perf-script.pl" --normalize --caller-start-wild --plt-wild \
 		${LIVE_NORMALIZE_OPTS:-} "$live_cs_perf" \
 		>"$live_cs_base.perf.norm" 2>"$live_cs_base.perf.norm.stderr" ||
 		{ live_show "$live_cs_base.perf.norm.stderr" >&2
@@ -352,7 +352,7 @@ live_compare_script() {
 	live_cs_lines=$(wc -l <"$live_cs_base.perf.norm")
 	live_cs_samples=$(grep -c '^H' "$live_cs_base.perf.norm" || true)
 	# Lines match when equal, or when perf's symbol is the "*" of
-	# --caller-start-wild and the DSOs are equal; the matched "*" lines
+	# --caller-start-wild or --plt-wild and the DSOs are equal; the matched "*" lines
 	# are counted and reported.
 	if live_cs_wild=$(awk -F'\t' '
 		NR == FNR { a[FNR] = $0; n = FNR; next }
@@ -363,7 +363,7 @@ live_compare_script() {
 		END { if (FNR != n) exit 1; print w + 0 }' \
 		"$live_cs_base.perf.norm" "$live_cs_base.jitsym.norm"); then
 		live_say "script: identical ($live_cs_samples samples, $live_cs_lines lines;" \
-			"$live_cs_wild caller frames at a symbol start named by ip - 1)"
+			"$live_cs_wild caller frames at a symbol start named by ip - 1 or PLT frames)"
 		return 0
 	fi
 	live_cs_at=$(live_first_diff "$live_cs_base.perf.norm" "$live_cs_base.jitsym.norm")
