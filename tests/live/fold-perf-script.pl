@@ -38,9 +38,10 @@
 #     run of upper-half addresses (perf prints the kernel part of a call
 #     chain first), so an unresolved kernel address is "[unknown]_[k]";
 #     stackcollapse-perf.pl decides by DSO name and leaves it "[unknown]"
-#   - --plt-wild (with --normalize): a frame perf names NAME@plt is "*":
+#   - --plt-wild (with --normalize): a frame named NAME@plt or .plt is "*":
 #     perf 6.1 names x86 PLT entries in .rela.plt order, which is not
-#     theirs where IFUNC (IRELATIVE) entries are, and those "@plt"
+#     theirs where IFUNC (IRELATIVE) entries are, those "@plt", and leaves
+#     the PLT header to the symbol before it or unnamed (6.12: ".plt")
 #   - --caller-start-wild: a caller frame (not the leaf) that perf prints
 #     at "+0x0" is named "*" (with its _[k]/_[j] suffix under --annotate):
 #     its return address is the first byte of a symbol, so the call was
@@ -94,10 +95,11 @@ usage: fold-perf-script.pl [OPTIONS] [FILE...]
   --caller-start-wild  a caller frame at sym+0x0 gets symbol "*" (jitsym
                     resolves return addresses at ip - 1): in folded stacks
                     for compare-folded.pl --wild, and with --normalize
-  --plt-wild        with --normalize: a frame in a PLT entry (NAME@plt) gets
-                    symbol "*": perf 6.1 names x86 PLT entries in relocation
-                    order, not GOT order, and an IFUNC's entry "@plt";
-                    jitsym names them as perf 6.12 does
+  --plt-wild        with --normalize: a frame in a PLT entry (NAME@plt) or
+                    header (.plt) gets symbol "*": perf 6.1 names x86 PLT
+                    entries in relocation order, not GOT order, an IFUNC's
+                    entry "@plt", and no header; jitsym names them as perf
+                    6.12 does
   --cut-after-vdso  with --normalize: drop the frames below a [vdso] frame
                     (perf without the vdso's image stops there; jitsym
                     may go on by frame pointer)
@@ -274,7 +276,7 @@ sub normalize_line {
 		# addresses up at ip - 1), so the symbol becomes "*", any name.
 		$f[1] = '*' if $opt{'caller-start-wild'} && $norm_frames > 0 &&
 			$line =~ /\+0x0 \(/;
-		$f[1] = '*' if $opt{'plt-wild'} && $f[1] =~ /\@plt$/;
+		$f[1] = '*' if $opt{'plt-wild'} && ($f[1] =~ /\@plt$/ || $f[1] eq '.plt');
 		$norm_frames++;
 		print join("\t", 'F', @f[1, 2]), "\n";
 	} else {
