@@ -131,7 +131,7 @@ sub parse_header {
 	my ($line) = @_;
 	return $line =~ m{
 		^\s*(.*?)			# comm
-		\s+(\d+)(?:/(\d+))?		# tid, or pid/tid
+		\s+(-?\d+)(?:/(-?\d+))?	# tid, or pid/tid (-1: no task)
 		\s+(?:\[\d+\]\s+)?		# optional [cpu]
 		(\d+\.\d+):			# time
 		\s+(?:\d+\s+)?			# optional period
