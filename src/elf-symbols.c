@@ -330,7 +330,9 @@ static void elf_symbols__synthesize_plt(struct symtab *st, struct elf_image *rt)
 	    !plt_place__find(&pp, rt, relshdr.sh_size / relshdr.sh_entsize))
 		return;
 	plt_place__add_header(&pp, st);
-	rels = plt_rels__read(reldata, rela, relshdr.sh_size / relshdr.sh_entsize,
+	/* as many as the section's data holds, whatever its header claims */
+	rels = plt_rels__read(reldata, rela, (relshdr.sh_size < reldata->d_size ? relshdr.sh_size :
+					      reldata->d_size) / relshdr.sh_entsize,
 			      machine_is_x86(eh), &nrel);
 	end = pp.scn.sh_addr + pp.scn.sh_size;
 	for (i = 0, addr = pp.first; i < nrel && addr <= end && pp.ent <= end - addr;
