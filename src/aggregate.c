@@ -107,9 +107,9 @@ void agg_process_label(struct sbuf *sb, const char *comm, uint32_t pid, uint32_t
 	for (s = comm ? comm : ""; *s; s++)
 		sbuf_addch(sb, *s == ';' ? ':' : *s == '\n' ? ' ' : *s == ' ' ? '_' : *s);
 	if (with_tid)
-		sbuf_addf(sb, "-%" PRIu32 "/%" PRIu32, pid, tid);
+		sbuf_addf(sb, "-%" PRId32 "/%" PRId32, (int32_t)pid, (int32_t)tid);
 	else if (with_pid)
-		sbuf_addf(sb, "-%" PRIu32, pid);
+		sbuf_addf(sb, "-%" PRId32, (int32_t)pid);
 }
 
 /* The id of a label's text, new or not. */

@@ -107,7 +107,8 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 		ps->pid = pid;
 		HASH_ADD(hh, cmd->procs, pid, sizeof(ps->pid), ps);
 	}
-	if (!ps->comm || rs->sample->tid == pid)
+	/* the main thread's name; not the ":TID" of one seen after its EXIT */
+	if (!ps->comm || (rs->sample->tid == pid && rs->thread->comm[0] != ':'))
 		ps->comm = rs->thread->comm;   /* interned: lives as long as the session */
 	ps->samples++;
 	for (i = 0; i < rs->nr_frames; i++) {
@@ -227,7 +228,7 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 
 	for (i = 0; i < K_MAX; i++)
 		total += ps->frames[i];
-	fprintf(out, "pid %" PRIu32 " (%s): %" PRIu64 " sample%s\n", ps->pid,
+	fprintf(out, "pid %" PRId32 " (%s): %" PRIu64 " sample%s\n", (int32_t)ps->pid,
 		ps->comm ? ps->comm : "?", ps->samples, ps->samples == 1 ? "" : "s");
 	print_ns(out, jm, ps->pid);
 	print_files(out, jm, ps->pid);

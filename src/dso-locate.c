@@ -257,6 +257,23 @@ static void want__warn(struct want *w, const char *path, bool deleted)
 	sbuf_release(&hex);
 }
 
+/*
+ * perf script reads a [vdso] it finds no copy of from its own process,
+ * right only on the kernel that recorded; jitsym leaves its frames
+ * unresolved and says why.
+ */
+static void want__warn_vdso(struct want *w)
+{
+	if (w->mismatch || w->not_elf)
+		want__warn(w, "[vdso]", false);
+	else if (!w->id_size)
+		warning("no build id for '[vdso]' in the recording (pipe mode or -z): its frames "
+			"stay unresolved (the host's vdso is not used)");
+	else
+		warning("'[vdso]' is not in the build-id cache '%s': its frames stay unresolved "
+			"(the host's vdso is not used)", w->loc->buildid_dir);
+}
+
 struct elf_image *dso_locator__find_binary(struct dso_locator *c, const char *path,
 					   const uint8_t *build_id, size_t build_id_size)
 {
@@ -267,8 +284,10 @@ struct elf_image *dso_locator__find_binary(struct dso_locator *c, const char *pa
 	char *base_path = xstrndup(path, path_len_undeleted(path, &deleted));
 
 	if (!strcmp(base_path, "[vdso]")) {
-		/* perf record keeps the vdso in the build-id cache. */
+		/* perf record keeps the vdso in the build-id cache; never the host's */
 		img = want__find_in_buildid_cache(&w, base_path, "vdso");
+		if (!img)
+			want__warn_vdso(&w);
 		goto out;
 	}
 	if (base_path[0] != '/')

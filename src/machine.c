@@ -19,11 +19,15 @@ struct proc {
 	uint64_t gen;                 /* bumped whenever what its addresses mean changes */
 	uint32_t *page_gen;           /* PAGE_GENS counters by page hash, or NULL */
 	struct rangeset maps;         /* offset: file offset; data: struct map */
+	bool leader_exited;           /* its main thread's EXIT was seen */
+	struct proc *next_gone;       /* on machine's gone list, once replaced */
 	UT_hash_handle hh;
 };
 
 struct thread_entry {
-	struct thread t;
+	struct thread t;              /* first: a struct thread * is its entry's */
+	bool comm_set;                /* named by a COMM (or fork), not ":TID" */
+	struct thread_entry *next_gone;
 	UT_hash_handle hh;
 };
 
@@ -34,6 +38,12 @@ struct machine {
 	struct proc kernel;
 	struct map **maps;            /* every MMAP record's map, freed at the end */
 	size_t nr_maps, alloc_maps;
+	/*
+	 * Threads gone (EXIT) and processes replaced, kept to the end: caches
+	 * key on their addresses, which must not come back for another.
+	 */
+	struct thread_entry *gone_threads;
+	struct proc *gone_procs;
 };
 
 struct machine *machine__new(struct strpool *pool)
@@ -46,6 +56,13 @@ struct machine *machine__new(struct strpool *pool)
 	return m;
 }
 
+static void proc__free(struct proc *p)
+{
+	rangeset__release(&p->maps);
+	free(p->page_gen);
+	free(p);
+}
+
 void machine__delete(struct machine *m)
 {
 	struct proc *p, *ptmp;
@@ -55,12 +72,18 @@ void machine__delete(struct machine *m)
 		return;
 	HASH_ITER(hh, m->procs, p, ptmp) {
 		HASH_DEL(m->procs, p);
-		rangeset__release(&p->maps);
-		free(p->page_gen);
-		free(p);
+		proc__free(p);
+	}
+	while ((p = m->gone_procs)) {
+		m->gone_procs = p->next_gone;
+		proc__free(p);
 	}
 	HASH_ITER(hh, m->threads, t, ttmp) {
 		HASH_DEL(m->threads, t);
+		free(t);
+	}
+	while ((t = m->gone_threads)) {
+		m->gone_threads = t->next_gone;
 		free(t);
 	}
 	rangeset__release(&m->kernel.maps);
@@ -124,6 +147,23 @@ static struct thread_entry *find_thread(struct machine *m, uint32_t tid)
 	return t;
 }
 
+/*
+ * A main thread seen again after its EXIT (a sample, a FORK reusing the
+ * pid) starts a new address space, as in perf 6.12, which makes a new
+ * thread with empty maps there; threads still running keep the old one.
+ */
+static void replace_exited_proc(struct machine *m, uint32_t pid)
+{
+	struct proc *p;
+
+	HASH_FIND(hh, m->procs, &pid, sizeof(pid), p);
+	if (!p || !p->leader_exited)
+		return;
+	HASH_DEL(m->procs, p);
+	p->next_gone = m->gone_procs;
+	m->gone_procs = p;
+}
+
 struct thread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t tid)
 {
 	struct thread_entry *t = find_thread(m, tid);
@@ -141,8 +181,11 @@ struct thread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t
 	if (tid == 0)
 		snprintf(name, sizeof(name), "swapper");
 	else
-		snprintf(name, sizeof(name), ":%" PRIu32, tid);
+		snprintf(name, sizeof(name), ":%" PRId32, (int32_t)tid);
 	t->t.comm = strpool__intern(m->pool, name);
+	t->comm_set = tid == 0;
+	if (tid == pid)
+		replace_exited_proc(m, pid);
 	t->t.proc = findnew_proc(m, pid);
 	HASH_ADD(hh, m->threads, t.tid, sizeof(t->t.tid), t);
 	return &t->t;
@@ -180,12 +223,14 @@ void machine__comm(struct machine *m, uint32_t pid, uint32_t tid, const char *co
 	 */
 	(void)exec;
 	t->comm = strpool__intern(m->pool, comm);
+	((struct thread_entry *)t)->comm_set = true;
 }
 
 void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
 {
 	struct thread *parent = machine__findnew_thread(m, ppid, ptid);
 	const char *comm = parent->comm;
+	bool comm_set = ((struct thread_entry *)parent)->comm_set;
 	struct proc *pp = parent->proc;
 	struct thread_entry *old = find_thread(m, tid);
 	struct thread *child;
@@ -193,10 +238,15 @@ void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid,
 	if (old) {
 		/* tid reused: the old thread is gone */
 		HASH_DEL(m->threads, old);
-		free(old);
+		old->next_gone = m->gone_threads;
+		m->gone_threads = old;
 	}
 	child = machine__findnew_thread(m, pid, tid);
-	child->comm = comm;
+	/* a parent never named (seen again after its EXIT) leaves ":TID", as in perf */
+	if (comm_set) {
+		child->comm = comm;
+		((struct thread_entry *)child)->comm_set = true;
+	}
 	/* a new process starts with a copy of its parent's address space */
 	if (pid != ppid && child->proc != pp) {
 		rangeset__copy(&child->proc->maps, &pp->maps);
@@ -204,12 +254,23 @@ void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid,
 	}
 }
 
+/*
+ * As perf 6.12 does (6.1 kept exited threads): the thread is gone, and a
+ * sample of it after its EXIT makes a new one, named ":TID". The process
+ * keeps its mappings for its other threads.
+ */
 void machine__exit(struct machine *m, uint32_t pid, uint32_t tid)
 {
-	/* Samples may still name the thread (ordering slack); keep it. */
-	(void)m;
+	struct thread_entry *t = find_thread(m, tid);
+
 	(void)pid;
-	(void)tid;
+	if (!t)
+		return;
+	HASH_DEL(m->threads, t);
+	if (t->t.proc->pid == tid)
+		t->t.proc->leader_exited = true;
+	t->next_gone = m->gone_threads;
+	m->gone_threads = t;
 }
 
 bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit)

@@ -56,6 +56,11 @@ struct thread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t
 void machine__comm(struct machine *m, uint32_t pid, uint32_t tid, const char *comm, bool exec);
 /* FORK: tid of pid was created by ptid of ppid. A new process copies its parent's maps. */
 void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
+/*
+ * EXIT: thread tid is gone (as perf 6.12 has it). A later record naming it
+ * makes a new thread, named ":TID"; for the main thread, also a new,
+ * empty address space (its other threads keep theirs).
+ */
 void machine__exit(struct machine *m, uint32_t pid, uint32_t tid);
 /*
  * MMAP/MMAP2 of [start, start + len) at file offset pgoff into process pid

@@ -427,12 +427,13 @@ static void print_start(struct script_out *so, unsigned int fl, const struct res
 		else
 			fprintf(out, "%16s ", rs->thread->comm);
 	}
+	/* signed, as perf prints them: -1 where no task is known */
 	if ((fl & SF_PID) && (fl & SF_TID))
-		fprintf(out, "%5" PRIu32 "/%-5" PRIu32 " ", s->pid, s->tid);
+		fprintf(out, "%5" PRId32 "/%-5" PRId32 " ", (int32_t)s->pid, (int32_t)s->tid);
 	else if (fl & SF_PID)
-		fprintf(out, "%5" PRIu32 " ", s->pid);
+		fprintf(out, "%5" PRId32 " ", (int32_t)s->pid);
 	else if (fl & SF_TID)
-		fprintf(out, "%5" PRIu32 " ", s->tid);
+		fprintf(out, "%5" PRId32 " ", (int32_t)s->tid);
 	if (fl & SF_CPU)
 		fprintf(out, "[%03" PRIu32 "] ", s->cpu);
 	if (fl & SF_TIME) {

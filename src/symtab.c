@@ -27,6 +27,7 @@ struct rawsym {
 	const char *shown;              /* display name, NULL until needed */
 	uint8_t bind;
 	bool plt;                       /* shown is "<target's shown name>@plt" */
+	bool ifunc;                     /* an STT_GNU_IFUNC symbol */
 };
 
 /*
@@ -591,7 +592,7 @@ const char *symtab__keep_strings(struct symtab *st, const void *src, const char 
 	size_t i;
 
 	for (i = 0; i < st->nr_strings; i++)
-		if (st->strings[i].src == src)
+		if (st->strings[i].src && st->strings[i].src == src)
 			return st->strings[i].copy;
 	copy = xmalloc(st_add(size, 1));
 	memcpy(copy, buf, size);
@@ -620,6 +621,77 @@ int symtab__add(struct symtab *st, uint64_t start, uint64_t end, const char *raw
 	r->bind = bind;
 	r->plt = plt;
 	return 0;
+}
+
+void symtab__mark_ifunc(struct symtab *st)
+{
+	if (!st->nr_raws || st->finished)
+		BUG("symtab__mark_ifunc() with no symbol to mark");
+	st->raws[st->nr_raws - 1].ifunc = true;
+}
+
+/* Any settled symbol at start an IFUNC? */
+static bool symtab__ifunc_at(const struct symtab *st, uint64_t start)
+{
+	size_t i, n = symtab__settled(st);
+
+	for (i = 0; i < n; i++)
+		if (st->raws[i].start == start && st->raws[i].ifunc)
+			return true;
+	return false;
+}
+
+const char *symtab__ifunc_name(struct symtab *st, uint64_t addr)
+{
+	const struct symload *ld = &st->ld;
+	size_t lo = 0, hi = ld->nr_live;
+	const struct live *l;
+	uint32_t w, i;
+
+	if (st->finished)
+		BUG("symtab__ifunc_name() after symtab__finish()");
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ld->live[mid].start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ld->nr_live || ld->live[lo].start != addr || !symtab__ifunc_at(st, addr))
+		return NULL;
+	l = &ld->live[lo];
+	if (l->count == 1)
+		return st->raws[l->rep].raw;
+	/* aliases alike but for their names: choose as the settling would */
+	w = ld->alias[l->first];
+	for (i = 1; i < l->count; i++)
+		if (rawsym__b_wins(&st->raws[w], &st->raws[ld->alias[l->first + i]], st))
+			w = ld->alias[l->first + i];
+	return st->raws[w].raw;
+}
+
+void symtab__clip(struct symtab *st, uint64_t addr)
+{
+	size_t i, n = symtab__settled(st);
+
+	if (st->finished)
+		BUG("symtab__clip() after symtab__finish()");
+	for (i = 0; i < n; i++)
+		if (st->raws[i].start < addr && st->raws[i].end > addr)
+			st->raws[i].end = addr;
+}
+
+const char *symtab__keep_copy(struct symtab *st, const char *s)
+{
+	size_t len = strlen(s);
+	char *copy = xmalloc(st_add(len, 1));
+
+	memcpy(copy, s, len + 1);
+	ALLOC_GROW(st->strings, st->nr_strings + 1, st->alloc_strings);
+	st->strings[st->nr_strings].copy = copy;
+	st->strings[st->nr_strings++].src = NULL;
+	return copy;
 }
 
 size_t symtab__nr_added(const struct symtab *st)

@@ -57,6 +57,22 @@ const char *symtab__keep_strings(struct symtab *st, const void *src, const char 
  */
 int symtab__add(struct symtab *st, uint64_t start, uint64_t end, const char *raw,
 		uint8_t bind, bool plt);
+/* The symbol added last is an STT_GNU_IFUNC (see symtab__ifunc_name()). */
+void symtab__mark_ifunc(struct symtab *st);
+/*
+ * While building, after a settle: the raw name of the settled symbol
+ * perf keeps at exactly addr when it or an alias of it there is an IFUNC
+ * (how perf 6.12 names an IRELATIVE PLT entry after its resolver's
+ * address), else NULL. Borrowed from the table.
+ */
+const char *symtab__ifunc_name(struct symtab *st, uint64_t addr);
+/*
+ * While building: end the settled symbols that reach over addr there
+ * (a zero-sized _init grown over the .plt that follows it).
+ */
+void symtab__clip(struct symtab *st, uint64_t addr);
+/* A copy of s owned by the table, for names made up while loading. */
+const char *symtab__keep_copy(struct symtab *st, const char *s);
 /* Symbols added so far, kept or not. */
 size_t symtab__nr_added(const struct symtab *st);
 /* Settle the symbols added since the last settle; none: does nothing. At most twice. */

@@ -16,7 +16,16 @@
 #    also checks field selections without frames (-F) byte for byte.
 #
 #   tests/golden/record.sh BUILDDIR [CASE...]    (default: every case)
+#
+# PERF names the perf to record and compare with (default: perf). The
+# perf612-* cases need a perf 6.12 (built from Debian's linux-source-6.12,
+# outside the repository) and are recorded only when asked for by name:
+#   PERF=/tmp/perf612/perf tests/golden/record.sh build perf612-recorded \
+#       perf612-pipe perf612-compressed
+# perf 6.12 prints pid/tid 7 columns wide (6.1: 5) and process addresses:
+# sample headers are then compared with runs of spaces squeezed.
 set -eu
+PERF=${PERF:-perf}
 builddir=$(cd "${1:?usage: record.sh BUILDDIR [CASE...]}" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,23 +37,33 @@ export HOME="$fixed/home"   # perf's build-id cache, config: empty
 mkdir -p "$HOME"
 
 all_cases="native-recorded compressed-recorded multi-event-recorded pipe-recorded tracepoint-recorded"
+perf612_cases="perf612-recorded perf612-pipe perf612-compressed"
 cases=${*:-$all_cases}
 for c in $cases; do
-	case " $all_cases " in *" $c "*) ;; *) echo "record.sh: no case '$c' (cases: $all_cases)" >&2; exit 1 ;; esac
+	case " $all_cases $perf612_cases " in *" $c "*) ;;
+	*) echo "record.sh: no case '$c' (cases: $all_cases $perf612_cases)" >&2; exit 1 ;;
+	esac
+	case $c in perf612-*)
+		"$PERF" --version | grep -q '^perf version 6\.12\.' ||
+			{ echo "record.sh: $c needs PERF=<a perf 6.12>" >&2; exit 1; }
+	esac
 done
+squeeze_spaces=false
+"$PERF" --version | grep -q '^perf version 6\.1\.' || squeeze_spaces=true
+squeeze() { if $squeeze_spaces; then tr -s ' '; else cat; fi; }
 for c in $cases; do
 	rm -rf "${here:?}/$c"; mkdir -p "$here/$c/symfs$fixed"
 	cp "$fixed/native-demo" "$fixed/libdemo.so" "$here/$c/symfs$fixed/"
 done
 
 record() { # perf record options...
-	perf record -q -N -k 1 -g "$@" -- "$fixed/native-demo" 0.25 2>"$fixed/record.err" ||
+	"$PERF" record -q -N -k 1 -g "$@" -- "$fixed/native-demo" "$secs" 2>"$fixed/record.err" ||
 		{ cat "$fixed/record.err"; exit 1; }
 }
 
 trim_kallsyms() { # case: the kallsyms the recording needs
 	d=$here/$1
-	perf script -i "$d/perf.data" -F ip --kallsyms /proc/kallsyms 2>/dev/null |
+	"$PERF" script -i "$d/perf.data" -F ip --kallsyms /proc/kallsyms 2>/dev/null |
 		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^ffff/) print $i }' | sort -u >"$fixed/addrs"
 	sort /proc/kallsyms | awk -v addrs="$fixed/addrs" '
 		BEGIN { while ((getline a < addrs) > 0) want[n++] = a; }
@@ -89,7 +108,7 @@ CMD
 # jitsym and perf script -F FIELDS (no frames in them): byte for byte
 check_fields_against_perf() { # case fields
 	d=$here/$1
-	(cd "$d" && perf script -i perf.data --symfs symfs --kallsyms kallsyms -F "$2" 2>/dev/null) >"$fixed/perf.fields"
+	(cd "$d" && "$PERF" script -i perf.data --symfs symfs --kallsyms kallsyms -F "$2" 2>/dev/null) >"$fixed/perf.fields"
 	(cd "$d" && "$builddir/jitsym" script --symfs symfs --kallsyms kallsyms --buildid-dir symfs -F "$2" perf.data 2>/dev/null) >"$fixed/jitsym.fields"
 	cmp -s "$fixed/perf.fields" "$fixed/jitsym.fields" ||
 		{ echo "-F $2 differs from perf script:"; diff "$fixed/perf.fields" "$fixed/jitsym.fields" | head; exit 1; }
@@ -98,11 +117,11 @@ check_fields_against_perf() { # case fields
 
 check_against_perf() { # case
 	d=$here/$1
-	(cd "$d" && perf script -i perf.data --symfs symfs --kallsyms kallsyms 2>/dev/null) >"$fixed/perf.script"
+	(cd "$d" && "$PERF" script -i perf.data --symfs symfs --kallsyms kallsyms 2>/dev/null) >"$fixed/perf.script"
 	(cd "$d" && "$builddir/jitsym" script --symfs symfs --kallsyms kallsyms --buildid-dir symfs perf.data 2>/dev/null) >"$fixed/jitsym.script"
 	# everything but frame lines: headers and tracepoint fields, byte for byte
-	grep -v "$(printf '^\t')" "$fixed/perf.script" >"$fixed/perf.headers" || true
-	grep -v "$(printf '^\t')" "$fixed/jitsym.script" >"$fixed/jitsym.headers" || true
+	grep -v "$(printf '^\t')" "$fixed/perf.script" | squeeze >"$fixed/perf.headers" || true
+	grep -v "$(printf '^\t')" "$fixed/jitsym.script" | squeeze >"$fixed/jitsym.headers" || true
 	cmp -s "$fixed/perf.headers" "$fixed/jitsym.headers" ||
 		{ echo "sample headers differ:"; diff "$fixed/perf.headers" "$fixed/jitsym.headers" | head; exit 1; }
 	perl "$top/tests/live/fold-perf-script.pl" --normalize --caller-start-wild "$fixed/perf.script" >"$fixed/perf.norm"
@@ -119,11 +138,16 @@ check_against_perf() { # case
 }
 
 record_case() { # case
+	secs=0.25
+	case $1 in perf612-*) secs=0.1 ;; esac   # smaller: they only add the newer perf
 	case $1 in
 	native-recorded) record -e cpu-clock -F 1999 -o "$here/$1/perf.data" ;;
 	compressed-recorded) record -z -e cpu-clock -F 1999 -o "$here/$1/perf.data" ;;
 	multi-event-recorded) record -e cpu-clock,task-clock -F 999 -o "$here/$1/perf.data" ;;
 	pipe-recorded) record -e cpu-clock -F 1999 -o - >"$here/$1/perf.data" ;;
+	perf612-pipe) record -e cpu-clock -F 999 -o - >"$here/$1/perf.data" ;;
+	perf612-recorded) record -e cpu-clock -F 999 -o "$here/$1/perf.data" ;;
+	perf612-compressed) record -z -e cpu-clock -F 999 -o "$here/$1/perf.data" ;;
 	tracepoint-recorded) record -e sched:sched_switch -o "$here/$1/perf.data" ;;
 	esac
 }
@@ -144,10 +168,12 @@ case " $cases " in *" tracepoint-recorded "*)
 		check_fields_against_perf tracepoint-recorded "$f"
 	done
 esac
-# the pipe-mode recording read through a real pipe
-case " $cases " in *" pipe-recorded "*)
-	sed -i 's|"\$JITSYM" \(.*\) perf.data$|cat perf.data \| "$JITSYM" \1 -|' "$here/pipe-recorded/cmd"
-esac
+# the pipe-mode recordings read through a real pipe
+for c in pipe-recorded perf612-pipe; do
+	case " $cases " in *" $c "*)
+		sed -i 's|"\$JITSYM" \(.*\) perf.data$|cat perf.data \| "$JITSYM" \1 -|' "$here/$c/cmd"
+	esac
+done
 # shellcheck disable=SC2086
 "$here/run.sh" --update $cases
 rm -rf "$fixed"

@@ -38,6 +38,10 @@
 #     run of upper-half addresses (perf prints the kernel part of a call
 #     chain first), so an unresolved kernel address is "[unknown]_[k]";
 #     stackcollapse-perf.pl decides by DSO name and leaves it "[unknown]"
+#   - --plt-wild (with --normalize): a frame named NAME@plt or .plt is "*":
+#     perf 6.1 names x86 PLT entries in .rela.plt order, which is not
+#     theirs where IFUNC (IRELATIVE) entries are, those "@plt", and leaves
+#     the PLT header to the symbol before it or unnamed (6.12: ".plt")
 #   - --caller-start-wild: a caller frame (not the leaf) that perf prints
 #     at "+0x0" is named "*" (with its _[k]/_[j] suffix under --annotate):
 #     its return address is the first byte of a symbol, so the call was
@@ -74,6 +78,7 @@ my %opt = (
 	'tidy' => 0,
 	'normalize' => 0,
 	'caller-start-wild' => 0,
+	'plt-wild' => 0,
 	'cut-after-vdso' => 0,
 );
 
@@ -91,6 +96,11 @@ usage: fold-perf-script.pl [OPTIONS] [FILE...]
   --caller-start-wild  a caller frame at sym+0x0 gets symbol "*" (jitsym
                     resolves return addresses at ip - 1): in folded stacks
                     for compare-folded.pl --wild, and with --normalize
+  --plt-wild        with --normalize: a frame in a PLT entry (NAME@plt) or
+                    header (.plt) gets symbol "*": perf 6.1 names x86 PLT
+                    entries in relocation order, not GOT order, an IFUNC's
+                    entry "@plt", and no header; jitsym names them as perf
+                    6.12 does
   --cut-after-vdso  with --normalize: drop the frames below a [vdso] frame
                     (perf without the vdso's image stops there; jitsym
                     may go on by frame pointer)
@@ -100,7 +110,7 @@ EOF
 }
 
 GetOptions(\%opt, 'include-pid', 'include-tid', 'annotate',
-	   'unknown-module', 'tidy', 'normalize', 'caller-start-wild', 'cut-after-vdso',
+	   'unknown-module', 'tidy', 'normalize', 'caller-start-wild', 'plt-wild', 'cut-after-vdso',
 	   'help|h' => sub { usage(0) })
 	or usage(2);
 
@@ -122,7 +132,7 @@ sub parse_header {
 	my ($line) = @_;
 	return $line =~ m{
 		^\s*(.*?)			# comm
-		\s+(\d+)(?:/(\d+))?		# tid, or pid/tid
+		\s+(-?\d+)(?:/(-?\d+))?	# tid, or pid/tid (-1: no task)
 		\s+(?:\[\d+\]\s+)?		# optional [cpu]
 		(\d+\.\d+):			# time
 		\s+(?:\d+\s+)?			# optional period
@@ -273,6 +283,7 @@ sub normalize_line {
 		my $entry = $norm_kernel && !is_kernel_addr($f[0]);
 		$f[1] = '*' if $opt{'caller-start-wild'} && $norm_frames > 0 && !$entry &&
 			$line =~ /\+0x0 \(/;
+		$f[1] = '*' if $opt{'plt-wild'} && ($f[1] =~ /\@plt$/ || $f[1] eq '.plt');
 		$norm_kernel = is_kernel_addr($f[0]);
 		$norm_frames++;
 		print join("\t", 'F', @f[1, 2]), "\n";

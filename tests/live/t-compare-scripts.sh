@@ -101,5 +101,19 @@ check "address -1 dropped when folding" "demo;buffered_vfprintf 1" \
 check "address -1 dropped when normalising" 2 \
 	"$("$PERL" "$here/fold-perf-script.pl" --normalize "$tmp/cut.script" | grep -c .)"
 
+# --plt-wild: perf 6.1's PLT names (a leaf too) stand for any name
+cat >"$tmp/plt.script" <<'PS'
+demo 100   1.000006:     1000 cpu-clock:
+	           26290 @plt+0x0 (/lib/libc.so.6)
+	           3fbe7 msort_with_tmp+0x287 (/lib/libc.so.6)
+
+PS
+check "PLT frames wild" "F * /lib/libc.so.6/F msort_with_tmp /lib/libc.so.6" \
+	"$("$PERL" "$here/fold-perf-script.pl" --normalize --plt-wild "$tmp/plt.script" |
+		grep '^F' | tr '\t' ' ' | paste -sd/ -)"
+check "PLT frames kept without the option" "F @plt /lib/libc.so.6" \
+	"$("$PERL" "$here/fold-perf-script.pl" --normalize "$tmp/plt.script" | grep '^F' |
+		head -1 | tr '\t' ' ')"
+
 [ "$failed" = 0 ] || { echo "FAIL: $failed check(s)" >&2; exit 1; }
 echo PASS

@@ -269,6 +269,125 @@ out:
 	free(plain_stripped);
 }
 
+/*
+ * A library with IFUNCs called through its own PLT: the linker writes
+ * their IRELATIVE relocations after the JUMP_SLOT ones, so .rela.plt's
+ * order is not the PLT's. jt_ifn_a's resolver has a shorter name (the
+ * IFUNC is kept at its address), jt_ifn_b's a longer one (kept, an alias
+ * of the IFUNC): perf 6.12 names either entry after the kept symbol.
+ */
+static const char ifunc_c[] =
+	"#include <string.h>\n"
+	"__attribute__((noinline)) static int jt_impl_a(int x) { return x * 3; }\n"
+	"__attribute__((noinline)) static int jt_impl_b(int x) { return x * 5; }\n"
+	"static void *jt_ra(void) { return (void *)jt_impl_a; }\n"
+	"static void *jt_pick_longer_b(void) { return (void *)jt_impl_b; }\n"
+	"int jt_ifn_a(int) __attribute__((ifunc(\"jt_ra\"), visibility(\"hidden\")));\n"
+	"int jt_ifn_b(int) __attribute__((ifunc(\"jt_pick_longer_b\"), visibility(\"hidden\")));\n"
+	"extern int jt_ext(int);\n"
+	"int jt_call(int x) { return jt_ext(x) + jt_ifn_a(x) + jt_ifn_b(x) +\n"
+	"	(int)strlen((char *)&x); }\n";
+
+/*
+ * Each .plt entry and the name it must get, from the entry's own jump
+ * (objdump: the GOT slot it jumps through) and the relocation of that slot
+ * (readelf): "ADDR NAME" lines, IRELATIVE ones named after their addend.
+ */
+static bool plt_expectations(const char *lib, const char *out)
+{
+	/* sh() sends the command's output to /dev/null: the file's in braces */
+	return !sh("{ cd %s && { objdump -d -j .plt %s | "
+		   "awk '/jmp +\\*.*# [0-9a-f]+ </ { a = $1; sub(\":\", \"\", a); "
+		   "s = $0; sub(/.*# /, \"\", s); sub(/ .*/, \"\", s); print \"P\", a, s }'; "
+		   "readelf -W -r %s | awk '$3 == \"R_X86_64_JUMP_SLOT\" { n = $5; "
+		   "sub(/@.*/, \"\", n); print \"R\", $1, n \"@plt\" } "
+		   "$3 == \"R_X86_64_IRELATIVE\" { print \"I\", $1, $4 }'; "
+		   "nm %s | awk '$3 == \"jt_ifn_a\" { print \"N\", $1, \"jt_ifn_a@plt\" } "
+		   "$3 == \"jt_ifn_b\" { print \"N\", $1, \"jt_pick_longer_b@plt\" }'; } | "
+		   "awk '{ sub(/^0+/, \"\", $2); sub(/^0+/, \"\", $3) } "
+		   "$1 == \"P\" { p[++np] = $2; slot[np] = $3 } "
+		   "$1 == \"R\" { name[$2] = $3 } $1 == \"I\" { irel[$2] = $3 } "
+		   "$1 == \"N\" { ifn[$2] = $3 } "
+		   "END { for (i = 1; i <= np; i++) { s = slot[i]; "
+		   "n = s in name ? name[s] : s in irel ? ifn[irel[s]] : \"\"; "
+		   "if (s in name || s in irel) "
+		   "print p[i], n } }' > %s; }", tmpdir, lib, lib, lib, out);
+}
+
+/* Whether each "ADDR NAME" line of file names the symbol at ADDR in path. */
+static size_t check_plt_names(struct dso_cache *c, const char *path, const char *file,
+			      bool stripped)
+{
+	struct dso *d = dso_cache__findnew(c, path, NULL, 0);
+	char line[256], want[200];
+	uint64_t addr;
+	size_t ok = 0;
+	FILE *fp = fopen(file, "r");
+
+	while (fp && fgets(line, sizeof(line), fp)) {
+		const struct symbol *sym;
+		bool ifn;
+
+		if (sscanf(line, "%" SCNx64 " %199s", &addr, want) != 2)
+			continue;
+		sym = dso__find_symbol(d, addr);
+		ifn = !strncmp(want, "jt_ifn", 6) || !strncmp(want, "jt_pick", 7);
+		/* stripped: no .symtab names the IFUNCs, so their file offsets */
+		if (stripped && ifn)
+			snprintf(want, sizeof(want), "offset_%#" PRIx64 "@plt", addr);
+		if (sym && sym->start == addr && !strcmp(sym->name, want))
+			ok++;
+		else
+			printf("# PLT entry %#" PRIx64 ": got '%s', want '%s'\n", addr,
+			       sym ? sym->name : "", want);
+	}
+	if (fp)
+		fclose(fp);
+	return ok;
+}
+
+static void test_dso__plt_ifunc(void)
+{
+	const char *cc = getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
+	struct dso_cache *c = new_cache(NULL, NULL, true);
+	char *src = tpath("ifunc.c"), *lib = tpath("libifn.so"), *want = tpath("plt.want");
+	char *stripped = tpath("libifn_stripped.so");
+	const struct symbol *sym;
+	uint64_t plt;
+
+	write_file(src, ifunc_c, sizeof(ifunc_c) - 1);
+	if (sh("cd %s && %s -O1 -shared -fPIC -o libifn.so ifunc.c && strip -o %s %s", tmpdir,
+	       cc, stripped, lib) || !plt_expectations("libifn.so", want) ||
+	    sh("test $(wc -l < %s) = 4 && ! grep -q ' $' %s", want, want)) {
+		printf("ok - # skip: no x86-64 IFUNC PLT to test with\n");
+		goto out;
+	}
+	T("plt: IRELATIVE entries named after their IFUNC, in GOT order",
+	  check_plt_names(c, lib, want, false) == 4);
+	T("plt: stripped, IRELATIVE entries named by file offset",
+	  check_plt_names(c, stripped, want, true) == 4);
+	sh("{ cd %s && readelf -W -S libifn.so | awk '$2 == \".plt\" { print $4 }' > plt.addr; }",
+	   tmpdir);
+	{
+		char *f = tpath("plt.addr");
+		size_t len;
+		char *text = read_file(f, &len);
+
+		plt = strtoull(text, NULL, 16);
+		free(text);
+		free(f);
+	}
+	sym = dso__find_symbol(dso_cache__findnew(c, lib, NULL, 0), plt + 6);
+	T("plt: the header is \".plt\", not _init grown over it",
+	  sym && !strcmp(sym->name, ".plt") && sym->start == plt);
+out:
+	dso_cache__delete(c);
+	free(src);
+	free(lib);
+	free(want);
+	free(stripped);
+}
+
 /* A stripped library finds its symbols through .gnu_debuglink. */
 static void test_dso__debuglink(const struct run *r)
 {
@@ -562,6 +681,7 @@ int main(void)
 	test_dso__executable("exe_pie", "PIE");
 	test_dso__executable("exe_nopie", "non-PIE");
 	test_dso__plt();
+	test_dso__plt_ifunc();
 	exe = tpath("exe_pie");
 	if (run_program(exe, &r)) {
 		test_dso__debuglink(&r);
