@@ -452,6 +452,7 @@ const struct tiers_view *tiers__finish(struct tiers *t)
 		BUG("tiers__finish() twice");
 	v->t0 = t->tb;
 	v->weight_period = t->opts.weight_period;
+	v->by_thread = t->opts.by_thread;
 	v->warm_below = t->opts.warm_below;
 	v->nr_leaf_only = t->nr_leaf_only;
 	v->nr_early = t->nr_early;
