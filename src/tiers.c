@@ -397,7 +397,7 @@ static int64_t warm_interval(const struct tiers_group *g, size_t n, double below
 			if (g->series[j].category == FC_INTERPRETED)
 				interp += g->series[j].weight[i];
 		}
-		if (!((double)interp < below * (double)g->weight[i]))
+		if (!((double)interp / (double)g->weight[i] < below))
 			break;
 		warm = (int64_t)i;
 	}
