@@ -4,11 +4,11 @@
 # samples at fixed steps from t0 = 1 s; the plan gives, per 100 ms
 # interval, the leaves (and their callers) sampled in it, in order.
 N0 = 0x555555554000
-NAT = {  # nm usr/bin/rtdemo, + 0x10 into each function
-    'main': 0x41d, 'do_work': 0x51e, 'Builtins_InterpreterEntryTrampoline': 0x61f,
-    'v8heap': 0x720, 'v8compiler': 0x821, 'pyeval': 0x922, 'pygc': 0xa23,
-    'g1': 0xb24, 'c2': 0xc25, 'lj_BC_ADDVV': 0xd26, 'lj_vm_call': 0xe27,
-    'lj_gc_step': 0xf28, 'lj_trace_ins': 0x1029,
+NAT = {  # nm usr/bin/rtdemo, + 0x10 into each function (see addr())
+    'main': 0x415, 'do_work': 0x516, 'Builtins_ArrayPrototypePush': 0x617,
+    'v8heap': 0x718, 'v8compiler': 0x819, 'pyeval': 0x91a, 'pygc': 0xa1b,
+    'g1': 0xb1c, 'c2': 0xc1d, 'lj_BC_ADDVV': 0xd1e, 'lj_vm_call': 0xe1f,
+    'lj_gc_step': 0xf20, 'lj_trace_ins': 0x1021,
 }
 JIT = 0x7f1000000000     # each process's //anon JIT region
 # JIT code names, in order: jit-100.jdspec (node) or perf-PID.map
@@ -27,7 +27,7 @@ KADDR = {'write': 0xffffffff81000310, 'syscall': 0xffffffff81000210, 'entry': 0x
 
 def addr(pid, leaf):
     if leaf in NAT:
-        return N0 + NAT[leaf]
+        return N0 + NAT[leaf] + 0x10
     if leaf == 'nomap':
         return 0x1234
     return JIT + 0x1000 + 0x100 * CODE[pid].index(leaf) + 0x10
@@ -36,7 +36,7 @@ def chain(pid, frames):
     """frames: leaf first; 'k' as the leaf: write(2) from main"""
     if frames[0] == 'k':
         return 'kernel:%#x,%#x,%#x,user:%#x' % (KADDR['write'], KADDR['syscall'],
-                                                KADDR['entry'], N0 + NAT['main'])
+                                                KADDR['entry'], N0 + NAT['main'] + 0x10)
     return 'user:' + ','.join('%#x' % addr(pid, f) for f in frames + ['main'])
 
 V = CODE[100]
@@ -55,7 +55,7 @@ put(100, 100, 2, 3, [V[0]]); put(100, 100, 2, 4, [V[1]]); put(100, 100, 2, 3, [V
 put(100, 100, 3, 1, [V[0]]); put(100, 100, 3, 2, [V[1]]); put(100, 100, 3, 3, [V[2]])
 put(100, 100, 3, 4, [V[3]])
 put(100, 100, 4, 8, [V[3]]); put(100, 100, 4, 1, [V[2]])
-put(100, 100, 4, 1, ['Builtins_InterpreterEntryTrampoline', V[3]])
+put(100, 100, 4, 1, ['Builtins_ArrayPrototypePush', V[3]])
 put(100, 100, 5, 7, [V[3]]); put(100, 100, 5, 2, ['v8heap']); put(100, 100, 5, 1, ['v8compiler'])
 put(100, 100, 7, 9, [V[3]]); put(100, 100, 7, 1, ['k'])
 put(100, 100, 8, 19, [V[3]]); put(100, 100, 8, 1, [V[0]])

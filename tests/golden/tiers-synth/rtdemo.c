@@ -13,7 +13,7 @@
 
 FN(main)
 FN(do_work)
-FN(Builtins_InterpreterEntryTrampoline)
+FN(Builtins_ArrayPrototypePush)
 FN(_ZN2v88internal4Heap14CollectGarbageEv)
 FN(_ZN2v88internal8compiler8Pipeline3RunEv)
 FN(_PyEval_EvalFrameDefault)
