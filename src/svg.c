@@ -80,6 +80,21 @@ void svg__kind_colour(enum svg_kind kind, char buf[8])
 	hsl_hex((st->hue + st->hue_span / 2) % 360, st->sat, st->light, buf);
 }
 
+void svg__kind_shade(enum svg_kind kind, unsigned j, unsigned m, char buf[8])
+{
+	const struct svg_style *st = &styles[kind < SVGK_NR_KINDS ? kind : SVGK_UNKNOWN];
+	int hue, light;
+
+	if (m < 2 || j >= m) {
+		svg__kind_colour(kind, buf);
+		return;
+	}
+	/* hue across the span; lightness alternating, so neighbours differ */
+	hue = st->hue + (int)((unsigned)st->hue_span * j / (m - 1));
+	light = st->light + (j % 2 ? st->light_span / 2 : -(st->light_span / 2));
+	hsl_hex(hue % 360, st->sat, light, buf);
+}
+
 /*
  * As the flame graph colours V8's tiers, other runtimes' tiers of the same
  * category share the range: interpreters blue, baseline teal, optimising

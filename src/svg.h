@@ -39,6 +39,8 @@ const char *svg__kind_name(enum svg_kind kind);
 /* "#rrggbb": name's colour in kind's range; the middle of the range. */
 void svg__frame_colour(enum svg_kind kind, const char *name, char buf[8]);
 void svg__kind_colour(enum svg_kind kind, char buf[8]);
+/* The j-th of m colours spread evenly through kind's range; m == 1: the middle. */
+void svg__kind_shade(enum svg_kind kind, unsigned j, unsigned m, char buf[8]);
 
 /* The kind a frameclass category (and its tier) is drawn as. */
 enum svg_kind svg__category_kind(enum frame_category c, const char *tier);
