@@ -61,6 +61,7 @@ struct tiers_view {        /* valid after tiers__finish() until tiers__delete() 
 	/* added: */
 	double warm_below;     /* the option, for writers that show it */
 	uint64_t nr_leaf_only; /* samples without a call chain (inclusive = self for them) */
+	uint64_t nr_early;     /* samples older than the first (out of order): counted in interval 0 */
 };
 
 struct tiers;
