@@ -19,5 +19,6 @@ int cmd_script(int argc, char **argv);
 int cmd_sources(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
+int cmd_tiers(int argc, char **argv);
 
 #endif

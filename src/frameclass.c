@@ -9,7 +9,10 @@
  * fallbacks last. To add a runtime, add its rows above the fallbacks and a
  * case to tests/unit/t-frameclass.c.
  */
-enum fc_match { FC_PREFIX, FC_SUFFIX, FC_SUBSTR, FC_EXACT, FC_ANY };
+enum fc_match {
+	FC_PREFIX, FC_SUFFIX, FC_SUBSTR, FC_EXACT, FC_ANY,
+	FC_JVM_SIGNATURE,   /* "Lpkg/Class;method(ARGS)RET": text unused */
+};
 
 #define K(kind) (1u << (kind))
 #define K_JITCODE (K(FRAME_JIT) | K(FRAME_PERFMAP))
@@ -109,6 +112,13 @@ static const struct fc_rule rules[] = {
 	{ "HotSpot", K_JITCODE, FC_PREFIX, "I2C/C2I adapters", FC_STUB, "adapter", 0 },
 	{ "HotSpot", K_JITCODE, FC_SUBSTR, "_stub", FC_STUB, "stub", GUESS },
 	{ "HotSpot", K_JITCODE, FC_SUBSTR, ";::", FC_OPTIMIZED, "compiled", GUESS },
+	/*
+	 * perf's JVMTI agent (libperf-jvmti.so) names compiled methods class
+	 * signature, method name and method signature run together
+	 * ("Lcom/foo/Bar;run(I)V", tools/perf/jvmti/libjvmti.c) and the VM's
+	 * own code as the VM does ("Interpreter", "StubRoutines (1)", above).
+	 */
+	{ "HotSpot", K_JITCODE, FC_JVM_SIGNATURE, NULL, FC_OPTIMIZED, "compiled", 0 },
 	{ "HotSpot", K_NATIVE, FC_PREFIX, "G1", FC_RUNTIME, "GC", GUESS },
 	{ "HotSpot", K_NATIVE, FC_PREFIX, "C2Compiler::", FC_RUNTIME, "compiler", 0 },
 	{ "HotSpot", K_NATIVE, FC_PREFIX, "Compile::", FC_RUNTIME, "compiler", GUESS },
@@ -149,6 +159,17 @@ static const char *const category_names[FC_NR_CATEGORIES] = {
 	[FC_RUNTIME] = "runtime native",
 };
 
+/* "L" class ";" method "(" args ")" return type: a JVM class and method signature */
+static bool jvm_signature(const char *sym)
+{
+	const char *semi, *open;
+
+	if (sym[0] != 'L' || !(semi = strchr(sym, ';')) || semi == sym + 1)
+		return false;
+	open = strchr(semi, '(');
+	return open && open > semi + 1 && strchr(open, ')') && !strchr(semi + 1, ' ');
+}
+
 static bool rule_matches(const struct fc_rule *r, const char *sym, size_t len)
 {
 	size_t n;
@@ -157,6 +178,8 @@ static bool rule_matches(const struct fc_rule *r, const char *sym, size_t len)
 		return true;
 	if (!sym)
 		return false;
+	if (r->match == FC_JVM_SIGNATURE)
+		return jvm_signature(sym);
 	n = strlen(r->text);
 	switch (r->match) {
 	case FC_PREFIX:
@@ -168,6 +191,7 @@ static bool rule_matches(const struct fc_rule *r, const char *sym, size_t len)
 	case FC_EXACT:
 		return !strcmp(sym, r->text);
 	case FC_ANY:
+	case FC_JVM_SIGNATURE:
 	default:
 		return true;
 	}

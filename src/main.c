@@ -21,6 +21,7 @@ static const struct cmd commands[] = {
 	{ "flamegraph", cmd_flamegraph, "an interactive SVG flame graph, coloured by frame kind" },
 	{ "script", cmd_script, "samples as perf script prints them" },
 	{ "report", cmd_report, "flat profile: children and self per symbol, source lines" },
+	{ "tiers", cmd_tiers, "time per execution tier (interpreter, JIT tiers, GC) over time" },
 	{ "sources", cmd_sources, "per process: the JIT files used, and who resolved its frames" },
 	{ "pprof", cmd_pprof, "a gzipped pprof profile for go tool pprof, Pyroscope, Parca" },
 };

@@ -94,6 +94,14 @@ static const struct expect cases[] = {
 	{ P, "long Workload.next(long, int)", FC_OPTIMIZED, "HotSpot", "compiled", true },
 	{ N, "long Workload.next(long, int)", FC_NATIVE, NULL, NULL, false },
 	{ N, "C2Compiler::compile_method", FC_RUNTIME, "HotSpot", "compiler", false },
+	/* perf's JVMTI agent: class signature, method, method signature */
+	{ J, "Lcom/foo/Bar;run()V", FC_OPTIMIZED, "HotSpot", "compiled", false },
+	{ J, "LWorkload;next(JI)J", FC_OPTIMIZED, "HotSpot", "compiled", false },
+	{ J, "Ljava/lang/String;hashCode()I", FC_OPTIMIZED, "HotSpot", "compiled", false },
+	{ J, "Lfoo;(", FC_JIT, NULL, NULL, false },
+	{ J, "L;run()V", FC_JIT, NULL, NULL, false },
+	{ J, "Lfoo;bar baz()V", FC_JIT, NULL, NULL, false },
+	{ N, "Lcom/foo/Bar;run()V", FC_NATIVE, NULL, NULL, false },
 	{ N, "G1ParScanThreadState::trim_queue", FC_RUNTIME, "HotSpot", "GC", true },
 	/* Erlang BEAM */
 	{ P, "$lists:reverse/2", FC_BASELINE, "BEAM", "BeamAsm", false },
