@@ -235,7 +235,8 @@ static const char ts_style[] =
 	".grid { stroke: #ddd; }\n"
 	".axis { font-size: 10px; fill: #444; }\n"
 	".warm { stroke: #c0202a; stroke-width: 1.5; pointer-events: none; }\n"
-	".warm-label { font-size: 10px; fill: #c0202a; }\n"
+	".warm-label { font-size: 10px; fill: #c0202a; stroke: #fff; stroke-width: 3; "
+	"paint-order: stroke; }\n"
 	".ctl { cursor: pointer; }\n"
 	".hidden { display: none; }\n";
 
