@@ -24,7 +24,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
  libclang-rt-14-dev"
 
 # Only tests use these, and they skip without them: chromium for the flame
-# graph browser test, libxml2-utils (xmllint) for the SVG golden checks,
+# graph and tiers browser tests, libxml2-utils (xmllint) for the SVG golden checks,
 # erlang-base (erl, erlc: ~10 MB) for the Erlang JIT live test.
 OPTIONAL_PACKAGES="chromium libxml2-utils erlang-base"
 

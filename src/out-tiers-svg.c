@@ -228,13 +228,15 @@ static void add_group_label(struct sbuf *sb, const struct tiers_group *g)
 static const char ts_style[] =
 	"#tip { pointer-events: none; }\n"
 	"#tip rect { fill: #fffff4; stroke: #777; }\n"
-	".a.hl { stroke: #111; stroke-width: 1; }\n"
+	".chart.dim .a { opacity: 0.5; }\n"
+	".chart.dim .a.hl { opacity: 1; }\n"
 	".interp { fill: none; stroke: #1a1a1a; stroke-width: 1.6; stroke-dasharray: 6 3; "
 	"pointer-events: none; }\n"
 	".grid { stroke: #ddd; }\n"
 	".axis { font-size: 10px; fill: #444; }\n"
 	".warm { stroke: #c0202a; stroke-width: 1.5; pointer-events: none; }\n"
-	".warm-label { font-size: 10px; fill: #c0202a; }\n"
+	".warm-label { font-size: 10px; fill: #c0202a; stroke: #fff; stroke-width: 3; "
+	"paint-order: stroke; }\n"
 	".ctl { cursor: pointer; }\n"
 	".hidden { display: none; }\n";
 
@@ -298,7 +300,7 @@ static const char ts_script[] =
 	"    if (a) {\n"
 	"      out.push(a.label);\n"
 	"      out.push(plural(a.n[i], 'sample') + (ts.period ? ', period ' + a.wt[i] : '') +\n"
-	"               ': ' + pct(a.hi[i] - a.lo[i]) + ' of ' + c.tot[i]);\n"
+	"               ': ' + pct(a.hi[i] - a.lo[i]) + ' of the interval\\'s ' + c.tot[i]);\n"
 	"    } else {\n"
 	"      out.push(c.tot[i] ? 'between the areas' : 'no samples');\n"
 	"    }\n"
@@ -307,8 +309,9 @@ static const char ts_script[] =
 	"    return out;\n"
 	"  }\n"
 	"  function unmark() {\n"
-	"    Array.prototype.forEach.call(doc.querySelectorAll('.hl'), function (e) {\n"
+	"    Array.prototype.forEach.call(doc.querySelectorAll('.hl, .dim'), function (e) {\n"
 	"      e.classList.remove('hl');\n"
+	"      e.classList.remove('dim');\n"
 	"    });\n"
 	"  }\n"
 	"  function show(h, x, y) {\n"
@@ -332,8 +335,10 @@ static const char ts_script[] =
 	"    box.setAttribute('height', bh);\n"
 	"    tip.setAttribute('visibility', 'visible');\n"
 	"    unmark();\n"
-	"    if (h.a)\n"
+	"    if (h.a) {\n"
 	"      h.a.el.classList.add('hl');\n"
+	"      h.c.g.classList.add('dim');\n"
+	"    }\n"
 	"  }\n"
 	"  function hide() {\n"
 	"    tip.setAttribute('visibility', 'hidden');\n"
@@ -682,6 +687,24 @@ static void add_overlay(struct ts_writer *w, const struct tiers_group *g, int to
 	sbuf_addstr(sb, "\"/>\n");
 }
 
+/*
+ * The group's warm-up interval, or -1: none, or the group never ran
+ * interpreted code (its "warm-up" would be its first sample).
+ */
+static int64_t warm_at(const struct tiers_view *v, const struct tiers_group *g)
+{
+	size_t s;
+
+	if (g->warm_interval < 0 || (uint64_t)g->warm_interval >= v->nr_intervals)
+		return -1;
+	if (g->total_interp_samples)
+		return g->warm_interval;
+	for (s = 0; s < g->nr_series; s++)
+		if (g->series[s].category == FC_INTERPRETED)
+			return g->warm_interval;
+	return -1;
+}
+
 /* The warm-up point: a vertical line at the start of the interval, labelled. */
 static void add_warm(struct ts_writer *w, const struct tiers_group *g, int top)
 {
@@ -690,7 +713,7 @@ static void add_warm(struct ts_writer *w, const struct tiers_group *g, int top)
 	uint64_t t;
 	double x;
 
-	if (g->warm_interval < 0 || (uint64_t)g->warm_interval >= v->nr_intervals)
+	if (warm_at(v, g) < 0)
 		return;
 	t = (uint64_t)g->warm_interval * v->interval;
 	x = x_at(w, t);
@@ -716,10 +739,12 @@ static void add_chart_head(struct ts_writer *w, const struct tiers_group *g, int
 	if (g->total_samples)
 		sbuf_addf(sb, ", %.1f%% with interpreted frames on the stack",
 			  pct_of(g->total_interp_samples, g->total_samples));
-	if (g->warm_interval >= 0 && (uint64_t)g->warm_interval < v->nr_intervals) {
+	if (warm_at(v, g) >= 0) {
 		sbuf_addstr(sb, "; warm-up at ");
 		add_seconds(sb, (uint64_t)g->warm_interval * v->interval, exact_decimals(v->interval));
 		sbuf_addf(sb, " s (interpreted share below %g%% from there)", v->warm_below * 100);
+	} else if (g->warm_interval >= 0) {
+		sbuf_addstr(sb, "; no interpreted code");
 	} else {
 		sbuf_addf(sb, "; no warm-up point (interpreted share not staying below %g%%)",
 			  v->warm_below * 100);

@@ -237,6 +237,15 @@ static void test_view(void)
 	wf = well_formed(out, len);
 	T("by period: well-formed", wf != 0);
 	free(out);
+
+	/* a group that never interpreted: its "warm-up" is no point to mark */
+	groups[1].warm_interval = 0;
+	out = write_svg(&v, &rc, &len);
+	T("no warm-up line without interpreted code", count(out, "class=\"warm\"") == 1 &&
+	  strstr(out, "kworker 7/8</tspan> 5 samples, 0.0% with interpreted frames on the stack; "
+		 "no interpreted code</text>"));
+	groups[1].warm_interval = -1;
+	free(out);
 }
 
 static void test_empty(void)
