@@ -954,7 +954,12 @@ public class Warmup {
 		int total = 0;
 		for (int r = 0; r < rounds; r++)
 			total += round(r);
-		System.err.println("Warmup: " + rounds + " rounds of 32 stages, " + total);
+		// a StringBuilder, not "+": string concatenation bootstraps
+		// java.lang.invoke (invokedynamic), tens of ms of cold code
+		// interpreted at the end of the run
+		StringBuilder sb = new StringBuilder("Warmup: ");
+		sb.append(rounds).append(" rounds of 32 stages, ").append(total);
+		System.err.println(sb);
 	}
 }
 /*

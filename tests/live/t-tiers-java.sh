@@ -61,11 +61,8 @@ data=$run/perfmap.data
 # shellcheck disable=SC2086
 (cd "$run" && live_record "$data" "$JAVA" -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit \
 	$jvm_opts -cp . Warmup "$rounds")
-map=$(ls /tmp/perf-*.map 2>/dev/null | while read -r f; do
-	[ "$f" -nt "$run/Warmup.class" ] && echo "$f"; done | head -n 1)
-[ -n "$map" ] || live_hard_error "java wrote no /tmp/perf-PID.map"
-pid=$(basename "$map" .map)
-pid=${pid#perf-}
+pid=$(tiers_main_pid "$data")
+[ -f "/tmp/perf-$pid.map" ] || live_hard_error "java (pid $pid) wrote no /tmp/perf-$pid.map"
 pids="$pids $pid"
 tiers_java "$data" "$pid" "perf map"
 

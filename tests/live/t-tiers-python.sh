@@ -61,11 +61,8 @@ LIVE_CALLGRAPH='--call-graph dwarf,16384'
 LIVE_FREQ=${LIVE_FREQ:-1000}
 data=$run/perf.data
 (cd "$run" && live_record "$data" "$PY" -X perf w.py "${LIVE_SECONDS:-1}")
-map=$(ls /tmp/perf-*.map 2>/dev/null | while read -r f; do
-	[ "$f" -nt "$run/w.py" ] && echo "$f"; done | head -n 1)
-[ -n "$map" ] || live_hard_error "python wrote no /tmp/perf-PID.map"
-pid=$(basename "$map" .map)
-pid=${pid#perf-}
+pid=$(tiers_main_pid "$data")
+[ -f "/tmp/perf-$pid.map" ] || live_hard_error "python (pid $pid) wrote no /tmp/perf-$pid.map"
 trap 'rm -f "/tmp/perf-$pid.map"; live_on_exit $?' EXIT
 live_samples=$(sed -n "$LIVE_RE_SAMPLES" "$data.stderr" | tail -n 1)
 

@@ -1,6 +1,7 @@
 # tests/live/tiers-lib.sh: checks of "jitsym tiers" shared by the live
 # tests t-tiers-*.sh; sourced after lib.sh (live_init done). POSIX sh.
 #
+#   tiers_main_pid DATA         the recorded command's pid
 #   tiers_run DATA PID          CSV and JSON of the recording, the interval
 #                               totals checked against perf's own samples
 #   tiers_share FROM TO CAT     share (percent, 1 decimal) of category CAT
@@ -11,6 +12,14 @@
 #
 # Sets tiers_csv, tiers_json, tiers_n (intervals), tiers_warm (warm-up point
 # in seconds, or null).
+
+# tiers_main_pid DATA: the pid with the most samples (the recorded
+# command's), from perf script, not from whichever perf map is newest in
+# /tmp (another program may write one at the same time)
+tiers_main_pid() {
+	"$PERF" script -i "$1" -F pid 2>/dev/null |
+		awk '{ n[$1]++ } END { for (p in n) if (n[p] > m) { m = n[p]; b = p }; print b }'
+}
 
 # tiers_run DATA PID
 tiers_run() {
