@@ -24,7 +24,8 @@ static const char *const tiers_usage[] = {
 	"      --interval DURATION   interval length: 100ms, 2s, 500us (bare number:",
 	"                            seconds); default: about 50 over the recording",
 	"      --warm-below PCT      warm-up threshold of the interpreted share (5%)",
-	"      --format table|csv|json   the output format (table)",
+	"      --format table|csv|json|svg  the output format (table); svg: a",
+	"                            stacked-area chart of the shares per group",
 	"      --weight=period       sum sample periods instead of counting samples",
 	NULL,
 };
@@ -48,6 +49,7 @@ static const struct {
 	{ "table", tiers__write_table },
 	{ "csv", tiers__write_csv },
 	{ "json", tiers__write_json },
+	{ "svg", tiers__write_svg },
 };
 
 struct tiers_cmd {
@@ -109,7 +111,7 @@ static int parse_format(const char *arg, tiers_writer *w)
 			return 0;
 		}
 	}
-	return error("--format takes table, csv or json, not '%s'", arg);
+	return error("--format takes table, csv, json or svg, not '%s'", arg);
 }
 
 static int tiers_opt(void *ctx, int c, const char *arg)

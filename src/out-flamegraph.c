@@ -3,49 +3,15 @@
 #include "aggregate.h"
 #include "frameclass.h"
 #include "sbuf.h"
-#include "utf8.h"
+#include "svg.h"
 
 /*
  * The stacks, and their labels, come from the aggregator (aggregate.h);
  * what a frame is, from frameclass.h. This file lays them out and draws.
  *
- * What a frame is, for its colour: who resolved it and, for JIT code, the
- * V8 tier its name states (frameclass's V8 rules, not its guesses).
+ * What a frame is, for its colour (svg.h): who resolved it and, for JIT
+ * code, the V8 tier its name states (frameclass's V8 rules, not its guesses).
  */
-enum fg_kind {
-	FG_ROOT,
-	FG_PROCESS,
-	FG_KERNEL,
-	FG_NATIVE,
-	FG_JIT_OPT,         /* V8 "JS:*": TurboFan */
-	FG_JIT_MAGLEV,      /* V8 "JS:+" */
-	FG_JIT_BASELINE,    /* V8 "JS:^": Sparkplug */
-	FG_JIT_INTERP,      /* V8 "JS:~": Ignition */
-	FG_JIT,             /* from a jitdump, no tier in the name */
-	FG_PERFMAP,         /* from a perf map, no tier in the name */
-	FG_UNKNOWN,
-	FG_NR_KINDS,
-};
-
-/* A colour range per kind: hue in degrees, saturation and lightness in percent. */
-static const struct fg_style {
-	const char *name;
-	int hue, hue_span;
-	int sat;
-	int light, light_span;
-} styles[FG_NR_KINDS] = {
-	[FG_ROOT]         = { "all samples",                      220,  0, 12, 80, 0 },
-	[FG_PROCESS]      = { "process",                          220, 12, 22, 76, 6 },
-	[FG_KERNEL]       = { "kernel",                            26, 14, 88, 56, 8 },
-	[FG_NATIVE]       = { "native",                           352, 16, 74, 62, 8 },
-	[FG_JIT_OPT]      = { "JIT: optimised (TurboFan)",         98, 26, 56, 50, 8 },
-	[FG_JIT_MAGLEV]   = { "JIT: Maglev",                      150, 16, 52, 50, 8 },
-	[FG_JIT_BASELINE] = { "JIT: baseline (Sparkplug)",        180, 12, 56, 55, 8 },
-	[FG_JIT_INTERP]   = { "JIT: interpreted (Ignition)",      206, 16, 78, 70, 8 },
-	[FG_JIT]          = { "JIT (jitdump)",                     66, 14, 66, 50, 8 },
-	[FG_PERFMAP]      = { "JIT (perf map)",                   270, 20, 56, 72, 8 },
-	[FG_UNKNOWN]      = { "unknown",                            0,  0,  0, 74, 8 },
-};
 
 /* Geometry, in pixels. */
 #define PAD        10       /* left and right margins */
@@ -68,7 +34,7 @@ struct flamegraph {
 	const struct agg_node *nodes;
 	const struct agg_label *labels;
 	uint64_t *total;            /* per node: the weight through it */
-	uint8_t *frame_kinds;       /* per frame id: fg_kind, FG_NR_KINDS until known */
+	uint8_t *frame_kinds;       /* per frame id: svg_kind, SVGK_NR_KINDS until known */
 	size_t nr_frames;
 };
 
@@ -104,53 +70,53 @@ void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs)
 	aggregator__add(fg->agg, rs);
 }
 
-static enum fg_kind frame_fg_kind(enum frame_kind kind, const char *sym)
+static enum svg_kind frame_fg_kind(enum frame_kind kind, const char *sym)
 {
 	struct frame_class fc;
 
 	switch (kind) {
 	case FRAME_KERNEL:
-		return FG_KERNEL;
+		return SVGK_KERNEL;
 	case FRAME_NATIVE:
-		return FG_NATIVE;
+		return SVGK_NATIVE;
 	case FRAME_JIT:
 	case FRAME_PERFMAP:
 		frameclass__classify(kind, sym, &fc);
 		if (fc.runtime && !strcmp(fc.runtime, "V8") && !fc.guess) {
 			if (fc.category == FC_INTERPRETED)
-				return FG_JIT_INTERP;
+				return SVGK_JIT_INTERP;
 			if (fc.category == FC_BASELINE)
-				return FG_JIT_BASELINE;
+				return SVGK_JIT_BASELINE;
 			if (fc.category == FC_OPTIMIZED && !strcmp(fc.tier, "Maglev"))
-				return FG_JIT_MAGLEV;
+				return SVGK_JIT_MAGLEV;
 			if (fc.category == FC_OPTIMIZED && !strcmp(fc.tier, "TurboFan"))
-				return FG_JIT_OPT;
+				return SVGK_JIT_OPT;
 		}
-		return kind == FRAME_JIT ? FG_JIT : FG_PERFMAP;
+		return kind == FRAME_JIT ? SVGK_JIT : SVGK_PERFMAP;
 	case FRAME_UNKNOWN:
 	default:
-		return FG_UNKNOWN;
+		return SVGK_UNKNOWN;
 	}
 }
 
 /* Node v's kind: the root, a process, or by the first frame that made it. */
-static enum fg_kind node_kind(struct flamegraph *fg, uint32_t v)
+static enum svg_kind node_kind(struct flamegraph *fg, uint32_t v)
 {
 	const struct agg_frame *frames;
 	uint32_t id;
 
 	if (v == AGG_ROOT)
-		return FG_ROOT;
+		return SVGK_ROOT;
 	if (fg->nodes[v].parent == AGG_ROOT)
-		return FG_PROCESS;
+		return SVGK_PROCESS;
 	id = aggregator__node_frame(fg->agg, v);
 	if (id == AGG_NO_FRAME || id >= fg->nr_frames)
 		BUG("flamegraph node %" PRIu32 " without its frame", v);
-	if (fg->frame_kinds[id] == FG_NR_KINDS) {
+	if (fg->frame_kinds[id] == SVGK_NR_KINDS) {
 		frames = aggregator__frames(fg->agg, &fg->nr_frames);
 		fg->frame_kinds[id] = (uint8_t)frame_fg_kind(frames[id].kind, frames[id].sym);
 	}
-	return (enum fg_kind)fg->frame_kinds[id];
+	return (enum svg_kind)fg->frame_kinds[id];
 }
 
 /* Node v's name: "all" for the root, else its label. */
@@ -160,47 +126,6 @@ static const char *node_name(const struct flamegraph *fg, uint32_t v)
 }
 
 /* ---- text -------------------------------------------------------------- */
-
-/* Characters in s as xml_add() writes them: one per code point or bad byte. */
-static size_t xml_chars(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0, len;
-	uint32_t cp;
-
-	for (; *p; p += len ? len : 1, n++)
-		len = utf8__seq(p, &cp);
-	return n;
-}
-
-/*
- * Append at most max characters of s, escaped for XML text and attribute
- * values. Names come from binaries and JIT runtimes and may hold any byte:
- * what XML cannot carry (bytes that are not UTF-8, control characters,
- * U+FFFE, U+FFFF) becomes U+FFFD.
- */
-static void xml_add(struct sbuf *sb, const char *s, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len;
-	uint32_t cp;
-
-	for (; *p && max; p += len ? len : 1, max--) {
-		len = utf8__seq(p, &cp);
-		if (!len || cp < 0x20 || cp == 0xfffe || cp == 0xffff) {
-			sbuf_addstr(sb, "\xef\xbf\xbd");
-			continue;
-		}
-		switch (cp) {
-		case '&': sbuf_addstr(sb, "&amp;"); break;
-		case '<': sbuf_addstr(sb, "&lt;"); break;
-		case '>': sbuf_addstr(sb, "&gt;"); break;
-		case '"': sbuf_addstr(sb, "&quot;"); break;
-		case '\'': sbuf_addstr(sb, "&#39;"); break;
-		default: sbuf_add(sb, p, len); break;
-		}
-	}
-}
 
 /*
  * The label of a frame w pixels wide: its name, or the start of it and
@@ -215,24 +140,11 @@ static void add_label(struct sbuf *sb, const char *name, double w)
 	if (fit < 3)
 		return;
 	n = (size_t)fit;
-	if (xml_chars(name) <= n) {
-		xml_add(sb, name, SIZE_MAX);
+	if (svg__xml_chars(name) <= n) {
+		svg__add_xml(sb, name, SIZE_MAX);
 	} else {
-		xml_add(sb, name, n - 2);
+		svg__add_xml(sb, name, n - 2);
 		sbuf_addstr(sb, "..");
-	}
-}
-
-/* v with thousands separators: 1,234,567. */
-static void add_count(struct sbuf *sb, uint64_t v)
-{
-	char digits[24];
-	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v), i;
-
-	for (i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			sbuf_addch(sb, ',');
-		sbuf_addch(sb, digits[i]);
 	}
 }
 
@@ -241,71 +153,18 @@ static void add_amount(struct sbuf *sb, const struct flamegraph *fg, uint64_t v)
 {
 	if (fg->opts.weight_period) {
 		sbuf_addstr(sb, "period ");
-		add_count(sb, v);
+		svg__add_count(sb, v);
 	} else {
-		add_count(sb, v);
+		svg__add_count(sb, v);
 		sbuf_addstr(sb, v == 1 ? " sample" : " samples");
 	}
-}
-
-/* ---- colour ------------------------------------------------------------ */
-
-static uint32_t name_hash(const char *s)
-{
-	uint32_t h = 2166136261u;    /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-/* "#rrggbb" of hue h (0-359 degrees), saturation s and lightness l (percent). */
-static void hsl_hex(int h, int s, int l, char buf[8])
-{
-	double sat = s / 100.0, light = l / 100.0, c, x, m, f, rgb[3];
-	double d = 2 * light - 1;
-
-	c = (1 - (d < 0 ? -d : d)) * sat;
-	f = (h % 120) / 60.0 - 1;
-	x = c * (1 - (f < 0 ? -f : f));
-	m = light - c / 2;
-	switch (h / 60) {
-	case 0: rgb[0] = c, rgb[1] = x, rgb[2] = 0; break;
-	case 1: rgb[0] = x, rgb[1] = c, rgb[2] = 0; break;
-	case 2: rgb[0] = 0, rgb[1] = c, rgb[2] = x; break;
-	case 3: rgb[0] = 0, rgb[1] = x, rgb[2] = c; break;
-	case 4: rgb[0] = x, rgb[1] = 0, rgb[2] = c; break;
-	default: rgb[0] = c, rgb[1] = 0, rgb[2] = x; break;
-	}
-	snprintf(buf, 8, "#%02x%02x%02x", (unsigned)((rgb[0] + m) * 255 + 0.5),
-		 (unsigned)((rgb[1] + m) * 255 + 0.5), (unsigned)((rgb[2] + m) * 255 + 0.5));
-}
-
-/* A frame's fill: its kind's range, the point in it picked by the name's hash. */
-static void frame_colour(enum fg_kind kind, const char *name, char buf[8])
-{
-	const struct fg_style *st = &styles[kind];
-	uint32_t h = name_hash(name);
-	int hue = st->hue + (int)(h % (uint32_t)(st->hue_span + 1));
-	int light = st->light - st->light_span / 2 +
-		    (int)((h >> 16) % (uint32_t)(st->light_span + 1));
-
-	hsl_hex(hue % 360, st->sat, light, buf);
-}
-
-/* The legend's swatch: the middle of the range. */
-static void kind_colour(enum fg_kind kind, char buf[8])
-{
-	const struct fg_style *st = &styles[kind];
-
-	hsl_hex((st->hue + st->hue_span / 2) % 360, st->sat, st->light, buf);
 }
 
 /* ---- layout ------------------------------------------------------------ */
 
 struct fg_frame {               /* a frame to draw */
 	uint32_t node;
-	enum fg_kind kind;
+	enum svg_kind kind;
 	uint64_t start;             /* samples left of it */
 	uint64_t self;              /* samples in none of its callees */
 	unsigned depth;             /* 0: the root */
@@ -316,7 +175,7 @@ struct fg_layout {
 	size_t nr, alloc;
 	unsigned max_depth;
 	size_t nr_omitted;          /* under minwidth, with their callees */
-	bool kinds[FG_NR_KINDS];    /* among the frames drawn */
+	bool kinds[SVGK_NR_KINDS];    /* among the frames drawn */
 	double scale;               /* pixels per sample */
 	int width, height, top;
 };
@@ -335,7 +194,7 @@ static void tree_totals(struct flamegraph *fg)
 	fg->labels = aggregator__labels(fg->agg, &nr_labels);
 	aggregator__frames(fg->agg, &fg->nr_frames);
 	fg->frame_kinds = xmalloc(fg->nr_frames ? fg->nr_frames : 1);
-	memset(fg->frame_kinds, FG_NR_KINDS, fg->nr_frames);
+	memset(fg->frame_kinds, SVGK_NR_KINDS, fg->nr_frames);
 	fg->total = xcalloc(nr_nodes, sizeof(*fg->total));
 	for (i = nr_nodes; i-- > 0;) {
 		const struct agg_node *n = &fg->nodes[i];
@@ -389,7 +248,7 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 		if (t.omit) {
 			lo->nr_omitted++;
 		} else {
-			enum fg_kind kind = node_kind(fg, t.node);
+			enum svg_kind kind = node_kind(fg, t.node);
 
 			ALLOC_GROW(lo->frames, st_add(lo->nr, 1), lo->alloc);
 			lo->frames[lo->nr++] = (struct fg_frame){
@@ -647,19 +506,19 @@ static int add_legend(struct sbuf *sb, const struct fg_layout *lo)
 	char col[8];
 
 	sbuf_addstr(sb, "<g id=\"legend\" font-size=\"11\">\n");
-	for (k = FG_PROCESS; k < FG_NR_KINDS; k++) {
+	for (k = SVGK_PROCESS; k < SVGK_NR_KINDS; k++) {
 		if (!lo->kinds[k])
 			continue;
-		item = 16 + strlen(styles[k].name) * LEGEND_CW + 14;
+		item = 16 + strlen(svg__kind_name(k)) * LEGEND_CW + 14;
 		if (x > PAD && x + item > lo->width - PAD) {
 			x = PAD;
 			line++;
 		}
-		kind_colour(k, col);
+		svg__kind_colour(k, col);
 		sbuf_addf(sb, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			  "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
 			  x, LEGEND_Y + line * LEGEND_H, col,
-			  x + 16, LEGEND_Y + line * LEGEND_H + 10, styles[k].name);
+			  x + 16, LEGEND_Y + line * LEGEND_H + 10, svg__kind_name(k));
 		x += item;
 	}
 	sbuf_addstr(sb, "</g>\n");
@@ -676,14 +535,14 @@ static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const str
 		return;
 	}
 	if (event) {
-		xml_add(sb, event, SIZE_MAX);
+		svg__add_xml(sb, event, SIZE_MAX);
 		sbuf_addstr(sb, ": ");
 	}
-	add_count(sb, nr_samples);
+	svg__add_count(sb, nr_samples);
 	sbuf_addstr(sb, nr_samples == 1 ? " sample" : " samples");
 	if (fg->opts.weight_period) {
 		sbuf_addstr(sb, ", weighted by period (");
-		add_count(sb, fg->total[AGG_ROOT]);
+		svg__add_count(sb, fg->total[AGG_ROOT]);
 		sbuf_addstr(sb, ")");
 	}
 	if (lo->nr_omitted) {
@@ -709,7 +568,7 @@ static void add_head(struct sbuf *sb, const struct flamegraph *fg, const struct 
 	sbuf_addstr(sb, "<rect width=\"100%\" height=\"100%\" fill=\"#fafaf7\"/>\n");
 	sbuf_addf(sb, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\" "
 		  "font-family=\"sans-serif\" font-size=\"17\">", w / 2);
-	xml_add(sb, fg->opts.title ? fg->opts.title : "Flame Graph", SIZE_MAX);
+	svg__add_xml(sb, fg->opts.title ? fg->opts.title : "Flame Graph", SIZE_MAX);
 	sbuf_addf(sb, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"42\" text-anchor=\"middle\" "
 		  "font-size=\"11\" fill=\"#555\">", w / 2);
 	add_subtitle(sb, fg, lo);
@@ -737,13 +596,13 @@ static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct
 
 	sbuf_addf(sb, "<g class=\"f%s\" data-s=\"%" PRIu64 "\" data-n=\"%" PRIu64 "\"><title>",
 		  fr->depth ? "" : " root", fr->start, count);
-	xml_add(sb, name, SIZE_MAX);
+	svg__add_xml(sb, name, SIZE_MAX);
 	sbuf_addstr(sb, "&#10;");
 	add_amount(sb, fg, count);
 	sbuf_addf(sb, " (%.2f%%), self ", (double)count * 100 / (double)fg->total[AGG_ROOT]);
-	add_count(sb, fr->self);
-	sbuf_addf(sb, "&#10;%s</title>", styles[fr->kind].name);
-	frame_colour(fr->kind, name, col);
+	svg__add_count(sb, fr->self);
+	sbuf_addf(sb, "&#10;%s</title>", svg__kind_name(fr->kind));
+	svg__frame_colour(fr->kind, name, col);
 	sbuf_addf(sb, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
 		  x, y, w, RECT_H, col);
 	sbuf_addf(sb, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + TEXT_DY);

@@ -15,6 +15,19 @@ static void put_secs(FILE *out, uint64_t ns)
 	fprintf(out, "%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns % 1000000000u / 1000u);
 }
 
+/* ns as seconds for people: 6 decimals less the trailing zeros, at least 2 */
+static void put_secs_short(FILE *out, uint64_t ns)
+{
+	char buf[40];
+	size_t n;
+
+	n = (size_t)snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, ns / 1000000000u,
+			     ns % 1000000000u / 1000u);
+	while (n > 0 && buf[n - 1] == '0' && buf[n - 3] != '.')
+		buf[--n] = '\0';
+	fputs(buf, out);
+}
+
 static double share(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -56,13 +69,26 @@ static void put_spark(FILE *out, const uint64_t *part, const uint64_t *whole, si
 	fputc('|', out);
 }
 
+static uint64_t interpreted_self(const struct tiers_group *g)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < g->nr_series; i++)
+		if (g->series[i].category == FC_INTERPRETED)
+			n += g->series[i].total_samples;
+	return n;
+}
+
 static void put_warm(FILE *out, const struct tiers_view *v, const struct tiers_group *g)
 {
-	if (g->warm_interval < 0)
+	if (!interpreted_self(g))
+		fputs("no interpreted samples", out);
+	else if (g->warm_interval < 0)
 		fprintf(out, "never below %g%% interpreted", v->warm_below * 100.0);
 	else {
 		fputs("warm after ", out);
-		put_secs(out, (uint64_t)g->warm_interval * v->interval);
+		put_secs_short(out, (uint64_t)g->warm_interval * v->interval);
 		fprintf(out, " s (interpreted below %g%%)", v->warm_below * 100.0);
 	}
 }
@@ -72,7 +98,7 @@ static void table_group(FILE *out, const struct tiers_view *v, const struct tier
 	size_t i;
 
 	fprintf(out, "%s %" PRIu32, g->comm, g->pid);
-	if (g->tid)
+	if (v->by_thread)
 		fprintf(out, "/%" PRIu32, g->tid);
 	fprintf(out, ": %" PRIu64 " samples", g->total_samples);
 	if (v->weight_period)
@@ -103,7 +129,7 @@ int tiers__write_table(const struct tiers_view *v, FILE *out)
 	size_t i, per = (v->nr_intervals + SPARK_COLUMNS - 1) / SPARK_COLUMNS;
 
 	fprintf(out, "# %zu intervals of ", v->nr_intervals);
-	put_secs(out, v->interval);
+	put_secs_short(out, v->interval);
 	fputs(" s", out);
 	if (per > 1) {
 		fprintf(out, ", %zu per column of the over-time lines", per);
@@ -148,7 +174,7 @@ static void csv_group(FILE *out, const struct tiers_view *v, const struct tiers_
 			fputc(',', out);
 			put_secs(out, (i + 1) * v->interval);
 			fprintf(out, ",%" PRIu32 ",", g->pid);
-			if (g->tid)
+			if (v->by_thread)
 				fprintf(out, "%" PRIu32, g->tid);
 			fputc(',', out);
 			csv_field(out, g->comm);
@@ -236,7 +262,7 @@ static void json_group(FILE *out, const struct tiers_view *v, const struct tiers
 	size_t i;
 
 	fprintf(out, "{\"pid\":%" PRIu32 ",\"tid\":", g->pid);
-	if (g->tid)
+	if (v->by_thread)
 		fprintf(out, "%" PRIu32, g->tid);
 	else
 		fputs("null", out);

@@ -397,7 +397,7 @@ static int64_t warm_interval(const struct tiers_group *g, size_t n, double below
 			if (g->series[j].category == FC_INTERPRETED)
 				interp += g->series[j].weight[i];
 		}
-		if (!((double)interp < below * (double)g->weight[i]))
+		if (!((double)interp / (double)g->weight[i] < below))
 			break;
 		warm = (int64_t)i;
 	}
@@ -452,6 +452,7 @@ const struct tiers_view *tiers__finish(struct tiers *t)
 		BUG("tiers__finish() twice");
 	v->t0 = t->tb;
 	v->weight_period = t->opts.weight_period;
+	v->by_thread = t->opts.by_thread;
 	v->warm_below = t->opts.warm_below;
 	v->nr_leaf_only = t->nr_leaf_only;
 	v->nr_early = t->nr_early;

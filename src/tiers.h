@@ -59,6 +59,7 @@ struct tiers_view {        /* valid after tiers__finish() until tiers__delete() 
 	size_t nr_groups;
 	bool weight_period;
 	/* added: */
+	bool by_thread;        /* groups are threads: tid is theirs (may be 0: swapper) */
 	double warm_below;     /* the option, for writers that show it */
 	uint64_t nr_leaf_only; /* samples without a call chain (inclusive = self for them) */
 	uint64_t nr_early;     /* samples older than the first (out of order): counted in interval 0 */
