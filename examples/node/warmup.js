@@ -11,12 +11,14 @@
 // with synchronous compilation the rounds at which the stages change tier
 // are the same in every run. tests/live/t-tiers-node.sh runs it as
 //   node --perf-prof --interpreted-frames-native-stack \
-//     --interrupt-budget-factor-for-feedback-allocation=4000 \
-//     --no-concurrent-recompilation warmup.js
+//     --interrupt-budget-factor-for-feedback-allocation=6000 \
+//     --no-concurrent-recompilation warmup.js 600000
 // The budget factor (default 8: a function leaves Ignition after running
 // its bytecode about 8 times) keeps the stages interpreted for their first
 // few thousand rounds, as a program with many more functions would be, so
-// the warm-up is not over before node's own startup is.
+// the warm-up is not over before node's own startup is; the 600000
+// rounds make the run long enough (~3 s of CPU) that node's startup (~0.1 s,
+// more on a loaded machine) stays well inside its first tenth.
 //
 // Usage: node warmup.js [ROUNDS] [STAGES] [OPS] (defaults 200000, 64, 40).
 'use strict';

@@ -36,8 +36,8 @@ data=$run/perf.data
 # certificates would make node's startup (not the workload) longer.
 (unset NODE_EXTRA_CA_CERTS NODE_OPTIONS; cd "$run" &&
 	live_record "$data" "$NODE" --perf-prof --interpreted-frames-native-stack \
-	--interrupt-budget-factor-for-feedback-allocation=4000 \
-	--no-concurrent-recompilation $maglev warmup.js "${TIERS_ROUNDS:-200000}")
+	--interrupt-budget-factor-for-feedback-allocation=6000 \
+	--no-concurrent-recompilation $maglev warmup.js "${TIERS_ROUNDS:-600000}")
 ls "$run"/jit-*.dump >/dev/null 2>&1 || live_hard_error "node wrote no jitdump in $run"
 pid=$(basename "$(ls "$run"/jit-*.dump | head -n 1)" .dump)
 pid=${pid#jit-}
