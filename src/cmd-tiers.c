@@ -58,7 +58,7 @@ struct tiers_cmd {
 	struct tiers *tiers;
 };
 
-/* "100ms", "2s", "500us", "1.5" (seconds): ns, at least 1 us */
+/* "100ms", "2s", "500us", "1.5" (seconds): ns, at least 1 us, rounded to whole us */
 static int parse_interval(const char *arg, uint64_t *ns)
 {
 	static const struct { const char *unit; double ns; } units[] = {
@@ -78,7 +78,7 @@ static int parse_interval(const char *arg, uint64_t *ns)
 			v *= units[i].ns;
 			if (v < 1000 || v > 1e18)
 				break;
-			*ns = (uint64_t)(v + 0.5);
+			*ns = (uint64_t)(v / 1000 + 0.5) * 1000;   /* whole us: exact in outputs */
 			return 0;
 		}
 	}
@@ -157,7 +157,8 @@ static int tiers_finish(void *ctx, const struct session *s, FILE *out)
 
 	(void)s;
 	if (cmd->opts.interval && v->interval != cmd->opts.interval)
-		warning("--interval: more than 10000 intervals; using %" PRIu64 " ns", v->interval);
+		warning("--interval: %" PRIu64 " us would make more than 10000 intervals; using %" PRIu64 " us",
+			cmd->opts.interval / 1000, v->interval / 1000);
 	if (v->nr_early)
 		warning("%" PRIu64 " samples older than the first (out of order) counted in the first interval",
 			v->nr_early);
