@@ -49,8 +49,14 @@ static const struct fc_rule rules[] = {
 	V8_TIERS("Script:"),
 	V8_TIERS("Eval:"),
 	{ "V8", K_JITCODE, FC_PREFIX, "InterpretedFunction:", FC_INTERPRETED, "Ignition", 0 },
+	/*
+	 * Ignition runs in its bytecode handlers and its entry trampolines: a
+	 * leaf there is interpreting (the JS:~ frame is only the caller).
+	 */
+	{ "V8", K_JITCODE, FC_PREFIX, "BytecodeHandler:", FC_INTERPRETED, "Ignition", 0 },
+	{ "V8", K_JITCODE, FC_PREFIX, "Builtin:Interpreter", FC_INTERPRETED, "Ignition", 0 },
+	{ "V8", K_NATIVE, FC_PREFIX, "Builtins_Interpreter", FC_INTERPRETED, "Ignition", 0 },
 	{ "V8", K_JITCODE, FC_PREFIX, "Builtin:", FC_STUB, "builtin", 0 },
-	{ "V8", K_JITCODE, FC_PREFIX, "BytecodeHandler:", FC_STUB, "bytecode handler", 0 },
 	{ "V8", K_JITCODE, FC_PREFIX, "Stub:", FC_STUB, "stub", 0 },
 	{ "V8", K_JITCODE, FC_PREFIX, "Handler:", FC_STUB, "IC handler", 0 },
 	{ "V8", K_JITCODE, FC_PREFIX, "RegExp:", FC_OPTIMIZED, "irregexp", 0 },
