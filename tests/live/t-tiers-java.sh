@@ -30,7 +30,9 @@ JAVA=${JAVA:-java}
 JAVAC=${JAVAC:-javac}
 command -v "$JAVA" >/dev/null 2>&1 || live_skip "no '$JAVA' (Debian package 'openjdk-17-jdk')"
 command -v "$JAVAC" >/dev/null 2>&1 || live_skip "no '$JAVAC' (Debian package 'openjdk-17-jdk')"
-"$JAVA" -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -version >/dev/null 2>&1 ||
+# asked of the flag table: running -version with the flag on would leave a map in /tmp
+"$JAVA" -XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal -version 2>/dev/null |
+	grep -q '[[:space:]]DumpPerfMapAtExit[[:space:]]' ||
 	live_skip "'$JAVA' has no -XX:+DumpPerfMapAtExit (JDK 17+)"
 jhome=$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVAC")")")")
 
