@@ -20,8 +20,8 @@ set -eu
 live_init tiers-browser
 [ "${LIVE_SELF_CHECK:-0}" = 1 ] && live_skip "LIVE_SELF_CHECK=1: nothing to check without jitsym"
 live_find_jitsym
-CHROMIUM=${CHROMIUM:-chromium}
-command -v "$CHROMIUM" >/dev/null 2>&1 || live_skip "no '$CHROMIUM' (Debian package 'chromium')"
+# shellcheck source=browser-lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/browser-lib.sh"
 tools=${abs_top_builddir:-$(dirname "$JITSYM")}/tests/tools
 MKPERF=${MKPERF:-$tools/mkperf}
 MKJITDUMP=${MKJITDUMP:-$tools/mkjitdump}
@@ -48,20 +48,10 @@ tiers() {
 		--buildid-dir . --perfmap-dir maps --interval 100ms --format "$1" -o "$2" perf.data)
 }
 
-# chrome ARG...: headless Chromium with a fresh profile, nothing from the network
-chrome() {
-	chrome_profile=$(mktemp -d "$live_tmp/profile.XXXXXX")
-	timeout "${LIVE_CHROMIUM_TIMEOUT:-120}" "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync --user-data-dir="$chrome_profile" \
-		--enable-logging=stderr --v=0 --window-size=1200,900 \
-		"$@" 2>>"$live_tmp/chromium.log"
-}
-
 # dom URL: the document once its script has run, into $live_tmp/dom
 dom() {
 	: >"$live_tmp/chromium.log"
-	chrome --dump-dom "$1" >"$live_tmp/dom" ||
+	chrome --window-size=1200,900 --dump-dom "$1" >"$live_tmp/dom" ||
 		{ live_show "$live_tmp/chromium.log" 20 >&2; live_hard_error "chromium --dump-dom '$1' failed"; }
 	if grep -q 'CONSOLE' "$live_tmp/chromium.log"; then
 		grep 'CONSOLE' "$live_tmp/chromium.log" | sed -n '1,5s/^/    /p' >&2
@@ -72,11 +62,6 @@ dom() {
 # status: the text of the status element in $live_tmp/dom
 status() {
 	sed -n 's/.*<text id="status"[^>]*>\([^<]*\)<.*/\1/p' "$live_tmp/dom"
-}
-
-# field NAME STATUS: the value of NAME=VALUE in a status text
-field() {
-	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
 if ! tiers svg "$svg" 2>"$live_tmp/svg.stderr" || ! tiers csv "$live_tmp/t.csv" 2>>"$live_tmp/svg.stderr"; then
@@ -147,61 +132,6 @@ grep -q 'class="warm"' "$svg" || live_fail "no warm-up line (node warms up at 0.
 height=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' "$svg")
 chrome --screenshot="$live_tmp/tiers.png" --window-size="1200,${height:-900}" "file://$svg#hover=0" \
 	>/dev/null || { live_show "$live_tmp/chromium.log" 20 >&2; live_hard_error "chromium --screenshot failed"; }
-if [ ! -s "$live_tmp/tiers.png" ]; then
-	live_fail "chromium wrote no screenshot"
-elif ! "$PERL" -MCompress::Zlib -e 1 2>/dev/null; then
-	live_say "no Compress::Zlib: screenshot checked for size only ($(wc -c <"$live_tmp/tiers.png") bytes)"
-	[ "$(wc -c <"$live_tmp/tiers.png")" -gt 10000 ] || live_fail "the screenshot is suspiciously small"
-else
-	# shellcheck disable=SC2016 # a perl program
-	png=$("$PERL" -MCompress::Zlib -e '
-		local $/; open my $fh, "<:raw", $ARGV[0] or die "$ARGV[0]: $!\n"; my $d = <$fh>;
-		substr($d, 0, 8) eq "\x89PNG\r\n\x1a\n" or die "not a PNG\n";
-		my ($pos, $w, $h, $bd, $ct, $idat) = (8, 0, 0, 0, 0, "");
-		while ($pos + 8 <= length $d) {
-			my ($len, $type) = unpack "N a4", substr($d, $pos, 8);
-			my $body = substr($d, $pos + 8, $len);
-			$pos += 12 + $len;
-			($w, $h, $bd, $ct) = unpack "N N C C", $body if $type eq "IHDR";
-			$idat .= $body if $type eq "IDAT";
-		}
-		$bd == 8 && ($ct == 2 || $ct == 6) or die "PNG with bit depth $bd, colour type $ct\n";
-		my $bpp = $ct == 6 ? 4 : 3;
-		my $raw = uncompress($idat);
-		defined $raw or die "bad zlib data\n";
-		my $stride = $w * $bpp;
-		my @prev = (0) x $stride;
-		my %col;
-		for my $y (0 .. $h - 1) {
-			my $f = ord substr($raw, $y * ($stride + 1), 1);
-			my @c = unpack "C*", substr($raw, $y * ($stride + 1) + 1, $stride);
-			for my $i (0 .. $#c) {
-				my $a = $i >= $bpp ? $c[$i - $bpp] : 0;
-				my $b = $prev[$i];
-				my $q = $i >= $bpp ? $prev[$i - $bpp] : 0;
-				if ($f == 1) { $c[$i] += $a }
-				elsif ($f == 2) { $c[$i] += $b }
-				elsif ($f == 3) { $c[$i] += int(($a + $b) / 2) }
-				elsif ($f == 4) {
-					my $p = $a + $b - $q;
-					my ($pa, $pb, $pc) = (abs($p - $a), abs($p - $b), abs($p - $q));
-					$c[$i] += $pa <= $pb && $pa <= $pc ? $a : $pb <= $pc ? $b : $q;
-				}
-				$c[$i] &= 255;
-			}
-			@prev = @c;
-			for (my $i = 0; $i < @c; $i += $bpp) { $col{"$c[$i],$c[$i+1],$c[$i+2]"}++ }
-		}
-		my ($top) = sort { $b <=> $a } values %col;
-		printf "%dx%d colours=%d commonest=%d%%\n", $w, $h, scalar keys %col, 100 * $top / ($w * $h);
-	' "$live_tmp/tiers.png" 2>&1) || { live_fail "cannot read the screenshot: $png"; png=; }
-	if [ -n "$png" ]; then
-		live_say "screenshot $live_tmp/tiers.png: $png"
-		ncol=$(printf '%s\n' "$png" | sed -n 's/.*colours=\([0-9]*\).*/\1/p')
-		top=$(printf '%s\n' "$png" | sed -n 's/.*commonest=\([0-9]*\)%.*/\1/p')
-		[ "${ncol:-0}" -ge 12 ] || live_fail "the screenshot has ${ncol:-0} colours: blank?"
-		[ "${top:-100}" -le 80 ] || live_fail "the screenshot is ${top:-100}% one colour: blank?"
-	fi
-fi
+live_check_screenshot "$live_tmp/tiers.png" 12 80
 
 live_finish
