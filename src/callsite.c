@@ -136,39 +136,26 @@ void callsite_set__delete(struct callsite_set *s)
 	free(s);
 }
 
-static bool find16(const uint16_t *a, uint64_t nr, uint64_t key)
-{
-	uint64_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] == key)
-			return true;
-		if (a[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* Binary search of a sorted array of offsets: find16(), find32(). */
+#define DEFINE_FIND(name, type) \
+	static bool name(const type *a, uint64_t nr, uint64_t key) \
+	{ \
+		uint64_t lo = 0, hi = nr; \
+ \
+		while (lo < hi) { \
+			uint64_t mid = lo + (hi - lo) / 2; \
+ \
+			if (a[mid] == key) \
+				return true; \
+			if (a[mid] < key) \
+				lo = mid + 1; \
+			else \
+				hi = mid; \
+		} \
+		return false; \
 	}
-	return false;
-}
-
-static bool find32(const uint32_t *a, uint64_t nr, uint64_t key)
-{
-	uint64_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] == key)
-			return true;
-		if (a[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
+DEFINE_FIND(find16, uint16_t)
+DEFINE_FIND(find32, uint32_t)
 
 bool callsite_set__has(const struct callsite_set *s, uint64_t off)
 {

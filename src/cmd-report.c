@@ -58,21 +58,6 @@ static int parse_limit(const char *arg, size_t *limit)
 	return 0;
 }
 
-static int parse_percent(const char *arg, double *pct)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end != arg && *end == '%')
-		end++;
-	if (end == arg || *end || errno || !(v >= 0 && v <= 100))
-		return error("--percent-limit takes a percentage from 0 to 100, not '%s'", arg);
-	*pct = v;
-	return 0;
-}
-
 static int report_opt(void *ctx, int c, const char *arg)
 {
 	struct report_opts *o = &((struct report_cmd *)ctx)->opts;
@@ -88,7 +73,7 @@ static int report_opt(void *ctx, int c, const char *arg)
 		return 0;
 	case OPT_NO_CHILDREN:   o->no_children = true; return 0;
 	case OPT_LIMIT:         return parse_limit(arg, &o->limit);
-	case OPT_PERCENT_LIMIT: return parse_percent(arg, &o->percent_limit);
+	case OPT_PERCENT_LIMIT: return command__parse_percent("--percent-limit", arg, &o->percent_limit);
 	case OPT_SOURCE_LINES:  o->source_lines = true; return 0;
 	case OPT_FULL_PATHS:    o->full_paths = true; return 0;
 	default:                BUG("report option %d", c);

@@ -88,16 +88,11 @@ bad:
 
 static int parse_warm(const char *arg, double *frac)
 {
-	char *end;
-	double v;
+	double pct;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end != arg && *end == '%')
-		end++;
-	if (end == arg || *end || errno || !(v >= 0 && v <= 100))
-		return error("--warm-below takes a percentage from 0 to 100, not '%s'", arg);
-	*frac = v / 100.0;
+	if (command__parse_percent("--warm-below", arg, &pct))
+		return -1;
+	*frac = pct / 100.0;
 	return 0;
 }
 

@@ -232,6 +232,21 @@ static int run_session(struct command_run *run)
 	return ret ? EXIT_INPUT : EXIT_OK;
 }
 
+int command__parse_percent(const char *option, const char *arg, double *pct)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end || errno || !(v >= 0 && v <= 100))
+		return error("%s takes a percentage from 0 to 100, not '%s'", option, arg);
+	*pct = v;
+	return 0;
+}
+
 int command__run(const struct command *c, void *ctx, int argc, char **argv)
 {
 	struct command_run run = { .c = c, .ctx = ctx, .name = argv[0] };

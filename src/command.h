@@ -66,6 +66,12 @@ struct command {
 	void (*release)(void *ctx);
 };
 
+/*
+ * An option's percentage: "5", "5%", "2.5" (0 to 100) into *pct; -1 after
+ * error() naming option ("--warm-below") when arg is not one.
+ */
+int command__parse_percent(const char *option, const char *arg, double *pct);
+
 /* Run command c with state ctx over argv (argv[0]: its name); returns an enum jitsym_exit. */
 int command__run(const struct command *c, void *ctx, int argc, char **argv);
 
