@@ -142,6 +142,18 @@ live_find_jitsym() {
 	live_say "jitsym under test: $JITSYM"
 }
 
+# live_find_minijit: $MINIJIT, the build's examples/minijit/minijit, or
+# one built into $live_tmp with $CC; skips without either
+live_find_minijit() {
+	MINIJIT=${MINIJIT:-${abs_top_builddir:-$live_top}/examples/minijit/minijit}
+	[ -x "$MINIJIT" ] && return 0
+	command -v "${CC:-cc}" >/dev/null 2>&1 || live_skip "no minijit and no C compiler"
+	${CC:-cc} -O2 -g -fno-omit-frame-pointer -pthread -o "$live_tmp/minijit" \
+		"$live_top"/examples/minijit/*.c >"$live_tmp/build.log" 2>&1 ||
+		{ live_show "$live_tmp/build.log" 20 >&2; live_hard_error "cannot build minijit"; }
+	MINIJIT=$live_tmp/minijit
+}
+
 # What LIVE_SELF_CHECK=1 runs for "jitsym fold [OPTS] DATA" and
 # "jitsym script DATA": options start with '-' and take no argument.
 live_perf_as_jitsym() {

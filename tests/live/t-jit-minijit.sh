@@ -19,14 +19,7 @@ set -eu
 live_init jit-minijit
 live_require_perf
 live_find_jitsym
-MINIJIT=${MINIJIT:-${abs_top_builddir:-$live_top}/examples/minijit/minijit}
-if [ ! -x "$MINIJIT" ]; then
-	command -v "${CC:-cc}" >/dev/null 2>&1 || live_skip "no minijit and no C compiler"
-	${CC:-cc} -O2 -g -fno-omit-frame-pointer -pthread -o "$live_tmp/minijit" \
-		"$live_top"/examples/minijit/*.c >"$live_tmp/build.log" 2>&1 ||
-		{ live_show "$live_tmp/build.log" 20 >&2; live_hard_error "cannot build minijit"; }
-	MINIJIT=$live_tmp/minijit
-fi
+live_find_minijit
 live_say "minijit: $MINIJIT"
 
 # Functions a mode's run named in its summary, with a state that ran.

@@ -28,16 +28,6 @@ struct ref {
 	size_t nr, alloc;
 };
 
-static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-
-static uint32_t rnd(uint32_t n)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state % n);
-}
-
 static void clean(struct sbuf *sb, const char *s, bool underscores)
 {
 	for (; *s; s++)
@@ -86,20 +76,20 @@ static void run(const char *what, bool with_pid, size_t nr_samples, size_t max_d
 	FILE *mem;
 
 	for (i = 0; i < nr_samples; i++) {
-		struct thread t = { .tid = 1 + rnd(3) };
-		struct pd_sample smp = { .pid = 100 + rnd(2), .period = 1 };
+		struct thread t = { .tid = 1 + test_rnd(3) };
+		struct pd_sample smp = { .pid = 100 + test_rnd(2), .period = 1 };
 		struct resolved_sample rs = { .sample = &smp, .thread = &t, .frames = frames };
 		struct sbuf line = SBUF_INIT;
-		size_t depth = rnd((uint32_t)max_depth + 1);
+		size_t depth = test_rnd((uint32_t)max_depth + 1);
 
 		smp.tid = t.tid;
-		t.comm = strpool__intern(pool, comms[rnd(ARRAY_SIZE(comms))]);
+		t.comm = strpool__intern(pool, comms[test_rnd(ARRAY_SIZE(comms))]);
 		clean(&line, t.comm, true);
 		if (with_pid)
 			sbuf_addf(&line, "-%u", smp.pid);
 		/* frames are leaf first; the line is outermost first */
 		for (k = 0; k < depth; k++) {
-			const char *name = names[rnd(ARRAY_SIZE(names))];
+			const char *name = names[test_rnd(ARRAY_SIZE(names))];
 
 			memset(&frames[depth - 1 - k], 0, sizeof(frames[0]));
 			frames[depth - 1 - k].kind = FRAME_NATIVE;

@@ -17,16 +17,6 @@
 
 #include "test.h"
 
-static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-
-static uint32_t rnd(uint32_t n)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state % n);
-}
-
 /* leaves: (kind, name) and the category frameclass gives them */
 static const struct {
 	enum frame_kind kind;
@@ -148,9 +138,9 @@ static void test_random(bool by_thread)
 	memset(ref, 0, sizeof(ref));
 	memset(inc, 0, sizeof(inc));
 	for (n = 0; n < 5000; n++) {
-		struct smp s = { .pid = 100 + rnd(NP), .period = 1, .leaf = rnd(ARRAY_SIZE(leaves)),
-				 .caller = rnd(3) ? rnd(ARRAY_SIZE(leaves)) : SIZE_MAX };
-		uint32_t th = rnd(2);
+		struct smp s = { .pid = 100 + test_rnd(NP), .period = 1, .leaf = test_rnd(ARRAY_SIZE(leaves)),
+				 .caller = test_rnd(3) ? test_rnd(ARRAY_SIZE(leaves)) : SIZE_MAX };
+		uint32_t th = test_rnd(2);
 
 		s.tid = s.pid + th;
 		s.time = time;
@@ -162,7 +152,7 @@ static void test_random(bool by_thread)
 		if (leaves[s.leaf].cat == FC_INTERPRETED ||
 		    (s.caller != SIZE_MAX && leaves[s.caller].cat == FC_INTERPRETED))
 			inc[s.pid - 100][th][k]++;
-		time += rnd(14000);   /* 5000 samples over about 35 ms */
+		time += test_rnd(14000);   /* 5000 samples over about 35 ms */
 		if (time - t0 >= NI * o.interval)
 			break;
 	}

@@ -6,6 +6,7 @@
 #ifndef JITSYM_TEST_H
 #define JITSYM_TEST_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 static int test_passed, test_failed;
@@ -21,6 +22,17 @@ static int test_passed, test_failed;
 			       __LINE__, #cond);                             \
 		}                                                            \
 	} while (0)
+
+/* A repeatable pseudo-random number below n (xorshift64; the same sequence every run). */
+static inline uint32_t test_rnd(uint32_t n)
+{
+	static uint64_t state = 0x2545F4914F6CDD1DULL;
+
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return (uint32_t)(state % n);
+}
 
 static inline int test_done(void)
 {
