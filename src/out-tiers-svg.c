@@ -693,16 +693,10 @@ static void add_overlay(struct ts_writer *w, const struct tiers_group *g, int to
  */
 static int64_t warm_at(const struct tiers_view *v, const struct tiers_group *g)
 {
-	size_t s;
-
-	if (g->warm_interval < 0 || (uint64_t)g->warm_interval >= v->nr_intervals)
+	if (!g->ran_interpreted || g->warm_interval < 0 ||
+	    (uint64_t)g->warm_interval >= v->nr_intervals)
 		return -1;
-	if (g->total_interp_samples)
-		return g->warm_interval;
-	for (s = 0; s < g->nr_series; s++)
-		if (g->series[s].category == FC_INTERPRETED)
-			return g->warm_interval;
-	return -1;
+	return g->warm_interval;
 }
 
 /* The warm-up point: a vertical line at the start of the interval, labelled. */
@@ -739,12 +733,14 @@ static void add_chart_head(struct ts_writer *w, const struct tiers_group *g, int
 	if (g->total_samples)
 		sbuf_addf(sb, ", %.1f%% with interpreted frames on the stack",
 			  pct_of(g->total_interp_samples, g->total_samples));
-	if (warm_at(v, g) >= 0) {
+	if (!g->ran_interpreted) {
+		sbuf_addstr(sb, "; no interpreted code");
+	} else if (!g->ran_compiled) {
+		sbuf_addstr(sb, "; no compiled code (no warm-up)");
+	} else if (warm_at(v, g) >= 0) {
 		sbuf_addstr(sb, "; warm-up at ");
 		add_seconds(sb, (uint64_t)g->warm_interval * v->interval, exact_decimals(v->interval));
 		sbuf_addf(sb, " s (interpreted share below %g%% from there)", v->warm_below * 100);
-	} else if (g->warm_interval >= 0) {
-		sbuf_addstr(sb, "; no interpreted code");
 	} else {
 		sbuf_addf(sb, "; no warm-up point (interpreted share not staying below %g%%)",
 			  v->warm_below * 100);

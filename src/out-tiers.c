@@ -69,21 +69,12 @@ static void put_spark(FILE *out, const uint64_t *part, const uint64_t *whole, si
 	fputc('|', out);
 }
 
-static uint64_t interpreted_self(const struct tiers_group *g)
-{
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < g->nr_series; i++)
-		if (g->series[i].category == FC_INTERPRETED)
-			n += g->series[i].total_samples;
-	return n;
-}
-
 static void put_warm(FILE *out, const struct tiers_view *v, const struct tiers_group *g)
 {
-	if (!interpreted_self(g))
+	if (!g->ran_interpreted)
 		fputs("no interpreted samples", out);
+	else if (!g->ran_compiled)
+		fputs("no compiled code (no warm-up)", out);
 	else if (g->warm_interval < 0)
 		fprintf(out, "never below %g%% interpreted", v->warm_below * 100.0);
 	else {

@@ -380,12 +380,17 @@ static int group_cmp(const void *pa, const void *pb)
 
 /*
  * The warm-up interval: the first one from which on every interval with
- * samples has an interpreted (self) share below the threshold; -1 when
- * the last interval with samples does not.
+ * samples has an interpreted (self) share below the threshold and the
+ * intervals from it on ran compiled code (baseline, optimizing or other
+ * JIT code: warming up is moving from the interpreter to compiled code,
+ * so an interpreter-only runtime never warms up, and a last interval
+ * holding only GC or native samples does not make a process warm); -1
+ * when there is no such interval.
  */
 static int64_t warm_interval(const struct tiers_group *g, size_t n, double below)
 {
 	int64_t warm = -1;
+	bool compiled = false;
 	size_t i, j;
 
 	for (i = n; i-- > 0;) {
@@ -394,12 +399,18 @@ static int64_t warm_interval(const struct tiers_group *g, size_t n, double below
 		if (!g->weight[i])
 			continue;
 		for (j = 0; j < g->nr_series; j++) {
-			if (g->series[j].category == FC_INTERPRETED)
-				interp += g->series[j].weight[i];
+			const struct tiers_series *s = &g->series[j];
+
+			if (s->category == FC_INTERPRETED)
+				interp += s->weight[i];
+			else if (s->weight[i] && (s->category == FC_BASELINE ||
+						  s->category == FC_OPTIMIZED || s->category == FC_JIT))
+				compiled = true;
 		}
 		if (!((double)interp / (double)g->weight[i] < below))
 			break;
-		warm = (int64_t)i;
+		if (compiled)
+			warm = (int64_t)i;
 	}
 	return warm;
 }
@@ -440,6 +451,12 @@ static void view_group(const struct tiers *t, const struct tgroup *tg, struct ti
 	g->total_weight = sum(g->weight, n);
 	g->total_interp_samples = sum(g->interp_samples, n);
 	g->total_interp_weight = sum(g->interp_weight, n);
+	for (i = 0; i < g->nr_series; i++) {
+		enum frame_category c = g->series[i].category;
+
+		g->ran_interpreted |= c == FC_INTERPRETED;
+		g->ran_compiled |= c == FC_BASELINE || c == FC_OPTIMIZED || c == FC_JIT;
+	}
 	g->warm_interval = warm_interval(g, n, t->opts.warm_below);
 }
 

@@ -47,8 +47,13 @@ struct tiers_group {       /* a process (or a thread with by_thread) */
 	/* [nr_intervals]: samples with ANY interpreted frame on the stack (inclusive) */
 	uint64_t *interp_samples, *interp_weight;
 	uint64_t total_samples, total_weight, total_interp_samples, total_interp_weight;
-	/* first interval after which the interpreted (self, leaf) share stays < warm_below; -1: never */
+	/*
+	 * The first interval from which on the interpreted (self, leaf) share
+	 * stays < warm_below, with compiled code run from there; -1: none.
+	 */
 	int64_t warm_interval;
+	/* leaf samples in interpreted code; in compiled code (baseline, optimizing, other JIT) */
+	bool ran_interpreted, ran_compiled;
 };
 
 struct tiers_view {        /* valid after tiers__finish() until tiers__delete() */

@@ -37,8 +37,8 @@ static struct tiers_series s1[] = {
 };
 
 static struct tiers_group groups[] = {
-	{ 42, 0, "evil<&\"'>\x01\xff]]>", s0, 4, g0n, g0n, g0i, g0i, 39, 39, 18, 18, 3 },
-	{ 7, 8, "kworker", s1, 1, kn, kw, z, z, 5, 52, 0, 0, -1 },
+	{ 42, 0, "evil<&\"'>\x01\xff]]>", s0, 4, g0n, g0n, g0i, g0i, 39, 39, 18, 18, 3, true, true },
+	{ 7, 8, "kworker", s1, 1, kn, kw, z, z, 5, 52, 0, 0, -1, false, false },
 };
 
 /* The output for v, as a string; the writer's return in *rc. */
@@ -209,8 +209,8 @@ static void test_view(void)
 	T("one warm-up line, at 0.75 s", count(out, "class=\"warm\"") == 1 &&
 	  strstr(out, ">warm-up 0.75 s</text>") && strstr(out, "; warm-up at 0.75 s"));
 	area = strstr(out, "kworker 7/8</tspan>");
-	T("no warm-up point for group 1", area && strstr(area, "; no warm-up point") &&
-	  strstr(area, "; no warm-up point") < c1);
+	T("no interpreted code in group 1", area && strstr(area, "; no interpreted code") &&
+	  strstr(area, "; no interpreted code") < c1);
 	T("one overlay line, and its legend key", count(out, "<path class=\"interp\"") == 1 &&
 	  strstr(out, "id=\"overlay-key\""));
 	T("overlay numbers", strstr(out, "data-p=\"81.818 66.667 0 25 9.091\""));
@@ -245,6 +245,15 @@ static void test_view(void)
 	  strstr(out, "kworker 7/8</tspan> 5 samples, 0.0% with interpreted frames on the stack; "
 		 "no interpreted code</text>"));
 	groups[1].warm_interval = -1;
+	free(out);
+
+	/* interpreted, never compiled (CPython): no warm-up, whatever its shares */
+	groups[1].ran_interpreted = true;
+	out = write_svg(&v, &rc, &len);
+	T("no warm-up without compiled code", count(out, "class=\"warm\"") == 1 &&
+	  strstr(out, "kworker 7/8</tspan> 5 samples, 0.0% with interpreted frames on the stack; "
+		 "no compiled code (no warm-up)</text>"));
+	groups[1].ran_interpreted = false;
 	free(out);
 }
 

@@ -222,7 +222,7 @@ static void test_auto(uint64_t span)
 	tiers__delete(t);
 }
 
-/* plan: per interval "I" interpreted samples, "o" others, "." none */
+/* plan: per interval "I" interpreted samples, "o" optimized JIT, "n" native, "." none */
 static int64_t warm(const char *plan, double below)
 {
 	struct tiers_opts o = { .interval = 1000, .warm_below = below };
@@ -241,7 +241,7 @@ static int64_t warm(const char *plan, double below)
 		if (*p == '.')
 			continue;
 		s.time = 1000000 + i * 1000 + (uint64_t)(p - plan) % 1000;
-		s.leaf = *p == 'I' ? 0 : 2;
+		s.leaf = *p == 'I' ? 0 : *p == 'n' ? 4 : 2;
 		add(t, &s);
 	}
 	w = tiers__finish(t)->groups[0].warm_interval;
@@ -260,6 +260,9 @@ static void test_warm(void)
 	T("warm: nor delay it", warm("II . . oo", 0.05) == 3);
 	T("warm: the share must be below, not at, the threshold",
 	  warm("I ooooI oooooooooI", 0.2) == 2 && warm("I ooooI oooooooooI", 0.25) == 1);
+	T("warm: no compiled code after the interpreter: never (CPython)", warm("I I n n", 0.05) == -1);
+	T("warm: a native-only tail does not make it warm", warm("I I I In n", 0.05) == -1);
+	T("warm: nor does it delay a warm-up before it", warm("II oo oo n", 0.05) == 1);
 	T("warm: threshold 0: never with any interpretation", warm("I o o", 0) == -1);
 	T("warm: threshold 100%: from the first not all interpreted",
 	  warm("I I o", 1.0) == 2 && warm("Io Io o", 1.0) == 0);
