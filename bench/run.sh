@@ -8,8 +8,9 @@
 #                [--tools LIST] [--rerecord] [--smoke]
 #
 #   --sizes LIST   size tiers to record and measure (default: small,medium,large)
-#                  small ~4 MB, medium ~60 MB, large ~600 MB of perf.data;
-#                  large is recorded for node only; dwarf: ~200 MB
+#                  small ~4 MB, medium ~60 MB, large ~600 MB of perf.data,
+#                  large250 ~250 MB (the size issue 14 quotes); large and
+#                  large250 are recorded for node only; dwarf: ~200 MB
 #                  "--call-graph dwarf" recordings of node and native
 #   --kinds LIST   workloads (default: node,native,java)
 #   --scaling      also record node at 1x, 4x and 16x one duration and time
@@ -70,6 +71,7 @@ CORPUS='
 node-small     node    3000   3    4  20000
 node-medium    node   20000  10.5 60  20000
 node-large     node   40000  42  600  20000
+node-large250  node   40000  18  250  20000
 native-small   native 10000   3    4  -
 native-medium  native 40000   7.5 60  -
 java-small     java    4000   4    4  -
@@ -536,13 +538,13 @@ say "jitsym $jitsym (commit $commit); corpus and results in $out"
 main_recs=
 for size in ${sizes//,/ }; do
 	case $size in
-	small|medium|large|smoke|dwarf) ;;
+	small|medium|large|large250|smoke|dwarf) ;;
 	none) continue ;;
-	*) die "unknown size '$size' (small, medium, large, dwarf)" ;;
+	*) die "unknown size '$size' (small, medium, large, large250, dwarf)" ;;
 	esac
 	for k in ${kinds//,/ }; do
 		case $k in node|native|java) ;; *) die "unknown kind '$k' (node, native, java)" ;; esac
-		[ "$size" = large ] && [ "$k" != node ] && continue
+		case $size in large*) [ "$k" != node ] && continue ;; esac
 		[ "$size" = dwarf ] && [ "$k" = java ] && continue
 		main_recs="$main_recs $k-$size"
 	done
@@ -564,7 +566,7 @@ done
 for name in $main_recs; do
 	case " $ready " in *" $name "*) ;; *) continue ;; esac
 	n=$reps
-	[ -n "$n" ] || case $name in *-large) n=1 ;; *) n=3 ;; esac
+	[ -n "$n" ] || case $name in *-large|*-large250) n=1 ;; *) n=3 ;; esac
 	tl=$(tools_for "$name")
 	say "$name: measuring $tl, $n time(s)"
 	measure "$name" "$n" "$tl"
