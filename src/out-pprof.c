@@ -5,6 +5,7 @@
 #include "kernel.h"
 #include "machine.h"
 #include "perfdata.h"
+#include "pprof-stacks.h"
 #include "sbuf.h"
 #include "srcline.h"
 #include "strpool.h"
@@ -62,11 +63,19 @@ struct location_key {
 	uint64_t kind;
 };
 
+/*
+ * A location as written: its address is its key's ip, its lines are
+ * lines[first .. the next location's first), a Location message is made
+ * of them only as it is written.
+ */
 struct location {
-	struct mapping *map;
-	Perftools__Profiles__Location msg;
-	Perftools__Profiles__Line **line_ptrs;
-	Perftools__Profiles__Line lines[];
+	uint32_t map;           /* the mapping's seq */
+	uint32_t first_line;
+};
+
+struct loc_line {
+	uint32_t function_id;
+	uint32_t line, column;
 };
 
 /*
@@ -103,27 +112,10 @@ struct frame_key {
 };
 
 /*
- * One distinct stack with its labels: a Sample when written. Its key is
- * the location ids (leaf first) then the label values (pid, tid, comm's
- * string index, those asked for), 32-bit words kept in large chunks; an
- * open-addressing table of stack indices finds it. A sample costs one
- * hash of its ids and, when the stack was seen before, one compare, and
- * allocates nothing; a stack, four bytes a word plus this record.
+ * The distinct stacks with their labels, each a Sample when written, are
+ * kept by pprof-stacks.h: keys of the location ids (leaf first) then the
+ * label values (pid, tid, comm's string index, those asked for).
  */
-#define KEY_CHUNK_WORDS (1u << 20)
-
-struct stack {
-	const uint32_t *key;
-	uint32_t len;
-	uint32_t hash;
-	int64_t values[2];              /* samples, period */
-};
-
-struct key_chunk {
-	struct key_chunk *next;
-	size_t used, size;
-	uint32_t words[];
-};
 
 struct pprof_builder {
 	struct pprof_opts opts;
@@ -132,24 +124,23 @@ struct pprof_builder {
 	char **strings;
 	size_t nr_strings, alloc_strings;
 	struct mapping *maps;
-	size_t nr_maps;
+	struct mapping **map_list;      /* by seq */
+	size_t nr_maps, alloc_map_list;
 	struct function *funcs;
 	Perftools__Profiles__Function **func_list;
 	size_t nr_funcs, alloc_funcs;
-	struct location **locs;         /* by id - 1 */
+	struct location *locs;          /* by id - 1 */
 	struct location_key *loc_keys;  /* by id - 1 */
 	size_t nr_locs, alloc_locs, alloc_loc_keys;
+	struct loc_line *lines;
+	size_t nr_lines, alloc_lines;
 	struct loc_entry *loc_table;
 	size_t loc_table_size;          /* a power of two */
 	struct loc_slot *loc_cache;     /* 1 << LOC_CACHE_BITS */
 	struct last_frames last[1u << LAST_THREAD_BITS];
 	struct frame_key *frame_keys;   /* the sample's, leaf first */
 	size_t alloc_frame_keys;
-	struct stack *stacks;           /* in the order first seen */
-	size_t nr_stacks, alloc_stacks;
-	uint32_t *stack_table;          /* stack index + 1; 0: empty */
-	size_t stack_table_size;        /* a power of two */
-	struct key_chunk *chunks;
+	struct stack_store *stacks;
 	uint32_t *key;
 	size_t key_alloc;
 	size_t nr_labels;               /* label values at the end of each key */
@@ -229,8 +220,7 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 	b->loc_table_size = 1u << 12;
 	b->loc_table = xcalloc(b->loc_table_size, sizeof(*b->loc_table));
 	b->loc_cache = xcalloc(1u << LOC_CACHE_BITS, sizeof(*b->loc_cache));
-	b->stack_table_size = 1u << 12;
-	b->stack_table = xcalloc(b->stack_table_size, sizeof(*b->stack_table));
+	b->stacks = stack_store__new();
 	b->type = "events";
 	b->unit = "count";
 	return b;
@@ -257,28 +247,19 @@ void pprof_builder__delete(struct pprof_builder *b)
 		HASH_DEL(b->funcs, f);
 		free(f);
 	}
-	for (i = 0; i < b->nr_locs; i++) {
-		free(b->locs[i]->line_ptrs);
-		free(b->locs[i]);
-	}
-	while (b->chunks) {
-		struct key_chunk *c = b->chunks;
-
-		b->chunks = c->next;
-		free(c);
-	}
 	srcline_cache__delete(b->srcline);
 	free(b->strings);
 	free(b->func_list);
+	free(b->map_list);
 	free(b->locs);
+	free(b->lines);
 	free(b->loc_table);
 	free(b->loc_keys);
 	free(b->loc_cache);
 	for (i = 0; i < ARRAY_SIZE(b->last); i++)
 		free(b->last[i].slots);
 	free(b->frame_keys);
-	free(b->stacks);
-	free(b->stack_table);
+	stack_store__delete(b->stacks);
 	free(b->key);
 	strpool__delete(b->pool);
 	free(b);
@@ -428,6 +409,10 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 		m->key = key.key;
 		m->kind = kind;
 		m->library = kind == MAP_FILE && is_library(name);
+		if (b->nr_maps >= UINT32_MAX)
+			die("more than 2^32 mappings");
+		ALLOC_GROW(b->map_list, b->nr_maps + 1, b->alloc_map_list);
+		b->map_list[b->nr_maps] = m;
 		m->seq = b->nr_maps++;
 		m->lo = m->hi = f->ip;
 		HASH_ADD(hh, b->maps, key, sizeof(m->key), m);
@@ -459,6 +444,8 @@ static uint64_t function_id(struct pprof_builder *b, const char *name, const cha
 	/* only the demangled name is kept (the mangled one with --no-demangle) */
 	fn->msg.system_name = fn->msg.name;
 	fn->msg.filename = str_index(b, fn->key.file);
+	if (fn->msg.id > UINT32_MAX)
+		die("more than 2^32 functions");
 	HASH_ADD(hh, b->funcs, key, sizeof(fn->key), fn);
 	ALLOC_GROW(b->func_list, b->nr_funcs + 1, b->alloc_funcs);
 	b->func_list[b->nr_funcs++] = &fn->msg;
@@ -561,31 +548,28 @@ static uint32_t new_location(struct pprof_builder *b, const struct frame *f,
 	struct src_loc src[SRCLINE_MAX_DEPTH];
 	bool debug;
 	size_t n = frame_lines(b, f, src, &debug), i;
+	struct mapping *map;
 	struct location *l;
 
-	if (b->nr_locs >= UINT32_MAX - 1)
+	if (b->nr_locs >= UINT32_MAX - 1 || b->nr_lines > UINT32_MAX - n)
 		die("more than 2^32 distinct locations");
-	l = xcalloc(1, st_add(sizeof(*l), st_mult(n, sizeof(l->lines[0]))));
-	l->map = frame_mapping(b, f);
-	perftools__profiles__location__init(&l->msg);
-	l->msg.id = b->nr_locs + 1;
-	l->msg.address = f->ip;
-	l->line_ptrs = xcalloc(n ? n : 1, sizeof(*l->line_ptrs));
-	for (i = 0; i < n; i++) {
-		perftools__profiles__line__init(&l->lines[i]);
-		l->lines[i].function_id = function_id(b, src[i].function, src[i].file);
-		l->lines[i].line = src[i].line;
-		l->lines[i].column = src[i].column;
-		l->line_ptrs[i] = &l->lines[i];
-	}
-	l->msg.n_line = n;
-	l->msg.line = l->line_ptrs;
-	mapping_flags(l->map, src, n, debug);
+	map = frame_mapping(b, f);
 	ALLOC_GROW(b->locs, b->nr_locs + 1, b->alloc_locs);
+	l = &b->locs[b->nr_locs];
+	l->map = (uint32_t)map->seq;
+	l->first_line = (uint32_t)b->nr_lines;
+	ALLOC_GROW(b->lines, b->nr_lines + n, b->alloc_lines);
+	for (i = 0; i < n; i++) {
+		struct loc_line *line = &b->lines[b->nr_lines++];
+
+		line->function_id = (uint32_t)function_id(b, src[i].function, src[i].file);
+		line->line = src[i].line;
+		line->column = src[i].column;
+	}
+	mapping_flags(map, src, n, debug);
 	ALLOC_GROW(b->loc_keys, b->nr_locs + 1, b->alloc_loc_keys);
 	b->loc_keys[b->nr_locs] = *key;
-	b->locs[b->nr_locs++] = l;
-	return (uint32_t)b->nr_locs;
+	return (uint32_t)++b->nr_locs;
 }
 
 static uint32_t location_id_slow(struct pprof_builder *b, const struct frame *f,
@@ -672,100 +656,6 @@ static void location_ids(struct pprof_builder *b, const struct resolved_sample *
 						&lf->slots[n - 1 - i]);
 }
 
-static uint32_t stack_hash(const uint32_t *key, size_t n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-	size_t i = 0;
-
-	for (; i + 2 <= n; i += 2) {
-		h ^= (uint64_t)key[i] | (uint64_t)key[i + 1] << 32;
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	if (i < n) {
-		h ^= key[i];
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return (uint32_t)(h >> 32);
-}
-
-static const uint32_t *store_key(struct pprof_builder *b, const uint32_t *key, size_t n)
-{
-	struct key_chunk *c = b->chunks;
-	uint32_t *dst;
-
-	if (!c || c->size - c->used < n) {
-		size_t size = n > KEY_CHUNK_WORDS ? n : KEY_CHUNK_WORDS;
-
-		c = xmalloc(st_add(sizeof(*c), st_mult(size, sizeof(uint32_t))));
-		c->next = b->chunks;
-		c->used = 0;
-		c->size = size;
-		b->chunks = c;
-	}
-	dst = c->words + c->used;
-	c->used += n;
-	memcpy(dst, key, n * sizeof(*key));
-	return dst;
-}
-
-static void grow_stack_table(struct pprof_builder *b)
-{
-	size_t size = b->stack_table_size * 2, mask = size - 1, i;
-	uint32_t *table = xcalloc(size, sizeof(*table));
-
-	for (i = 0; i < b->nr_stacks; i++) {
-		size_t pos = b->stacks[i].hash & mask;
-
-		while (table[pos])
-			pos = (pos + 1) & mask;
-		table[pos] = (uint32_t)(i + 1);
-	}
-	free(b->stack_table);
-	b->stack_table = table;
-	b->stack_table_size = size;
-}
-
-/* The stack of key[0..n), new or not. */
-static struct stack *find_stack(struct pprof_builder *b, size_t n)
-{
-	uint32_t hash = stack_hash(b->key, n);
-	size_t mask = b->stack_table_size - 1, pos;
-	struct stack *s;
-
-	for (pos = hash & mask; b->stack_table[pos]; pos = (pos + 1) & mask) {
-		s = &b->stacks[b->stack_table[pos] - 1];
-		if (s->hash == hash && s->len == n && !memcmp(s->key, b->key, n * sizeof(*b->key)))
-			return s;
-	}
-	if (b->nr_stacks >= UINT32_MAX - 1 || n > UINT32_MAX)
-		die("more than 2^32 distinct stacks");
-	/* the label names go into the string table as the first stack is seen */
-	if (!b->nr_stacks) {
-		size_t i = 0;
-
-		if (b->opts.label_pid)
-			b->label_keys[i++] = str_index(b, "pid");
-		if (b->opts.label_tid)
-			b->label_keys[i++] = str_index(b, "tid");
-		if (b->opts.label_comm)
-			b->label_keys[i++] = str_index(b, "comm");
-	}
-	ALLOC_GROW(b->stacks, b->nr_stacks + 1, b->alloc_stacks);
-	s = &b->stacks[b->nr_stacks++];
-	s->key = store_key(b, b->key, n);
-	s->len = (uint32_t)n;
-	s->hash = hash;
-	s->values[0] = 0;
-	s->values[1] = 0;
-	b->stack_table[pos] = (uint32_t)b->nr_stacks;
-	if (b->nr_stacks * 2 > b->stack_table_size)
-		grow_stack_table(b);
-	return s;
-}
-
 /* The string index of a thread's comm, remembered for the last one seen. */
 static uint32_t comm_index(struct pprof_builder *b, const char *comm)
 {
@@ -791,7 +681,6 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 	const struct pd_sample *smp = rs->sample;
 	uint64_t period = sample_period(b, smp);
 	size_t n = rs->nr_frames;
-	struct stack *s;
 
 	ALLOC_GROW(b->key, st_add(rs->nr_frames, 3), b->key_alloc);
 	location_ids(b, rs);
@@ -801,9 +690,18 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 		b->key[n++] = smp->tid;
 	if (b->opts.label_comm)
 		b->key[n++] = comm_index(b, rs->thread->comm);
-	s = find_stack(b, n);
-	s->values[0]++;
-	s->values[1] += (int64_t)period;
+	/* the label names go into the string table as the first stack is seen */
+	if (!b->nr_samples) {
+		size_t i = 0;
+
+		if (b->opts.label_pid)
+			b->label_keys[i++] = str_index(b, "pid");
+		if (b->opts.label_tid)
+			b->label_keys[i++] = str_index(b, "tid");
+		if (b->opts.label_comm)
+			b->label_keys[i++] = str_index(b, "comm");
+	}
+	stack_store__add(b->stacks, (uintptr_t)rs->thread, b->key, n, period);
 	b->nr_samples++;
 	b->period_sum += period;
 	if (smp->has_time) {
@@ -858,8 +756,9 @@ static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
 	return list;
 }
 
-/* Profile.sample: field 2, wire type 2 (length-delimited) */
+/* Profile.sample and Profile.location: fields 2 and 4, wire type 2 (length-delimited) */
 #define SAMPLE_TAG (2u << 3 | 2u)
+#define LOCATION_TAG (4u << 3 | 2u)
 
 static size_t put_varint(uint8_t *p, uint64_t v)
 {
@@ -873,56 +772,102 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 	return n;
 }
 
+/* Scratch space for packing one message at a time. */
+struct packer {
+	uint8_t *buf;
+	size_t alloc;
+};
+
+/* One element of a repeated message field of Profile: tag, length, message. */
+static void write_field(struct packer *pk, struct gz_sink *g, unsigned tag,
+			const ProtobufCMessage *msg)
+{
+	size_t size = protobuf_c_message_get_packed_size(msg), n;
+	uint8_t hdr[2 * 10];
+
+	ALLOC_GROW(pk->buf, size, pk->alloc);
+	protobuf_c_message_pack(msg, pk->buf);
+	n = put_varint(hdr, tag);
+	n += put_varint(hdr + n, size);
+	gz_sink__write(g, hdr, n);
+	gz_sink__write(g, pk->buf, size);
+}
+
 /*
  * The samples, as Profile field 2 (repeated Sample) in wire format, each
  * built and packed only as it is written: a reader merges repeated fields
  * across the whole message, so they can come between the other fields.
  */
-static void write_samples(const struct pprof_builder *b, struct gz_sink *g)
+static void write_samples(const struct pprof_builder *b, struct gz_sink *g, struct packer *pk)
 {
 	Perftools__Profiles__Label labels[3], *label_ptrs[3];
 	Perftools__Profiles__Sample msg;
-	uint64_t *ids = NULL;
-	uint8_t *packed = NULL;
-	size_t ids_alloc = 0, packed_alloc = 0, i, j;
+	struct stack_iter it = STACK_ITER_INIT;
+	const uint32_t *key;
+	uint64_t *ids = NULL, count, period;
+	int64_t values[2];
+	size_t ids_alloc = 0, len, j;
 
-	for (i = 0; i < b->nr_stacks && !gz_sink__failed(g); i++) {
-		struct stack *s = &b->stacks[i];
-		size_t nr_ids = s->len - b->nr_labels, nr_label = 0, size;
-		uint8_t hdr[2 * 10];
+	while (!gz_sink__failed(g) && stack_store__next(b->stacks, &it, &key, &len, &count, &period)) {
+		size_t nr_ids = len - b->nr_labels, nr_label = 0;
 
 		ALLOC_GROW(ids, nr_ids + 1, ids_alloc);
 		for (j = 0; j < nr_ids; j++)
-			ids[j] = s->key[j];
+			ids[j] = key[j];
 		perftools__profiles__sample__init(&msg);
 		msg.n_location_id = nr_ids;
 		msg.location_id = ids;
-		msg.n_value = ARRAY_SIZE(s->values);
-		msg.value = s->values;
-		for (j = nr_ids; j < s->len; j++, nr_label++) {
+		values[0] = (int64_t)count;
+		values[1] = (int64_t)period;
+		msg.n_value = ARRAY_SIZE(values);
+		msg.value = values;
+		for (j = nr_ids; j < len; j++, nr_label++) {
 			Perftools__Profiles__Label *l = &labels[nr_label];
 
 			perftools__profiles__label__init(l);
 			l->key = b->label_keys[nr_label];
 			/* comm, the last when asked, is a string */
-			if (b->opts.label_comm && j + 1 == s->len)
-				l->str = s->key[j];
+			if (b->opts.label_comm && j + 1 == len)
+				l->str = key[j];
 			else
-				l->num = s->key[j];
+				l->num = key[j];
 			label_ptrs[nr_label] = l;
 		}
 		msg.n_label = nr_label;
 		msg.label = label_ptrs;
-		size = perftools__profiles__sample__get_packed_size(&msg);
-		ALLOC_GROW(packed, size, packed_alloc);
-		perftools__profiles__sample__pack(&msg, packed);
-		j = put_varint(hdr, SAMPLE_TAG);
-		j += put_varint(hdr + j, size);
-		gz_sink__write(g, hdr, j);
-		gz_sink__write(g, packed, size);
+		write_field(pk, g, SAMPLE_TAG, &msg.base);
 	}
 	free(ids);
-	free(packed);
+}
+
+/* The locations, as Profile field 4, each made into a message as it is written. */
+static void write_locations(const struct pprof_builder *b, struct gz_sink *g, struct packer *pk)
+{
+	Perftools__Profiles__Line lines[SRCLINE_MAX_DEPTH], *line_ptrs[SRCLINE_MAX_DEPTH];
+	Perftools__Profiles__Location msg;
+	size_t i, j;
+
+	for (i = 0; i < b->nr_locs && !gz_sink__failed(g); i++) {
+		const struct location *l = &b->locs[i];
+		size_t end = i + 1 < b->nr_locs ? b->locs[i + 1].first_line : b->nr_lines;
+
+		perftools__profiles__location__init(&msg);
+		msg.id = i + 1;
+		msg.mapping_id = b->map_list[l->map]->msg.id;
+		msg.address = b->loc_keys[i].ip;
+		for (j = l->first_line; j < end; j++) {
+			Perftools__Profiles__Line *line = &lines[j - l->first_line];
+
+			perftools__profiles__line__init(line);
+			line->function_id = b->lines[j].function_id;
+			line->line = b->lines[j].line;
+			line->column = b->lines[j].column;
+			line_ptrs[j - l->first_line] = line;
+		}
+		msg.n_line = end - l->first_line;
+		msg.line = line_ptrs;
+		write_field(pk, g, LOCATION_TAG, &msg.base);
+	}
 }
 
 /*
@@ -942,11 +887,11 @@ static int64_t profile_period(const struct pprof_builder *b)
 int pprof_builder__write(struct pprof_builder *b, FILE *out)
 {
 	Perftools__Profiles__Profile head = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__Profile maps = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__ValueType types[2], period_type, *type_ptrs[2];
-	Perftools__Profiles__Location **locs;
+	struct packer pk = { NULL, 0 };
 	struct gz_sink *g;
-	size_t i;
 
 	perftools__profiles__value_type__init(&types[0]);
 	types[0].type = str_index(b, "samples");
@@ -971,15 +916,9 @@ int pprof_builder__write(struct pprof_builder *b, FILE *out)
 	p.time_nanos = 0;
 	p.duration_nanos = b->have_time ? (int64_t)(b->last_time - b->first_time) : 0;
 
-	p.mapping = mapping_list(b);
-	p.n_mapping = b->nr_maps;
-	locs = xcalloc(b->nr_locs ? b->nr_locs : 1, sizeof(*locs));
-	for (i = 0; i < b->nr_locs; i++) {
-		b->locs[i]->msg.mapping_id = b->locs[i]->map->msg.id;
-		locs[i] = &b->locs[i]->msg;
-	}
-	p.location = locs;
-	p.n_location = b->nr_locs;
+	/* field 3; the locations (4), streamed; then the rest */
+	maps.mapping = mapping_list(b);
+	maps.n_mapping = b->nr_maps;
 	p.function = b->func_list;
 	p.n_function = b->nr_funcs;
 	/* last: everything above has interned its strings */
@@ -988,10 +927,13 @@ int pprof_builder__write(struct pprof_builder *b, FILE *out)
 
 	g = gz_sink__new(out);
 	perftools__profiles__profile__pack_to_buffer(&head, gz_sink__buffer(g));
-	write_samples(b, g);
+	write_samples(b, g, &pk);
+	if (!gz_sink__failed(g))
+		perftools__profiles__profile__pack_to_buffer(&maps, gz_sink__buffer(g));
+	write_locations(b, g, &pk);
 	if (!gz_sink__failed(g))
 		perftools__profiles__profile__pack_to_buffer(&p, gz_sink__buffer(g));
-	free(locs);
-	free(p.mapping);
+	free(maps.mapping);
+	free(pk.buf);
 	return gz_sink__close(g);
 }
