@@ -16,10 +16,14 @@
 
 #include "profile.pb-c.h"
 
-struct str_entry {
-	UT_hash_handle hh;
-	const char *s;          /* interned in the builder's pool: keyed by pointer */
-	int64_t index;
+/*
+ * Strings and functions are found by their interned pointers through
+ * open-addressing tables of indices + 1 (0: empty), in a power-of-two
+ * size at most half full.
+ */
+struct index_table {
+	uint32_t *slots;
+	size_t size;
 };
 
 /*
@@ -44,10 +48,10 @@ struct mapping {
 	Perftools__Profiles__Mapping msg;   /* filled in when written */
 };
 
+/* A function: id - 1 in the builder's list; a Function message when written. */
 struct function {
-	UT_hash_handle hh;
-	struct { const char *name, *file; } key;   /* interned in the builder's pool */
-	Perftools__Profiles__Function msg;
+	const char *name, *file;        /* interned in the builder's pool: the key */
+	uint32_t name_index, file_index;   /* in the string table */
 };
 
 /*
@@ -93,10 +97,6 @@ struct loc_slot {
 	uint32_t id;            /* 0: empty (ids start at 1) */
 };
 
-struct loc_entry {
-	uint32_t hash;
-	uint32_t id;            /* 0: empty */
-};
 
 /* The frames of a thread's last sample (any thread's that maps here). */
 struct last_frames {
@@ -120,21 +120,22 @@ struct frame_key {
 struct pprof_builder {
 	struct pprof_opts opts;
 	struct strpool *pool;
-	struct str_entry *strs;
+	const char **str_keys;          /* by index: the interned string */
+	struct index_table str_table;
 	char **strings;
-	size_t nr_strings, alloc_strings;
+	size_t nr_strings, alloc_strings, alloc_str_keys;
 	struct mapping *maps;
 	struct mapping **map_list;      /* by seq */
 	size_t nr_maps, alloc_map_list;
-	struct function *funcs;
-	Perftools__Profiles__Function **func_list;
+	struct function *funcs;         /* by id - 1 */
+	struct index_table func_table;
 	size_t nr_funcs, alloc_funcs;
 	struct location *locs;          /* by id - 1 */
 	struct location_key *loc_keys;  /* by id - 1 */
 	size_t nr_locs, alloc_locs, alloc_loc_keys;
 	struct loc_line *lines;
 	size_t nr_lines, alloc_lines;
-	struct loc_entry *loc_table;
+	uint32_t *loc_table;            /* ids, 0: empty, at most half full */
 	size_t loc_table_size;          /* a power of two */
 	struct loc_slot *loc_cache;     /* 1 << LOC_CACHE_BITS */
 	struct last_frames last[1u << LAST_THREAD_BITS];
@@ -192,21 +193,55 @@ static const char *utf8_string(struct pprof_builder *b, const char *s)
 	return ret;
 }
 
+static uint64_t ptr_hash(const void *a, const void *b)
+{
+	uint64_t h = (uintptr_t)a * 0x9E3779B97F4A7C15ULL;
+
+	h ^= (uintptr_t)b;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ h >> 32;
+}
+
+/* Double t's size, placing indices 0..nr-1 again by hash(b, index). */
+static void index_table_grow(struct index_table *t, size_t nr, const struct pprof_builder *b,
+			     uint64_t (*hash)(const struct pprof_builder *, size_t))
+{
+	size_t size = t->size ? 2 * t->size : 1024, mask = size - 1, i, pos;
+
+	free(t->slots);
+	t->slots = xcalloc(size, sizeof(*t->slots));
+	t->size = size;
+	for (i = 0; i < nr; i++) {
+		for (pos = hash(b, i) & mask; t->slots[pos]; pos = (pos + 1) & mask)
+			;
+		t->slots[pos] = (uint32_t)(i + 1);
+	}
+}
+
+static uint64_t str_hash(const struct pprof_builder *b, size_t i)
+{
+	return ptr_hash(b->str_keys[i], NULL);
+}
+
 static int64_t str_index(struct pprof_builder *b, const char *s)
 {
-	struct str_entry *e;
+	size_t mask, pos;
 
 	s = strpool__intern(b->pool, s ? s : "");
-	HASH_FIND_PTR(b->strs, &s, e);
-	if (e)
-		return e->index;
-	e = xmalloc(sizeof(*e));
-	e->s = s;
-	e->index = (int64_t)b->nr_strings;
-	HASH_ADD_PTR(b->strs, s, e);
+	if (2 * (b->nr_strings + 1) > b->str_table.size)
+		index_table_grow(&b->str_table, b->nr_strings, b, str_hash);
+	mask = b->str_table.size - 1;
+	for (pos = ptr_hash(s, NULL) & mask; b->str_table.slots[pos]; pos = (pos + 1) & mask)
+		if (b->str_keys[b->str_table.slots[pos] - 1] == s)
+			return b->str_table.slots[pos] - 1;
+	if (b->nr_strings >= UINT32_MAX - 1)
+		die("more than 2^32 distinct strings");
 	ALLOC_GROW(b->strings, b->nr_strings + 1, b->alloc_strings);
+	ALLOC_GROW(b->str_keys, b->nr_strings + 1, b->alloc_str_keys);
+	b->str_keys[b->nr_strings] = s;
 	b->strings[b->nr_strings++] = (char *)utf8_string(b, s);
-	return e->index;
+	b->str_table.slots[pos] = (uint32_t)b->nr_strings;
+	return (int64_t)b->nr_strings - 1;
 }
 
 struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
@@ -228,28 +263,21 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 
 void pprof_builder__delete(struct pprof_builder *b)
 {
-	struct str_entry *s, *stmp;
 	struct mapping *m, *mtmp;
-	struct function *f, *ftmp;
 	size_t i;
 
 	if (!b)
 		return;
-	HASH_ITER(hh, b->strs, s, stmp) {
-		HASH_DEL(b->strs, s);
-		free(s);
-	}
 	HASH_ITER(hh, b->maps, m, mtmp) {
 		HASH_DEL(b->maps, m);
 		free(m);
 	}
-	HASH_ITER(hh, b->funcs, f, ftmp) {
-		HASH_DEL(b->funcs, f);
-		free(f);
-	}
 	srcline_cache__delete(b->srcline);
 	free(b->strings);
-	free(b->func_list);
+	free(b->str_keys);
+	free(b->str_table.slots);
+	free(b->funcs);
+	free(b->func_table.slots);
 	free(b->map_list);
 	free(b->locs);
 	free(b->lines);
@@ -289,6 +317,8 @@ void pprof_builder__start(struct pprof_builder *b, const struct session *s)
 
 	b->info = pd_reader__info(r);
 	b->srcline = srcline_cache__new(b->pool);
+	/* a location is looked up once: its address's lines need not be kept */
+	srcline_cache__no_memo(b->srcline);
 	if (!a)
 		return;
 	/* a cpu-clock or task-clock period is the time between samples, in ns */
@@ -426,30 +456,36 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 	return m;
 }
 
-static uint64_t function_id(struct pprof_builder *b, const char *name, const char *file)
+static uint64_t func_hash(const struct pprof_builder *b, size_t i)
 {
-	struct function key, *fn;
+	return ptr_hash(b->funcs[i].name, b->funcs[i].file);
+}
 
-	memset(&key.key, 0, sizeof(key.key));
-	key.key.name = strpool__intern(b->pool, name);
-	key.key.file = strpool__intern(b->pool, file ? file : "");
-	HASH_FIND(hh, b->funcs, &key.key, sizeof(key.key), fn);
-	if (fn)
-		return fn->msg.id;
-	fn = xcalloc(1, sizeof(*fn));
-	fn->key = key.key;
-	perftools__profiles__function__init(&fn->msg);
-	fn->msg.id = b->nr_funcs + 1;
-	fn->msg.name = str_index(b, fn->key.name);
-	/* only the demangled name is kept (the mangled one with --no-demangle) */
-	fn->msg.system_name = fn->msg.name;
-	fn->msg.filename = str_index(b, fn->key.file);
-	if (fn->msg.id > UINT32_MAX)
+static uint32_t function_id(struct pprof_builder *b, const char *name, const char *file)
+{
+	struct function *fn;
+	size_t mask, pos;
+
+	name = strpool__intern(b->pool, name);
+	file = strpool__intern(b->pool, file ? file : "");
+	if (2 * (b->nr_funcs + 1) > b->func_table.size)
+		index_table_grow(&b->func_table, b->nr_funcs, b, func_hash);
+	mask = b->func_table.size - 1;
+	for (pos = ptr_hash(name, file) & mask; b->func_table.slots[pos]; pos = (pos + 1) & mask) {
+		fn = &b->funcs[b->func_table.slots[pos] - 1];
+		if (fn->name == name && fn->file == file)
+			return b->func_table.slots[pos];
+	}
+	if (b->nr_funcs >= UINT32_MAX - 1)
 		die("more than 2^32 functions");
-	HASH_ADD(hh, b->funcs, key, sizeof(fn->key), fn);
-	ALLOC_GROW(b->func_list, b->nr_funcs + 1, b->alloc_funcs);
-	b->func_list[b->nr_funcs++] = &fn->msg;
-	return fn->msg.id;
+	ALLOC_GROW(b->funcs, b->nr_funcs + 1, b->alloc_funcs);
+	fn = &b->funcs[b->nr_funcs++];
+	fn->name = name;
+	fn->file = file;
+	fn->name_index = (uint32_t)str_index(b, name);
+	fn->file_index = (uint32_t)str_index(b, file);
+	b->func_table.slots[pos] = (uint32_t)b->nr_funcs;
+	return (uint32_t)b->nr_funcs;
 }
 
 /*
@@ -525,17 +561,18 @@ static uint64_t location_hash(const struct location_key *k)
 static void grow_loc_table(struct pprof_builder *b)
 {
 	size_t size = b->loc_table_size * 2, mask = size - 1, i;
-	struct loc_entry *table = xcalloc(size, sizeof(*table));
+	uint32_t *table = xcalloc(size, sizeof(*table));
 
 	for (i = 0; i < b->loc_table_size; i++) {
-		const struct loc_entry *e = &b->loc_table[i];
+		uint32_t id = b->loc_table[i];
 		size_t pos;
 
-		if (!e->id)
+		if (!id)
 			continue;
-		for (pos = e->hash & mask; table[pos].id; pos = (pos + 1) & mask)
+		for (pos = (uint32_t)location_hash(&b->loc_keys[id - 1]) & mask; table[pos];
+		     pos = (pos + 1) & mask)
 			;
-		table[pos] = *e;
+		table[pos] = id;
 	}
 	free(b->loc_table);
 	b->loc_table = table;
@@ -562,7 +599,7 @@ static uint32_t new_location(struct pprof_builder *b, const struct frame *f,
 	for (i = 0; i < n; i++) {
 		struct loc_line *line = &b->lines[b->nr_lines++];
 
-		line->function_id = (uint32_t)function_id(b, src[i].function, src[i].file);
+		line->function_id = function_id(b, src[i].function, src[i].file);
 		line->line = src[i].line;
 		line->column = src[i].column;
 	}
@@ -576,23 +613,16 @@ static uint32_t location_id_slow(struct pprof_builder *b, const struct frame *f,
 				 const struct location_key *key, uint32_t hash)
 {
 	size_t mask = b->loc_table_size - 1, pos;
-	struct loc_entry *e;
+	uint32_t id;
 
-	for (pos = hash & mask; b->loc_table[pos].id; pos = (pos + 1) & mask) {
-		e = &b->loc_table[pos];
-		if (e->hash == hash && !memcmp(&b->loc_keys[e->id - 1], key, sizeof(*key)))
-			return e->id;
-	}
-	e = &b->loc_table[pos];
-	e->hash = hash;
-	e->id = new_location(b, f, key);
-	if (b->nr_locs * 2 > b->loc_table_size) {
-		uint32_t id = e->id;
-
+	for (pos = hash & mask; (id = b->loc_table[pos]); pos = (pos + 1) & mask)
+		if (!memcmp(&b->loc_keys[id - 1], key, sizeof(*key)))
+			return id;
+	id = new_location(b, f, key);
+	b->loc_table[pos] = id;
+	if (b->nr_locs * 2 > b->loc_table_size)
 		grow_loc_table(b);
-		return id;
-	}
-	return e->id;
+	return id;
 }
 
 /* The id of f's location, fk its key; *last is set to it. */
@@ -756,9 +786,10 @@ static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
 	return list;
 }
 
-/* Profile.sample and Profile.location: fields 2 and 4, wire type 2 (length-delimited) */
+/* Profile.sample, .location and .function: fields 2, 4, 5, wire type 2 (length-delimited) */
 #define SAMPLE_TAG (2u << 3 | 2u)
 #define LOCATION_TAG (4u << 3 | 2u)
+#define FUNCTION_TAG (5u << 3 | 2u)
 
 static size_t put_varint(uint8_t *p, uint64_t v)
 {
@@ -870,6 +901,23 @@ static void write_locations(const struct pprof_builder *b, struct gz_sink *g, st
 	}
 }
 
+/* The functions, as Profile field 5. */
+static void write_functions(const struct pprof_builder *b, struct gz_sink *g, struct packer *pk)
+{
+	Perftools__Profiles__Function msg;
+	size_t i;
+
+	for (i = 0; i < b->nr_funcs && !gz_sink__failed(g); i++) {
+		perftools__profiles__function__init(&msg);
+		msg.id = i + 1;
+		msg.name = b->funcs[i].name_index;
+		/* only the demangled name is kept (the mangled one with --no-demangle) */
+		msg.system_name = msg.name;
+		msg.filename = b->funcs[i].file_index;
+		write_field(pk, g, FUNCTION_TAG, &msg.base);
+	}
+}
+
 /*
  * The profile's period: the sampling period when it was fixed; with -F
  * (a frequency), a clock event's is 1e9 / frequency ns, any other event's
@@ -916,11 +964,9 @@ int pprof_builder__write(struct pprof_builder *b, FILE *out)
 	p.time_nanos = 0;
 	p.duration_nanos = b->have_time ? (int64_t)(b->last_time - b->first_time) : 0;
 
-	/* field 3; the locations (4), streamed; then the rest */
+	/* field 3; the locations (4) and functions (5), streamed; then the rest */
 	maps.mapping = mapping_list(b);
 	maps.n_mapping = b->nr_maps;
-	p.function = b->func_list;
-	p.n_function = b->nr_funcs;
 	/* last: everything above has interned its strings */
 	p.string_table = b->strings;
 	p.n_string_table = b->nr_strings;
@@ -931,6 +977,7 @@ int pprof_builder__write(struct pprof_builder *b, FILE *out)
 	if (!gz_sink__failed(g))
 		perftools__profiles__profile__pack_to_buffer(&maps, gz_sink__buffer(g));
 	write_locations(b, g, &pk);
+	write_functions(b, g, &pk);
 	if (!gz_sink__failed(g))
 		perftools__profiles__profile__pack_to_buffer(&p, gz_sink__buffer(g));
 	free(maps.mapping);
