@@ -68,12 +68,28 @@ struct location_key {
 };
 
 /*
- * A location as written: its address is its key's ip, its lines are
- * lines[first .. the next location's first), a Location message is made
+ * A location key without its address: the code's identity, and its
+ * addresses' offsets from the sampled one (constant through a mapping).
+ * A key is a class and an ip, one to one: print_addr = ip + print_delta,
+ * elf_addr = ip + elf_delta or 0. The class decides the mapping too
+ * (its file and ip - print_addr), so many locations share one.
+ */
+struct loc_class {
+	const void *dso, *sym, *jit;
+	uint64_t print_delta, elf_delta, kind;
+	uint32_t elf_zero;      /* elf_addr is 0 (not ip-relative) */
+	uint32_t map;           /* the mapping's seq: not part of the key */
+};
+#define CLASS_KEY_BYTES offsetof(struct loc_class, map)
+
+/*
+ * A location as written: its address, its class, its lines
+ * lines[first .. the next location's first); a Location message is made
  * of them only as it is written.
  */
 struct location {
-	uint32_t map;           /* the mapping's seq */
+	uint64_t ip;
+	uint32_t cls;
 	uint32_t first_line;
 };
 
@@ -83,13 +99,21 @@ struct loc_line {
 };
 
 /*
+ * Locations and lines sit in chunks that never move: arrays grown by
+ * realloc left holes in the heap as large as themselves.
+ */
+#define LOC_CHUNK_BITS 12
+#define LINE_CHUNK_BITS 14
+#define CLASS_CHUNK_BITS 12
+
+/*
  * Location ids by key: an open-addressing table of ids with their hashes,
  * in front of it a direct-mapped cache, and in front of that the frames
  * of the thread's last sample by depth from the root, where a thread's
  * samples most often agree: most frames cost one compare of the key with
  * one in L1, and the cache slots of the others are fetched together.
  */
-#define LOC_CACHE_BITS 16
+#define LOC_CACHE_BITS 14
 #define LAST_THREAD_BITS 6
 
 struct loc_slot {
@@ -127,16 +151,18 @@ struct pprof_builder {
 	struct mapping *maps;
 	struct mapping **map_list;      /* by seq */
 	size_t nr_maps, alloc_map_list;
-	struct function *funcs;         /* by id - 1 */
+	struct function **func_chunks;  /* by id - 1, CLASS_CHUNK_BITS a chunk */
 	struct index_table func_table;
-	size_t nr_funcs, alloc_funcs;
-	struct location *locs;          /* by id - 1 */
-	struct location_key *loc_keys;  /* by id - 1 */
-	size_t nr_locs, alloc_locs, alloc_loc_keys;
-	struct loc_line *lines;
-	size_t nr_lines, alloc_lines;
+	size_t nr_funcs, alloc_func_chunks;
+	struct location **loc_chunks;   /* by id - 1, LOC_CHUNK_BITS a chunk */
+	size_t nr_locs, alloc_loc_chunks;
+	struct loc_line **line_chunks;
+	size_t nr_lines, alloc_line_chunks;
 	uint32_t *loc_table;            /* ids, 0: empty, at most half full */
 	size_t loc_table_size;          /* a power of two */
+	struct loc_class **class_chunks;   /* CLASS_CHUNK_BITS a chunk */
+	size_t nr_classes, alloc_class_chunks;
+	struct index_table class_table;
 	struct loc_slot *loc_cache;     /* 1 << LOC_CACHE_BITS */
 	struct last_frames last[1u << LAST_THREAD_BITS];
 	struct frame_key *frame_keys;   /* the sample's, leaf first */
@@ -218,6 +244,26 @@ static void index_table_grow(struct index_table *t, size_t nr, const struct ppro
 	}
 }
 
+/* Room for element i of a chunked array: chunks of 1 << bits elements. */
+#define CHUNK_RESERVE(chunks, alloc, i, bits)                                        \
+	do {                                                                          \
+		if (!((i) & ((1u << (bits)) - 1))) {                                  \
+			ALLOC_GROW(chunks, ((i) >> (bits)) + 1, alloc);               \
+			(chunks)[(i) >> (bits)] =                                     \
+				xmalloc(st_mult(sizeof(**(chunks)), (size_t)1 << (bits))); \
+		}                                                                     \
+	} while (0)
+
+static struct function *func_at(const struct pprof_builder *b, size_t i)
+{
+	return &b->func_chunks[i >> CLASS_CHUNK_BITS][i & ((1u << CLASS_CHUNK_BITS) - 1)];
+}
+
+static struct loc_class *class_at(const struct pprof_builder *b, size_t i)
+{
+	return &b->class_chunks[i >> CLASS_CHUNK_BITS][i & ((1u << CLASS_CHUNK_BITS) - 1)];
+}
+
 static uint64_t str_hash(const struct pprof_builder *b, size_t i)
 {
 	return ptr_hash(b->str_keys[i], NULL);
@@ -276,13 +322,22 @@ void pprof_builder__delete(struct pprof_builder *b)
 	free(b->strings);
 	free(b->str_keys);
 	free(b->str_table.slots);
-	free(b->funcs);
+	for (i = 0; i < b->nr_funcs; i += 1u << CLASS_CHUNK_BITS)
+		free(b->func_chunks[i >> CLASS_CHUNK_BITS]);
+	free(b->func_chunks);
 	free(b->func_table.slots);
 	free(b->map_list);
-	free(b->locs);
-	free(b->lines);
+	for (i = 0; i < b->nr_locs; i += 1u << LOC_CHUNK_BITS)
+		free(b->loc_chunks[i >> LOC_CHUNK_BITS]);
+	for (i = 0; i < b->nr_lines; i += 1u << LINE_CHUNK_BITS)
+		free(b->line_chunks[i >> LINE_CHUNK_BITS]);
+	free(b->loc_chunks);
+	free(b->line_chunks);
+	for (i = 0; i < b->nr_classes; i += 1u << CLASS_CHUNK_BITS)
+		free(b->class_chunks[i >> CLASS_CHUNK_BITS]);
+	free(b->class_chunks);
+	free(b->class_table.slots);
 	free(b->loc_table);
-	free(b->loc_keys);
 	free(b->loc_cache);
 	for (i = 0; i < ARRAY_SIZE(b->last); i++)
 		free(b->last[i].slots);
@@ -458,7 +513,7 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 
 static uint64_t func_hash(const struct pprof_builder *b, size_t i)
 {
-	return ptr_hash(b->funcs[i].name, b->funcs[i].file);
+	return ptr_hash(func_at(b, i)->name, func_at(b, i)->file);
 }
 
 static uint32_t function_id(struct pprof_builder *b, const char *name, const char *file)
@@ -472,14 +527,14 @@ static uint32_t function_id(struct pprof_builder *b, const char *name, const cha
 		index_table_grow(&b->func_table, b->nr_funcs, b, func_hash);
 	mask = b->func_table.size - 1;
 	for (pos = ptr_hash(name, file) & mask; b->func_table.slots[pos]; pos = (pos + 1) & mask) {
-		fn = &b->funcs[b->func_table.slots[pos] - 1];
+		fn = func_at(b, b->func_table.slots[pos] - 1);
 		if (fn->name == name && fn->file == file)
 			return b->func_table.slots[pos];
 	}
 	if (b->nr_funcs >= UINT32_MAX - 1)
 		die("more than 2^32 functions");
-	ALLOC_GROW(b->funcs, b->nr_funcs + 1, b->alloc_funcs);
-	fn = &b->funcs[b->nr_funcs++];
+	CHUNK_RESERVE(b->func_chunks, b->alloc_func_chunks, b->nr_funcs, CLASS_CHUNK_BITS);
+	fn = func_at(b, b->nr_funcs++);
 	fn->name = name;
 	fn->file = file;
 	fn->name_index = (uint32_t)str_index(b, name);
@@ -558,6 +613,24 @@ static uint64_t location_hash(const struct location_key *k)
 	return h * 0xc4ceb9fe1a85ec53ULL;
 }
 
+static struct location *loc_at(const struct pprof_builder *b, size_t i)
+{
+	return &b->loc_chunks[i >> LOC_CHUNK_BITS][i & ((1u << LOC_CHUNK_BITS) - 1)];
+}
+
+static struct loc_line *line_at(const struct pprof_builder *b, size_t i)
+{
+	return &b->line_chunks[i >> LINE_CHUNK_BITS][i & ((1u << LINE_CHUNK_BITS) - 1)];
+}
+
+
+static uint64_t loc_hash(uint32_t cls, uint64_t ip)
+{
+	uint64_t h = (ip ^ (uint64_t)cls << 40) * 0x9E3779B97F4A7C15ULL;
+
+	return h ^ h >> 29;
+}
+
 static void grow_loc_table(struct pprof_builder *b)
 {
 	size_t size = b->loc_table_size * 2, mask = size - 1, i;
@@ -565,12 +638,13 @@ static void grow_loc_table(struct pprof_builder *b)
 
 	for (i = 0; i < b->loc_table_size; i++) {
 		uint32_t id = b->loc_table[i];
+		const struct location *l;
 		size_t pos;
 
 		if (!id)
 			continue;
-		for (pos = (uint32_t)location_hash(&b->loc_keys[id - 1]) & mask; table[pos];
-		     pos = (pos + 1) & mask)
+		l = loc_at(b, id - 1);
+		for (pos = loc_hash(l->cls, l->ip) & mask; table[pos]; pos = (pos + 1) & mask)
 			;
 		table[pos] = id;
 	}
@@ -579,8 +653,53 @@ static void grow_loc_table(struct pprof_builder *b)
 	b->loc_table_size = size;
 }
 
-static uint32_t new_location(struct pprof_builder *b, const struct frame *f,
-			     const struct location_key *key)
+static uint64_t class_key_hash(const struct loc_class *c)
+{
+	uint64_t h = ptr_hash(c->sym, c->jit) ^ ptr_hash(c->dso, NULL);
+
+	h ^= (c->print_delta + 3 * c->elf_delta + (c->kind << 1 | c->elf_zero)) *
+	     0x9E3779B97F4A7C15ULL;
+	return h ^ h >> 31;
+}
+
+static uint64_t class_hash(const struct pprof_builder *b, size_t i)
+{
+	return class_key_hash(class_at(b, i));
+}
+
+/* The class of key, found or added (its mapping: f's). */
+static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
+			 const struct location_key *key)
+{
+	struct loc_class c;
+	size_t mask, pos;
+	uint32_t id;
+
+	memset(&c, 0, sizeof(c));
+	c.dso = key->dso;
+	c.sym = key->sym;
+	c.jit = key->jit;
+	c.print_delta = key->print_addr - key->ip;
+	c.elf_zero = !key->elf_addr;
+	c.elf_delta = key->elf_addr ? key->elf_addr - key->ip : 0;
+	c.kind = key->kind;
+	if (2 * (b->nr_classes + 1) > b->class_table.size)
+		index_table_grow(&b->class_table, b->nr_classes, b, class_hash);
+	mask = b->class_table.size - 1;
+	for (pos = class_key_hash(&c) & mask; (id = b->class_table.slots[pos]);
+	     pos = (pos + 1) & mask)
+		if (!memcmp(class_at(b, id - 1), &c, CLASS_KEY_BYTES))
+			return id - 1;
+	if (b->nr_classes >= UINT32_MAX - 1)
+		die("more than 2^32 distinct locations");
+	c.map = (uint32_t)frame_mapping(b, f)->seq;
+	CHUNK_RESERVE(b->class_chunks, b->alloc_class_chunks, b->nr_classes, CLASS_CHUNK_BITS);
+	*class_at(b, b->nr_classes) = c;
+	b->class_table.slots[pos] = (uint32_t)++b->nr_classes;
+	return (uint32_t)b->nr_classes - 1;
+}
+
+static uint32_t new_location(struct pprof_builder *b, const struct frame *f, uint32_t cls)
 {
 	struct src_loc src[SRCLINE_MAX_DEPTH];
 	bool debug;
@@ -590,35 +709,36 @@ static uint32_t new_location(struct pprof_builder *b, const struct frame *f,
 
 	if (b->nr_locs >= UINT32_MAX - 1 || b->nr_lines > UINT32_MAX - n)
 		die("more than 2^32 distinct locations");
+	/* the class's, with the address seen (and a build id, when f has one) */
 	map = frame_mapping(b, f);
-	ALLOC_GROW(b->locs, b->nr_locs + 1, b->alloc_locs);
-	l = &b->locs[b->nr_locs];
-	l->map = (uint32_t)map->seq;
+	CHUNK_RESERVE(b->loc_chunks, b->alloc_loc_chunks, b->nr_locs, LOC_CHUNK_BITS);
+	l = loc_at(b, b->nr_locs);
+	l->ip = f->ip;
+	l->cls = cls;
 	l->first_line = (uint32_t)b->nr_lines;
-	ALLOC_GROW(b->lines, b->nr_lines + n, b->alloc_lines);
 	for (i = 0; i < n; i++) {
-		struct loc_line *line = &b->lines[b->nr_lines++];
+		struct loc_line *line;
 
+		CHUNK_RESERVE(b->line_chunks, b->alloc_line_chunks, b->nr_lines, LINE_CHUNK_BITS);
+		line = line_at(b, b->nr_lines++);
 		line->function_id = function_id(b, src[i].function, src[i].file);
 		line->line = src[i].line;
 		line->column = src[i].column;
 	}
 	mapping_flags(map, src, n, debug);
-	ALLOC_GROW(b->loc_keys, b->nr_locs + 1, b->alloc_loc_keys);
-	b->loc_keys[b->nr_locs] = *key;
 	return (uint32_t)++b->nr_locs;
 }
 
 static uint32_t location_id_slow(struct pprof_builder *b, const struct frame *f,
-				 const struct location_key *key, uint32_t hash)
+				 const struct location_key *key)
 {
+	uint32_t cls = class_id(b, f, key), id;
 	size_t mask = b->loc_table_size - 1, pos;
-	uint32_t id;
 
-	for (pos = hash & mask; (id = b->loc_table[pos]); pos = (pos + 1) & mask)
-		if (!memcmp(&b->loc_keys[id - 1], key, sizeof(*key)))
+	for (pos = loc_hash(cls, key->ip) & mask; (id = b->loc_table[pos]); pos = (pos + 1) & mask)
+		if (loc_at(b, id - 1)->ip == key->ip && loc_at(b, id - 1)->cls == cls)
 			return id;
-	id = new_location(b, f, key);
+	id = new_location(b, f, cls);
 	b->loc_table[pos] = id;
 	if (b->nr_locs * 2 > b->loc_table_size)
 		grow_loc_table(b);
@@ -633,7 +753,7 @@ static uint32_t location_id(struct pprof_builder *b, const struct frame *f,
 
 	if (!slot->id || memcmp(&slot->key, &fk->key, sizeof(fk->key))) {
 		slot->key = fk->key;
-		slot->id = location_id_slow(b, f, &fk->key, (uint32_t)fk->hash);
+		slot->id = location_id_slow(b, f, &fk->key);
 	}
 	*last = *slot;
 	return slot->id;
@@ -879,20 +999,20 @@ static void write_locations(const struct pprof_builder *b, struct gz_sink *g, st
 	size_t i, j;
 
 	for (i = 0; i < b->nr_locs && !gz_sink__failed(g); i++) {
-		const struct location *l = &b->locs[i];
-		size_t end = i + 1 < b->nr_locs ? b->locs[i + 1].first_line : b->nr_lines;
+		const struct location *l = loc_at(b, i);
+		size_t end = i + 1 < b->nr_locs ? loc_at(b, i + 1)->first_line : b->nr_lines;
 
 		perftools__profiles__location__init(&msg);
 		msg.id = i + 1;
-		msg.mapping_id = b->map_list[l->map]->msg.id;
-		msg.address = b->loc_keys[i].ip;
+		msg.mapping_id = b->map_list[class_at(b, l->cls)->map]->msg.id;
+		msg.address = l->ip;
 		for (j = l->first_line; j < end; j++) {
 			Perftools__Profiles__Line *line = &lines[j - l->first_line];
 
 			perftools__profiles__line__init(line);
-			line->function_id = b->lines[j].function_id;
-			line->line = b->lines[j].line;
-			line->column = b->lines[j].column;
+			line->function_id = line_at(b, j)->function_id;
+			line->line = line_at(b, j)->line;
+			line->column = line_at(b, j)->column;
 			line_ptrs[j - l->first_line] = line;
 		}
 		msg.n_line = end - l->first_line;
@@ -910,10 +1030,10 @@ static void write_functions(const struct pprof_builder *b, struct gz_sink *g, st
 	for (i = 0; i < b->nr_funcs && !gz_sink__failed(g); i++) {
 		perftools__profiles__function__init(&msg);
 		msg.id = i + 1;
-		msg.name = b->funcs[i].name_index;
+		msg.name = func_at(b, i)->name_index;
 		/* only the demangled name is kept (the mangled one with --no-demangle) */
 		msg.system_name = msg.name;
-		msg.filename = b->funcs[i].file_index;
+		msg.filename = func_at(b, i)->file_index;
 		write_field(pk, g, FUNCTION_TAG, &msg.base);
 	}
 }
