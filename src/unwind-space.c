@@ -52,6 +52,20 @@ static Dwarf_CFI *dso_cfi(struct dso *d, enum unwind_cfi_which which)
 	return cfi;
 }
 
+/* The mapping at pc in m->proc, from the last one of this walk when it holds pc. */
+static bool find_map(struct unwind_space_machine *m, uint64_t pc, struct map_hit *hit)
+{
+	if (m->last_valid && pc >= m->last.start && pc < m->last.end) {
+		*hit = m->last;
+		return true;
+	}
+	if (!proc__find_map(m->proc, pc, hit))
+		return false;
+	m->last = *hit;
+	m->last_valid = true;
+	return true;
+}
+
 static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
 			struct unwind_cfi *out)
 {
@@ -61,7 +75,7 @@ static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
 
 	memset(out, 0, sizeof(*out));
 	out->name = "[unknown]";
-	if (!m->proc || !proc__find_map(m->proc, pc, &hit))
+	if (!m->proc || !find_map(m, pc, &hit))
 		return jit_find(m, pc, which, out);
 	out->name = hit.map->filename;
 	/* a mapping that has a DSO was judged an ELF file before, as resolve.c does */
@@ -74,16 +88,43 @@ static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
 	return 0;
 }
 
+/*
+ * As resolver__after_call(): in an ELF file's code, whether a call ends at
+ * pc by the file's bytes, kept by (DSO, address); anything else (JIT code,
+ * bytes the file does not have) the resolver answers.
+ */
 static bool machine_after_call(void *ctx, uint64_t pc)
 {
 	struct unwind_space_machine *m = ctx;
+	struct unwind_space_call *slot;
+	struct map_hit hit;
+	struct dso *d;
+	uint64_t addr;
+	int v;
 
-	return !m->proc || resolver__after_call(m->resolver, m->proc, pc);
+	if (!m->proc)
+		return true;
+	if (!find_map(m, pc, &hit) || hit.map->anon || jit_loader__for_marker(hit.map->filename))
+		return resolver__after_call(m->resolver, m->proc, pc);
+	d = resolver__map_dso(m->resolver, hit.map);
+	addr = dso__map_ip(d, hit.start, hit.pgoff, pc);
+	slot = &m->calls[((uintptr_t)d ^ addr) * 0x9E3779B97F4A7C15ULL >>
+			 (64 - UNWIND_SPACE_CALLS_BITS)];
+	if (slot->dso == d && slot->addr == addr)
+		return slot->after_call;
+	v = dso__call_ends_at(d, addr);
+	if (v < 0)
+		return resolver__after_call(m->resolver, m->proc, pc);
+	slot->dso = d;
+	slot->addr = addr;
+	slot->after_call = v;
+	return v;
 }
 
 struct unwind_space unwind_space_machine__space(struct unwind_space_machine *m)
 {
 	struct unwind_space s = { .ctx = m, .find = machine_find, .after_call = machine_after_call };
 
+	m->last_valid = false;
 	return s;
 }

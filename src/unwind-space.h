@@ -15,24 +15,47 @@
 #ifndef JITSYM_UNWIND_SPACE_H
 #define JITSYM_UNWIND_SPACE_H
 
+#include "machine.h"
 #include "unwind.h"
 
+struct dso;
 struct resolver;
 struct proc;
 struct jitmap;
 struct jit_cfi;
 
-/* The context of the space: all borrowed; set proc before each walk. */
+#define UNWIND_SPACE_CALLS_BITS 12
+
+/* Whether a call ends at a DSO's address: its code bytes, which never change. */
+struct unwind_space_call {
+	const struct dso *dso;       /* NULL: empty */
+	uint64_t addr;
+	bool after_call;
+};
+
+/*
+ * The context of the space: the first four borrowed, set by the caller;
+ * set proc before each walk. The rest is the space's own (zero it once).
+ */
 struct unwind_space_machine {
 	struct resolver *resolver;   /* whose DSOs (and their CFI) are used */
 	struct proc *proc;           /* the sampled process; NULL: nothing is mapped */
 	struct jitmap *jitmap;       /* JIT code, advanced to the sample's time; NULL: none */
 	struct jit_cfi *jit_cfi;     /* where JIT CFI is made and kept; NULL: none made */
+	/*
+	 * The mapping found last in this walk (nothing changes during one):
+	 * the next pc is mostly in it, and whether a call ends before a pc
+	 * and the CFI for pc - 1 are asked one after the other.
+	 */
+	struct map_hit last;
+	bool last_valid;
+	/* answers for ELF code, by (DSO, address): a pread each otherwise */
+	struct unwind_space_call calls[1u << UNWIND_SPACE_CALLS_BITS];
 };
 
 /*
- * The space over m (borrowed: it must outlive the walks). The DSOs, their
- * CFI and names live as long as the resolver.
+ * The space over m (borrowed: it must outlive the walks), for one walk.
+ * The DSOs, their CFI and names live as long as the resolver.
  */
 struct unwind_space unwind_space_machine__space(struct unwind_space_machine *m);
 
