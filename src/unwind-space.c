@@ -66,10 +66,26 @@ static bool find_map(struct unwind_space_machine *m, uint64_t pc, struct map_hit
 	return true;
 }
 
-static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
-			struct unwind_cfi *out)
+/* The slot of (proc, pc) in table (1 << UNWIND_SPACE_AT_BITS); true when it holds them. */
+static bool at_slot(struct unwind_space_at *table, const struct proc *p, uint64_t pc,
+		    struct unwind_space_at **slot)
 {
-	struct unwind_space_machine *m = ctx;
+	uint64_t gen = proc__generation_at(p, pc);
+	struct unwind_space_at *s;
+
+	s = &table[((uintptr_t)p ^ pc) * 0x9E3779B97F4A7C15ULL >> (64 - UNWIND_SPACE_AT_BITS)];
+	*slot = s;
+	if (s->proc == p && s->pc == pc && s->gen == gen)
+		return true;
+	s->proc = NULL;         /* filled by the caller */
+	s->pc = pc;
+	s->gen = gen;
+	return false;
+}
+
+static int find_uncached(struct unwind_space_machine *m, uint64_t pc,
+			 enum unwind_cfi_which which, struct unwind_cfi *out)
+{
 	struct map_hit hit;
 	struct dso *d;
 
@@ -86,6 +102,34 @@ static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
 	out->bias = pc - dso__map_ip(d, hit.start, hit.pgoff, pc);
 	out->cfi = dso_cfi(d, which);
 	return 0;
+}
+
+static int machine_find(void *ctx, uint64_t pc, enum unwind_cfi_which which,
+			struct unwind_cfi *out)
+{
+	struct unwind_space_machine *m = ctx;
+	struct unwind_space_at *slot;
+
+	if (which != UNWIND_CFI_PRIMARY || !m->proc)
+		return find_uncached(m, pc, which, out);
+	if (!at_slot(m->finds, m->proc, pc, &slot)) {
+		slot->ret = find_uncached(m, pc, which, &slot->cfi);
+		slot->proc = m->proc;
+	}
+	*out = slot->cfi;
+	return slot->ret;
+}
+
+/* The resolver's answer, kept by (proc, pc) while the code there stays. */
+static bool jit_after_call(struct unwind_space_machine *m, uint64_t pc)
+{
+	struct unwind_space_at *slot;
+
+	if (!at_slot(m->jit_calls, m->proc, pc, &slot)) {
+		slot->after_call = resolver__after_call(m->resolver, m->proc, pc);
+		slot->proc = m->proc;
+	}
+	return slot->after_call;
 }
 
 /*
@@ -105,7 +149,7 @@ static bool machine_after_call(void *ctx, uint64_t pc)
 	if (!m->proc)
 		return true;
 	if (!find_map(m, pc, &hit) || hit.map->anon || jit_loader__for_marker(hit.map->filename))
-		return resolver__after_call(m->resolver, m->proc, pc);
+		return jit_after_call(m, pc);
 	d = resolver__map_dso(m->resolver, hit.map);
 	addr = dso__map_ip(d, hit.start, hit.pgoff, pc);
 	slot = &m->calls[((uintptr_t)d ^ addr) * 0x9E3779B97F4A7C15ULL >>
@@ -114,7 +158,7 @@ static bool machine_after_call(void *ctx, uint64_t pc)
 		return slot->after_call;
 	v = dso__call_ends_at(d, addr);
 	if (v < 0)
-		return resolver__after_call(m->resolver, m->proc, pc);
+		return jit_after_call(m, pc);
 	slot->dso = d;
 	slot->addr = addr;
 	slot->after_call = v;
