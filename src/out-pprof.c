@@ -113,7 +113,7 @@ struct loc_line {
  * samples most often agree: most frames cost one compare of the key with
  * one in L1, and the cache slots of the others are fetched together.
  */
-#define LOC_CACHE_BITS 14
+#define LOC_CACHE_BITS 16
 #define LAST_THREAD_BITS 6
 
 struct loc_slot {

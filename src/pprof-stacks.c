@@ -24,6 +24,8 @@
 #define CHAIN_BITS 4
 #define STACKS_MAX_CHAIN 16     /* < 1 << CHAIN_BITS */
 #define RECENT 4
+/* keys decoded while iterating, for the records coded against them */
+#define DECODED_BITS 10
 /* the longest record a chunk must hold: 4 varints and 5 bytes a word */
 #define MAX_WORDS ((CHUNK_BYTES - FIXED_BYTES - 3 * 10) / 5)
 
@@ -40,6 +42,13 @@ struct context {
 	struct recent recent[RECENT];   /* most recent first */
 };
 
+/* A key decoded while iterating: a later record's base is mostly one of the last few. */
+struct decoded {
+	uint32_t ref;           /* NO_REF: empty */
+	uint32_t *key;
+	size_t len, alloc;
+};
+
 struct stack_store {
 	uint8_t **chunks;
 	size_t *used;           /* bytes used of each chunk */
@@ -50,6 +59,7 @@ struct stack_store {
 	struct context ctx[STACKS_CONTEXTS];
 	uint32_t *buf;          /* a decoded key */
 	size_t buf_alloc;
+	struct decoded *decoded;        /* 1 << DECODED_BITS, made by the first iteration */
 };
 
 struct record {                 /* a record's header, decoded */
@@ -85,6 +95,9 @@ void stack_store__delete(struct stack_store *s)
 	free(s->chunks);
 	free(s->used);
 	free(s->table);
+	for (i = 0; s->decoded && i < 1u << DECODED_BITS; i++)
+		free(s->decoded[i].key);
+	free(s->decoded);
 	free(s->buf);
 	free(s);
 }
@@ -264,22 +277,69 @@ static uint32_t append(struct stack_store *s, const struct recent *base, const u
 	return ref;
 }
 
-/* The stack of key[0..n): found, or appended coded against base. */
-static uint32_t find_or_add(struct stack_store *s, const struct recent *base,
-			    const uint32_t *key, size_t n, size_t shared)
+/*
+ * Whether record ref's key is key[0..n): decoded and compared as it goes,
+ * and where a base is one of c's recent stacks, whose keys are at hand,
+ * the rest compared with that one's.
+ */
+static bool same_key(const struct stack_store *s, const struct context *c, uint32_t ref,
+		     const uint32_t *key, size_t n)
 {
-	uint32_t hash = stack_hash(key, n), ref;
-	size_t mask = s->table_size - 1, pos;
+	struct record r;
+	size_t at = 0, from = 0, i;
 
-	for (pos = hash & mask; s->table[pos]; pos = (pos + 1) & mask) {
-		uint32_t h;
+	read_record(s, ref, &r);
+	if (r.len != n)
+		return false;
+	for (;;) {
+		const uint8_t *q = r.words;
+		size_t shared = r.len - r.nr_new;
+		uint32_t w = 0;
 
-		ref = s->table[pos] - 1;
+		for (i = 0; i < r.nr_new; i++) {
+			w = i ? unzigzag(get_varint(&q), w) : get_varint(&q);
+			if (i >= from && w != key[at++])
+				return false;
+		}
+		if (!shared)
+			return at == n;
+		from = from > r.nr_new ? from - r.nr_new : 0;
+		for (i = 0; i < RECENT; i++) {
+			const struct recent *rc = &c->recent[i];
+
+			if (rc->ref == r.base) {
+				from += rc->len - shared;
+				return !memcmp(rc->key + from, key + at, (n - at) * sizeof(*key));
+			}
+		}
+		read_record(s, r.base, &r);
+		from += r.len - shared;
+	}
+}
+
+/* The stack of key[0..n), hashing to hash, in the table; NO_REF and *pos its empty slot. */
+static uint32_t lookup(const struct stack_store *s, const struct context *c, const uint32_t *key,
+		       size_t n, uint32_t hash, size_t *pos)
+{
+	size_t mask = s->table_size - 1, p;
+
+	for (p = hash & mask; s->table[p]; p = (p + 1) & mask) {
+		uint32_t h, ref = s->table[p] - 1;
+
 		memcpy(&h, record_at(s, ref), 4);
-		if (h == hash && decode(s, ref, 0, 0) == n &&
-		    (!n || !memcmp(s->buf, key, n * sizeof(*key))))
+		if (h == hash && same_key(s, c, ref, key, n))
 			return ref;
 	}
+	*pos = p;
+	return NO_REF;
+}
+
+/* A new stack at the table's slot pos: appended, coded against base. */
+static uint32_t insert(struct stack_store *s, size_t pos, const struct recent *base,
+		       const uint32_t *key, size_t n, size_t shared, uint32_t hash)
+{
+	uint32_t ref;
+
 	if (s->nr_stacks >= UINT32_MAX - 1)
 		die("more than 2^32 distinct stacks");
 	ref = append(s, base, key, n, shared, hash);
@@ -311,43 +371,48 @@ static uint32_t context_stack(struct stack_store *s, struct context *c, const ui
 			      size_t n)
 {
 	struct recent *best = NULL, tmp;
-	size_t best_shared = 0, i;
-	unsigned chain;
-	uint32_t ref;
+	size_t best_shared = 0, i, pos = 0;
+	uint32_t ref = NO_REF, hash;
+	unsigned chain = 0;
+	struct record r;
 
+	/* compared from the leaf end, where stacks differ */
 	for (i = 0; i < RECENT; i++) {
-		struct recent *r = &c->recent[i];
-		size_t k = shared_words(r, key, n);
+		const struct recent *rc = &c->recent[i];
 
-		if (r->ref != NO_REF && k == n && r->len == n) {
-			best = r;
+		if (rc->ref != NO_REF && rc->len == n && (!n || !memcmp(rc->key, key, n * sizeof(*key)))) {
+			ref = rc->ref;
+			chain = rc->chain;
 			break;
 		}
-		/* a base's distance fits beside the chain in 32 bits */
-		if (k > best_shared && r->chain + 1 < STACKS_MAX_CHAIN &&
-		    s->nr_chunks - (r->ref >> CHUNK_SHIFT) < (1u << (32 - CHUNK_SHIFT - CHAIN_BITS))) {
-			best = r;
-			best_shared = k;
-		}
 	}
-	if (i < RECENT) {
-		ref = best->ref;
-		chain = best->chain;
-	} else {
-		ref = find_or_add(s, best, key, n, best_shared);
-		{
-			struct record r;
+	if (ref == NO_REF) {
+		hash = stack_hash(key, n);
+		ref = lookup(s, c, key, n, hash, &pos);
+		if (ref == NO_REF) {
+			for (i = 0; i < RECENT; i++) {
+				struct recent *rc = &c->recent[i];
+				size_t k = shared_words(rc, key, n);
 
-			read_record(s, ref, &r);
-			chain = r.chain;
+				/* a base's distance fits beside the chain in 32 bits */
+				if (k > best_shared && rc->chain + 1 < STACKS_MAX_CHAIN &&
+				    s->nr_chunks - (rc->ref >> CHUNK_SHIFT) <
+				    (1u << (32 - CHUNK_SHIFT - CHAIN_BITS))) {
+					best = rc;
+					best_shared = k;
+				}
+			}
+			ref = insert(s, pos, best, key, n, best_shared, hash);
 		}
+		read_record(s, ref, &r);
+		chain = r.chain;
 		i = RECENT - 1;
 	}
 	/* to the front: i is the one to drop (or the one hit) */
 	tmp = c->recent[i];
 	memmove(&c->recent[1], &c->recent[0], i * sizeof(c->recent[0]));
 	c->recent[0] = tmp;
-	if (tmp.ref != ref || tmp.len != n) {
+	if (tmp.ref != ref) {
 		ALLOC_GROW(c->recent[0].key, n + 1, c->recent[0].alloc);
 		if (n)
 			memcpy(c->recent[0].key, key, n * sizeof(*key));
@@ -387,6 +452,45 @@ void stack_store__add(struct stack_store *s, uint64_t id, const uint32_t *key, s
 	memcpy(p + 8, &sum, 8);
 }
 
+static struct decoded *decoded_slot(struct stack_store *s, uint32_t ref)
+{
+	return &s->decoded[(ref * 0x9E3779B1u) >> (32 - DECODED_BITS)];
+}
+
+/*
+ * Record r's key (at ref) into s->buf, its base's words from the keys
+ * decoded before when it is there; kept there in turn.
+ */
+static size_t decode_iterated(struct stack_store *s, uint32_t ref, const struct record *r)
+{
+	size_t shared = r->len - r->nr_new, i;
+	const uint8_t *q = r->words;
+	struct decoded *d;
+	uint32_t w = 0;
+
+	if (!s->decoded) {
+		s->decoded = xcalloc(1u << DECODED_BITS, sizeof(*s->decoded));
+		for (i = 0; i < 1u << DECODED_BITS; i++)
+			s->decoded[i].ref = NO_REF;
+	}
+	d = shared ? decoded_slot(s, r->base) : NULL;
+	if (shared && d->ref != r->base)
+		return decode(s, ref, 0, 0);
+	ALLOC_GROW(s->buf, r->len + 1, s->buf_alloc);
+	for (i = 0; i < r->nr_new; i++) {
+		w = i ? unzigzag(get_varint(&q), w) : get_varint(&q);
+		s->buf[i] = w;
+	}
+	if (shared)
+		memcpy(s->buf + r->nr_new, d->key + d->len - shared, shared * sizeof(*s->buf));
+	d = decoded_slot(s, ref);
+	ALLOC_GROW(d->key, r->len + 1, d->alloc);
+	memcpy(d->key, s->buf, r->len * sizeof(*s->buf));
+	d->len = r->len;
+	d->ref = ref;
+	return r->len;
+}
+
 int stack_store__next(struct stack_store *s, struct stack_iter *it, const uint32_t **key,
 		      size_t *n, uint64_t *count, uint64_t *period)
 {
@@ -407,7 +511,7 @@ int stack_store__next(struct stack_store *s, struct stack_iter *it, const uint32
 	for (i = 0; i < r.nr_new; i++)
 		get_varint(&q);
 	it->pos += (size_t)(q - r.p);
-	*n = decode(s, ref, 0, 0);
+	*n = decode_iterated(s, ref, &r);
 	*key = s->buf;
 	memcpy(&c, r.p + 4, 4);
 	*count = c;
