@@ -1,191 +1,15 @@
 #include "common.h"
 #include "out-pprof.h"
+#include "out-pprof-internal.h"
 #include "dso.h"
-#include "gzsink.h"
 #include "kernel.h"
 #include "machine.h"
 #include "perfdata.h"
-#include "pprof-stacks.h"
 #include "sbuf.h"
-#include "srcline.h"
-#include "strpool.h"
 #include "utf8.h"
 
 #include <linux/perf_event.h>
-#include <uthash.h>
 
-#include "profile.pb-c.h"
-
-/*
- * Strings and functions are found by their interned pointers through
- * open-addressing tables of indices + 1 (0: empty), in a power-of-two
- * size at most half full.
- */
-struct index_table {
-	uint32_t *slots;
-	size_t size;
-};
-
-/*
- * Mappings are written in this order (and files: programs before
- * libraries), because readers take the first mapping for the main binary.
- */
-enum map_kind { MAP_FILE, MAP_JIT, MAP_KERNEL, MAP_NOFILE };
-
-struct mapping {
-	UT_hash_handle hh;
-	struct {
-		const char *name;       /* interned in the builder's pool */
-		uint64_t bias;          /* MAP_FILE: address - file offset */
-	} key;
-	enum map_kind kind;
-	bool library;                   /* a shared object, or a [special] file */
-	size_t seq;                     /* order first seen */
-	uint64_t lo, hi;                /* lowest and highest address seen */
-	const char *build_id;           /* hex, interned; NULL: none known */
-	bool header_tried;              /* the header's build ids were searched */
-	bool has_functions, has_filenames, has_line_numbers, has_inline_frames;
-	Perftools__Profiles__Mapping msg;   /* filled in when written */
-};
-
-/* A function: id - 1 in the builder's list; a Function message when written. */
-struct function {
-	const char *name, *file;        /* interned in the builder's pool: the key */
-	uint32_t name_index, file_index;   /* in the string table */
-};
-
-/*
- * What makes a frame a location: the address, and everything the resolver
- * said about it (an address means other code at other times in JIT memory,
- * and another line as a caller, whose lines are those of ip - 1). The
- * pointers are the session's interned names, only compared, and only
- * while the session runs.
- */
-struct location_key {
-	const void *dso, *sym, *jit;
-	uint64_t ip, print_addr, elf_addr;
-	uint64_t kind;
-};
-
-/*
- * A location key without its address: the code's identity, and its
- * addresses' offsets from the sampled one (constant through a mapping).
- * A key is a class and an ip, one to one: print_addr = ip + print_delta,
- * elf_addr = ip + elf_delta or 0. The class decides the mapping too
- * (its file and ip - print_addr), so many locations share one.
- */
-struct loc_class {
-	const void *dso, *sym, *jit;
-	uint64_t print_delta, elf_delta, kind;
-	uint32_t elf_zero;      /* elf_addr is 0 (not ip-relative) */
-	uint32_t map;           /* the mapping's seq: not part of the key */
-};
-#define CLASS_KEY_BYTES offsetof(struct loc_class, map)
-
-/*
- * A location as written: its address, its class, its lines
- * lines[first .. the next location's first); a Location message is made
- * of them only as it is written.
- */
-struct location {
-	uint64_t ip;
-	uint32_t cls;
-	uint32_t first_line;
-};
-
-struct loc_line {
-	uint32_t function_id;
-	uint32_t line, column;
-};
-
-/*
- * Locations and lines sit in chunks that never move: arrays grown by
- * realloc left holes in the heap as large as themselves.
- */
-#define LOC_CHUNK_BITS 12
-#define LINE_CHUNK_BITS 14
-#define CLASS_CHUNK_BITS 12
-
-/*
- * Location ids by key: an open-addressing table of ids with their hashes,
- * in front of it a direct-mapped cache, and in front of that the frames
- * of the thread's last sample by depth from the root, where a thread's
- * samples most often agree: most frames cost one compare of the key with
- * one in L1, and the cache slots of the others are fetched together.
- */
-#define LOC_CACHE_BITS 16
-#define LAST_THREAD_BITS 6
-
-struct loc_slot {
-	struct location_key key;
-	uint32_t id;            /* 0: empty (ids start at 1) */
-};
-
-
-/* The frames of a thread's last sample (any thread's that maps here). */
-struct last_frames {
-	const struct thread *thread;
-	struct loc_slot *slots;         /* root first */
-	size_t nr, alloc;               /* slots[0..nr) are set */
-};
-
-/* A frame of the sample being added, while its location is looked up. */
-struct frame_key {
-	struct location_key key;
-	uint64_t hash;
-};
-
-/*
- * The distinct stacks with their labels, each a Sample when written, are
- * kept by pprof-stacks.h: keys of the location ids (leaf first) then the
- * label values (pid, tid, comm's string index, those asked for).
- */
-
-struct pprof_builder {
-	struct pprof_opts opts;
-	struct strpool *pool;
-	const char **str_keys;          /* by index: the interned string */
-	struct index_table str_table;
-	char **strings;
-	size_t nr_strings, alloc_strings, alloc_str_keys;
-	struct mapping *maps;
-	struct mapping **map_list;      /* by seq */
-	size_t nr_maps, alloc_map_list;
-	struct function **func_chunks;  /* by id - 1, CLASS_CHUNK_BITS a chunk */
-	struct index_table func_table;
-	size_t nr_funcs, alloc_func_chunks;
-	struct location **loc_chunks;   /* by id - 1, LOC_CHUNK_BITS a chunk */
-	size_t nr_locs, alloc_loc_chunks;
-	struct loc_line **line_chunks;
-	size_t nr_lines, alloc_line_chunks;
-	uint32_t *loc_table;            /* ids, 0: empty, at most half full */
-	size_t loc_table_size;          /* a power of two */
-	struct loc_class **class_chunks;   /* CLASS_CHUNK_BITS a chunk */
-	size_t nr_classes, alloc_class_chunks;
-	struct index_table class_table;
-	struct loc_slot *loc_cache;     /* 1 << LOC_CACHE_BITS */
-	struct last_frames last[1u << LAST_THREAD_BITS];
-	struct frame_key *frame_keys;   /* the sample's, leaf first */
-	size_t alloc_frame_keys;
-	struct stack_store *stacks;
-	uint32_t *key;
-	size_t key_alloc;
-	size_t nr_labels;               /* label values at the end of each key */
-	int64_t label_keys[3];          /* their names' string indices, from the first stack */
-	const char *last_comm;          /* the session's pointer */
-	uint32_t last_comm_index;
-	struct srcline_cache *srcline;
-	const struct pd_info *info;     /* the header, while the session runs */
-	/* the event */
-	const char *type, *unit;
-	bool freq;
-	uint64_t sample_period, sample_freq;
-	bool has_period;                /* PERF_SAMPLE_PERIOD */
-	/* totals */
-	uint64_t nr_samples, period_sum;
-	uint64_t first_time, last_time;
-	bool have_time;
-};
 
 /*
  * s as it goes into the string table: proto3 strings must be UTF-8, and
@@ -254,22 +78,12 @@ static void index_table_grow(struct index_table *t, size_t nr, const struct ppro
 		}                                                                     \
 	} while (0)
 
-static struct function *func_at(const struct pprof_builder *b, size_t i)
-{
-	return &b->func_chunks[i >> CLASS_CHUNK_BITS][i & ((1u << CLASS_CHUNK_BITS) - 1)];
-}
-
-static struct loc_class *class_at(const struct pprof_builder *b, size_t i)
-{
-	return &b->class_chunks[i >> CLASS_CHUNK_BITS][i & ((1u << CLASS_CHUNK_BITS) - 1)];
-}
-
 static uint64_t str_hash(const struct pprof_builder *b, size_t i)
 {
 	return ptr_hash(b->str_keys[i], NULL);
 }
 
-static int64_t str_index(struct pprof_builder *b, const char *s)
+int64_t pprof_builder__str_index(struct pprof_builder *b, const char *s)
 {
 	size_t mask, pos;
 
@@ -296,7 +110,7 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 
 	b->opts = *opts;
 	b->pool = strpool__new();
-	str_index(b, "");               /* string_table[0] must be "" */
+	pprof_builder__str_index(b, "");               /* string_table[0] must be "" */
 	b->nr_labels = (size_t)opts->label_pid + opts->label_tid + opts->label_comm;
 	b->loc_table_size = 1u << 12;
 	b->loc_table = xcalloc(b->loc_table_size, sizeof(*b->loc_table));
@@ -537,8 +351,8 @@ static uint32_t function_id(struct pprof_builder *b, const char *name, const cha
 	fn = func_at(b, b->nr_funcs++);
 	fn->name = name;
 	fn->file = file;
-	fn->name_index = (uint32_t)str_index(b, name);
-	fn->file_index = (uint32_t)str_index(b, file);
+	fn->name_index = (uint32_t)pprof_builder__str_index(b, name);
+	fn->file_index = (uint32_t)pprof_builder__str_index(b, file);
 	b->func_table.slots[pos] = (uint32_t)b->nr_funcs;
 	return (uint32_t)b->nr_funcs;
 }
@@ -612,17 +426,6 @@ static uint64_t location_hash(const struct location_key *k)
 	}
 	return h * 0xc4ceb9fe1a85ec53ULL;
 }
-
-static struct location *loc_at(const struct pprof_builder *b, size_t i)
-{
-	return &b->loc_chunks[i >> LOC_CHUNK_BITS][i & ((1u << LOC_CHUNK_BITS) - 1)];
-}
-
-static struct loc_line *line_at(const struct pprof_builder *b, size_t i)
-{
-	return &b->line_chunks[i >> LINE_CHUNK_BITS][i & ((1u << LINE_CHUNK_BITS) - 1)];
-}
-
 
 static uint64_t loc_hash(uint32_t cls, uint64_t ip)
 {
@@ -813,7 +616,7 @@ static uint32_t comm_index(struct pprof_builder *b, const char *comm)
 
 	if (comm && comm == b->last_comm)
 		return b->last_comm_index;
-	index = str_index(b, comm);
+	index = pprof_builder__str_index(b, comm);
 	if (index > UINT32_MAX)
 		die("more than 2^32 distinct strings");
 	b->last_comm = comm;
@@ -845,11 +648,11 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 		size_t i = 0;
 
 		if (b->opts.label_pid)
-			b->label_keys[i++] = str_index(b, "pid");
+			b->label_keys[i++] = pprof_builder__str_index(b, "pid");
 		if (b->opts.label_tid)
-			b->label_keys[i++] = str_index(b, "tid");
+			b->label_keys[i++] = pprof_builder__str_index(b, "tid");
 		if (b->opts.label_comm)
-			b->label_keys[i++] = str_index(b, "comm");
+			b->label_keys[i++] = pprof_builder__str_index(b, "comm");
 	}
 	stack_store__add(b->stacks, (uintptr_t)rs->thread, b->key, n, period);
 	b->nr_samples++;
@@ -861,246 +664,4 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 			b->last_time = smp->time;
 		b->have_time = true;
 	}
-}
-
-static int cmp_mappings(const void *a, const void *b)
-{
-	const struct mapping *x = *(const struct mapping *const *)a;
-	const struct mapping *y = *(const struct mapping *const *)b;
-
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	if (x->library != y->library)
-		return x->library ? 1 : -1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Number the mappings in output order and fill them in; the list is the caller's. */
-static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
-{
-	size_t n = b->nr_maps ? b->nr_maps : 1, i = 0;
-	struct mapping **maps = xcalloc(n, sizeof(*maps)), *m;
-	Perftools__Profiles__Mapping **list = xcalloc(n, sizeof(*list));
-
-	for (m = b->maps; m; m = m->hh.next)
-		maps[i++] = m;
-	qsort(maps, b->nr_maps, sizeof(*maps), cmp_mappings);
-	for (i = 0; i < b->nr_maps; i++) {
-		Perftools__Profiles__Mapping *msg = &maps[i]->msg;
-
-		m = maps[i];
-		perftools__profiles__mapping__init(msg);
-		msg->id = i + 1;
-		msg->memory_start = m->lo;
-		msg->memory_limit = m->hi == UINT64_MAX ? m->hi : m->hi + 1;
-		msg->file_offset = m->kind == MAP_FILE ? m->lo - m->key.bias : 0;
-		msg->filename = str_index(b, m->key.name);
-		msg->build_id = str_index(b, m->build_id);
-		msg->has_functions = m->has_functions;
-		msg->has_filenames = m->has_filenames;
-		msg->has_line_numbers = m->has_line_numbers;
-		msg->has_inline_frames = m->has_inline_frames;
-		list[i] = msg;
-	}
-	free(maps);
-	return list;
-}
-
-/* Profile.sample, .location and .function: fields 2, 4, 5, wire type 2 (length-delimited) */
-#define SAMPLE_TAG (2u << 3 | 2u)
-#define LOCATION_TAG (4u << 3 | 2u)
-#define FUNCTION_TAG (5u << 3 | 2u)
-
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
-/* Scratch space for packing one message at a time. */
-struct packer {
-	uint8_t *buf;
-	size_t alloc;
-};
-
-/* One element of a repeated message field of Profile: tag, length, message. */
-static void write_field(struct packer *pk, struct gz_sink *g, unsigned tag,
-			const ProtobufCMessage *msg)
-{
-	size_t size = protobuf_c_message_get_packed_size(msg), n;
-	uint8_t hdr[2 * 10];
-
-	ALLOC_GROW(pk->buf, size, pk->alloc);
-	protobuf_c_message_pack(msg, pk->buf);
-	n = put_varint(hdr, tag);
-	n += put_varint(hdr + n, size);
-	gz_sink__write(g, hdr, n);
-	gz_sink__write(g, pk->buf, size);
-}
-
-/*
- * The samples, as Profile field 2 (repeated Sample) in wire format, each
- * built and packed only as it is written: a reader merges repeated fields
- * across the whole message, so they can come between the other fields.
- */
-static void write_samples(const struct pprof_builder *b, struct gz_sink *g, struct packer *pk)
-{
-	Perftools__Profiles__Label labels[3], *label_ptrs[3];
-	Perftools__Profiles__Sample msg;
-	struct stack_iter it = STACK_ITER_INIT;
-	const uint32_t *key;
-	uint64_t *ids = NULL, count, period;
-	int64_t values[2];
-	size_t ids_alloc = 0, len, j;
-
-	while (!gz_sink__failed(g) && stack_store__next(b->stacks, &it, &key, &len, &count, &period)) {
-		size_t nr_ids = len - b->nr_labels, nr_label = 0;
-
-		ALLOC_GROW(ids, nr_ids + 1, ids_alloc);
-		for (j = 0; j < nr_ids; j++)
-			ids[j] = key[j];
-		perftools__profiles__sample__init(&msg);
-		msg.n_location_id = nr_ids;
-		msg.location_id = ids;
-		values[0] = (int64_t)count;
-		values[1] = (int64_t)period;
-		msg.n_value = ARRAY_SIZE(values);
-		msg.value = values;
-		for (j = nr_ids; j < len; j++, nr_label++) {
-			Perftools__Profiles__Label *l = &labels[nr_label];
-
-			perftools__profiles__label__init(l);
-			l->key = b->label_keys[nr_label];
-			/* comm, the last when asked, is a string */
-			if (b->opts.label_comm && j + 1 == len)
-				l->str = key[j];
-			else
-				l->num = key[j];
-			label_ptrs[nr_label] = l;
-		}
-		msg.n_label = nr_label;
-		msg.label = label_ptrs;
-		write_field(pk, g, SAMPLE_TAG, &msg.base);
-	}
-	free(ids);
-}
-
-/* The locations, as Profile field 4, each made into a message as it is written. */
-static void write_locations(const struct pprof_builder *b, struct gz_sink *g, struct packer *pk)
-{
-	Perftools__Profiles__Line lines[SRCLINE_MAX_DEPTH], *line_ptrs[SRCLINE_MAX_DEPTH];
-	Perftools__Profiles__Location msg;
-	size_t i, j;
-
-	for (i = 0; i < b->nr_locs && !gz_sink__failed(g); i++) {
-		const struct location *l = loc_at(b, i);
-		size_t end = i + 1 < b->nr_locs ? loc_at(b, i + 1)->first_line : b->nr_lines;
-
-		perftools__profiles__location__init(&msg);
-		msg.id = i + 1;
-		msg.mapping_id = b->map_list[class_at(b, l->cls)->map]->msg.id;
-		msg.address = l->ip;
-		for (j = l->first_line; j < end; j++) {
-			Perftools__Profiles__Line *line = &lines[j - l->first_line];
-
-			perftools__profiles__line__init(line);
-			line->function_id = line_at(b, j)->function_id;
-			line->line = line_at(b, j)->line;
-			line->column = line_at(b, j)->column;
-			line_ptrs[j - l->first_line] = line;
-		}
-		msg.n_line = end - l->first_line;
-		msg.line = line_ptrs;
-		write_field(pk, g, LOCATION_TAG, &msg.base);
-	}
-}
-
-/* The functions, as Profile field 5. */
-static void write_functions(const struct pprof_builder *b, struct gz_sink *g, struct packer *pk)
-{
-	Perftools__Profiles__Function msg;
-	size_t i;
-
-	for (i = 0; i < b->nr_funcs && !gz_sink__failed(g); i++) {
-		perftools__profiles__function__init(&msg);
-		msg.id = i + 1;
-		msg.name = func_at(b, i)->name_index;
-		/* only the demangled name is kept (the mangled one with --no-demangle) */
-		msg.system_name = msg.name;
-		msg.filename = func_at(b, i)->file_index;
-		write_field(pk, g, FUNCTION_TAG, &msg.base);
-	}
-}
-
-/*
- * The profile's period: the sampling period when it was fixed; with -F
- * (a frequency), a clock event's is 1e9 / frequency ns, any other event's
- * the mean period of its samples.
- */
-static int64_t profile_period(const struct pprof_builder *b)
-{
-	if (!b->freq)
-		return (int64_t)b->sample_period;
-	if (!strcmp(b->unit, "nanoseconds") && b->sample_freq)
-		return (int64_t)(1000000000 / b->sample_freq);
-	return b->nr_samples ? (int64_t)(b->period_sum / b->nr_samples) : 0;
-}
-
-int pprof_builder__write(struct pprof_builder *b, FILE *out)
-{
-	Perftools__Profiles__Profile head = PERFTOOLS__PROFILES__PROFILE__INIT;
-	Perftools__Profiles__Profile maps = PERFTOOLS__PROFILES__PROFILE__INIT;
-	Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
-	Perftools__Profiles__ValueType types[2], period_type, *type_ptrs[2];
-	struct packer pk = { NULL, 0 };
-	struct gz_sink *g;
-
-	perftools__profiles__value_type__init(&types[0]);
-	types[0].type = str_index(b, "samples");
-	types[0].unit = str_index(b, "count");
-	perftools__profiles__value_type__init(&types[1]);
-	types[1].type = str_index(b, b->type);
-	types[1].unit = str_index(b, b->unit);
-	type_ptrs[0] = &types[0];
-	type_ptrs[1] = &types[1];
-	period_type = types[1];
-	/* field 1, then the samples (field 2), then the rest, in field order */
-	head.n_sample_type = 2;
-	head.sample_type = type_ptrs;
-	p.period_type = &period_type;
-	p.period = profile_period(b);
-	/*
-	 * perf's sample times are not wall-clock time (with -k 1 they are
-	 * CLOCK_MONOTONIC, time since boot), and readers take time_nanos as
-	 * Unix time (Pyroscope and Parca file the profile under it): leave
-	 * it 0, "unknown". The duration is what the samples span.
-	 */
-	p.time_nanos = 0;
-	p.duration_nanos = b->have_time ? (int64_t)(b->last_time - b->first_time) : 0;
-
-	/* field 3; the locations (4) and functions (5), streamed; then the rest */
-	maps.mapping = mapping_list(b);
-	maps.n_mapping = b->nr_maps;
-	/* last: everything above has interned its strings */
-	p.string_table = b->strings;
-	p.n_string_table = b->nr_strings;
-
-	g = gz_sink__new(out);
-	perftools__profiles__profile__pack_to_buffer(&head, gz_sink__buffer(g));
-	write_samples(b, g, &pk);
-	if (!gz_sink__failed(g))
-		perftools__profiles__profile__pack_to_buffer(&maps, gz_sink__buffer(g));
-	write_locations(b, g, &pk);
-	write_functions(b, g, &pk);
-	if (!gz_sink__failed(g))
-		perftools__profiles__profile__pack_to_buffer(&p, gz_sink__buffer(g));
-	free(maps.mapping);
-	free(pk.buf);
-	return gz_sink__close(g);
 }
