@@ -134,16 +134,14 @@ static bool jit_after_call(struct unwind_space_machine *m, uint64_t pc)
 
 /*
  * As resolver__after_call(): in an ELF file's code, whether a call ends at
- * pc by the file's bytes, kept by (DSO, address); anything else (JIT code,
+ * pc by the file's bytes (which the DSO keeps); anything else (JIT code,
  * bytes the file does not have) the resolver answers.
  */
 static bool machine_after_call(void *ctx, uint64_t pc)
 {
 	struct unwind_space_machine *m = ctx;
-	struct unwind_space_call *slot;
 	struct map_hit hit;
 	struct dso *d;
-	uint64_t addr;
 	int v;
 
 	if (!m->proc)
@@ -151,18 +149,8 @@ static bool machine_after_call(void *ctx, uint64_t pc)
 	if (!find_map(m, pc, &hit) || hit.map->anon || jit_loader__for_marker(hit.map->filename))
 		return jit_after_call(m, pc);
 	d = resolver__map_dso(m->resolver, hit.map);
-	addr = dso__map_ip(d, hit.start, hit.pgoff, pc);
-	slot = &m->calls[((uintptr_t)d ^ addr) * 0x9E3779B97F4A7C15ULL >>
-			 (64 - UNWIND_SPACE_CALLS_BITS)];
-	if (slot->dso == d && slot->addr == addr)
-		return slot->after_call;
-	v = dso__call_ends_at(d, addr);
-	if (v < 0)
-		return jit_after_call(m, pc);
-	slot->dso = d;
-	slot->addr = addr;
-	slot->after_call = v;
-	return v;
+	v = dso__call_ends_at(d, dso__map_ip(d, hit.start, hit.pgoff, pc));
+	return v < 0 ? jit_after_call(m, pc) : v;
 }
 
 struct unwind_space unwind_space_machine__space(struct unwind_space_machine *m)

@@ -18,21 +18,12 @@
 #include "machine.h"
 #include "unwind.h"
 
-struct dso;
 struct resolver;
 struct proc;
 struct jitmap;
 struct jit_cfi;
 
-#define UNWIND_SPACE_CALLS_BITS 12
 #define UNWIND_SPACE_AT_BITS 12
-
-/* Whether a call ends at a DSO's address: its code bytes, which never change. */
-struct unwind_space_call {
-	const struct dso *dso;       /* NULL: empty */
-	uint64_t addr;
-	bool after_call;
-};
 
 /*
  * An answer for a process's pc, valid while proc__generation_at() gives
@@ -62,8 +53,6 @@ struct unwind_space_machine {
 	 */
 	struct map_hit last;
 	bool last_valid;
-	/* answers for ELF code, by (DSO, address): a pread each otherwise */
-	struct unwind_space_call calls[1u << UNWIND_SPACE_CALLS_BITS];
 	/* the primary CFI found for a pc; whether a call ends before one in JIT code */
 	struct unwind_space_at finds[1u << UNWIND_SPACE_AT_BITS];
 	struct unwind_space_at jit_calls[1u << UNWIND_SPACE_AT_BITS];
