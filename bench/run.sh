@@ -14,7 +14,8 @@
 #                  "--call-graph dwarf" recordings of node and native
 #   --kinds LIST   workloads (default: node,native,java)
 #   --scaling      also record node at 1x, 4x and 16x one duration and time
-#                  jitsym on each (only --scaling: --sizes none)
+#                  jitsym's commands and perf script on each (only
+#                  --scaling: --sizes none)
 #   --out DIR      corpus, scratch space and results (default /tmp/jitsym-bench)
 #   --jitsym PATH  binary under test (default: build/jitsym of this checkout)
 #   --reps N       repetitions of every measurement (default: 3 for small,
@@ -40,6 +41,9 @@
 #   perf-collapse  perf script --no-inline | fold-perf-script.pl (no perf
 #                  inject; jitsym fold, too, names no inlined functions)
 #   jitsym-pprof   jitsym pprof -o FILE perf.data
+#   jitsym-report  jitsym report -o FILE perf.data
+#   jitsym-flamegraph  jitsym flamegraph -o FILE perf.data
+#   jitsym-tiers   jitsym tiers -o FILE perf.data
 # Every tool gets its own empty build-id cache (--buildid-dir), so what
 # ~/.debug holds does not matter; perf inject writes its jitted-*.so next to
 # the jitdump (the path recorded in perf.data: the recording's directory),
@@ -86,7 +90,7 @@ native-dwarf   native  2000   6  200  -
 node-dwarf     node    4000   6  200  20000
 '
 NODE_FILES=${NODE_FILES:-200}
-ALL_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof,perf-collapse,perf-script-noinline'
+ALL_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof,perf-collapse,perf-script-noinline,jitsym-report,jitsym-flamegraph,jitsym-tiers'
 DEFAULT_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof'
 # perf inject --jit writes a jitted-*.so per code load: minutes on node-dwarf;
 # plain perf script on a dwarf recording names inlined functions through
@@ -385,6 +389,9 @@ run_tool() {
 	jitsym-pprof)
 		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" pprof --buildid-dir "$bid" \
 			-o "$scratch/jitsym.pb.gz" "$data" 2>"$log" || rc=$? ;;
+	jitsym-report|jitsym-flamegraph|jitsym-tiers)
+		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" "${tool#jitsym-}" \
+			--buildid-dir "$bid" -o "$scratch/jitsym.out" "$data" 2>"$log" || rc=$? ;;
 	perf-script)
 		"$TIME" -o "$tf" -f '%e %U %S %M' "$PERF" --buildid-dir "$bid" script \
 			-i "$data" >/dev/null 2>"$log" || rc=$? ;;
@@ -434,7 +441,7 @@ run_tool() {
 		fi
 		rm -f "$f" ;;
 	esac
-	rm -f "$scratch/jitsym.pb.gz"
+	rm -f "$scratch/jitsym.pb.gz" "$scratch/jitsym.out"
 }
 
 # median of column COL of FILE
@@ -490,6 +497,9 @@ tool_label() {
 	jitsym-fold) echo 'jitsym fold' ;;
 	jitsym-script) echo 'jitsym script' ;;
 	jitsym-pprof) echo 'jitsym pprof' ;;
+	jitsym-report) echo 'jitsym report' ;;
+	jitsym-flamegraph) echo 'jitsym flamegraph' ;;
+	jitsym-tiers) echo 'jitsym tiers' ;;
 	perf-script) echo 'perf script' ;;
 	perf-inject) echo 'perf inject --jit + perf script + fold-perf-script.pl' ;;
 	perf-collapse) echo 'perf script --no-inline + fold-perf-script.pl' ;;
@@ -518,7 +528,7 @@ table_rows() {
 		c=$(stat_of "$name" "$t" 2)
 		m=$(stat_of "$name" "$t" 3)
 		local vsfold='–'
-		case $t in jitsym-script|jitsym-pprof) vsfold=$(ratio "$w" "$fw") ;; esac
+		case $t in jitsym-fold) ;; jitsym-*) vsfold=$(ratio "$w" "$fw") ;; esac
 		echo "| $name | $mb | $samples | $(tool_label "$t") | $(fmt_s "$w") | $(fmt_s "$c") | $(awk -v m="$m" 'BEGIN { printf "%.0f", m / 1024 }') | $(awk -v b="$bytes" -v w="$w" 'BEGIN { printf "%.1f", (w > 0 ? b / 1048576 / w : 0) }') | $(ratio "$pi" "$w") | $(ratio "$ps" "$w") | $vsfold |"
 	done
 }
@@ -571,9 +581,11 @@ for name in $main_recs; do
 	say "$name: measuring $tl, $n time(s)"
 	measure "$name" "$n" "$tl"
 done
+# the scaling runs time jitsym's commands and perf script (not the perf
+# inject and collapse pipelines: minutes on x16)
 scale_tools=
 for t in $(echo "${tools:-$DEFAULT_TOOLS}" | tr , ' '); do
-	case $t in jitsym-*) scale_tools="$scale_tools${scale_tools:+,}$t" ;; esac
+	case $t in jitsym-*|perf-script|perf-script-noinline) scale_tools="$scale_tools${scale_tools:+,}$t" ;; esac
 done
 for name in $scale_recs; do
 	case " $ready " in *" $name "*) ;; *) continue ;; esac
@@ -608,17 +620,21 @@ res=$out/results.md
 		spec node-x1
 		echo "Scaling: the node workload at $freq Hz for 1x, 4x and 16x $secs s; time ratio to 1x in parentheses."
 		echo
-		echo "| scale | recorded s | MB | samples | jitsym fold s | fold MB/s | fold RSS MB | jitsym script s | jitsym pprof s |"
-		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-		b1f='' b1s='' b1p=''
+		hdr='| scale | recorded s | MB | samples | fold MB/s | fold RSS MB |' sep='|---|---:|---:|---:|---:|---:|'
+		for t in ${scale_tools//,/ }; do hdr="$hdr $(tool_label "$t") s |" sep="$sep---:|"; done
+		echo "$hdr"
+		echo "$sep"
+		cell() { [ -n "$1" ] || { echo '–'; return; }; [ "$1" = fail ] && { echo FAILED; return; }; echo "$(fmt_s "$1") ($(ratio "$1" "$2"))"; }
 		for name in $scale_recs; do
 			case " $ready " in *" $name "*) ;; *) continue ;; esac
 			rec=$out/rec/$name
 			bytes=$(sed -n 's/^bytes=//p' "$rec/meta")
-			f=$(stat_of "$name" jitsym-fold 1) s=$(stat_of "$name" jitsym-script 1) p=$(stat_of "$name" jitsym-pprof 1)
-			[ "$name" = node-x1 ] && b1f=$f b1s=$s b1p=$p
-			cell() { [ -n "$1" ] || { echo '–'; return; }; [ "$1" = fail ] && { echo FAILED; return; }; echo "$(fmt_s "$1") ($(ratio "$1" "$2"))"; }
-			echo "| ${name#node-} | $(sed -n 's/^seconds=//p' "$rec/meta") | $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') | $(sed -n 's/^samples=//p' "$rec/meta") | $(cell "$f" "$b1f") | $( [ -n "$f" ] && [ "$f" != fail ] && awk -v b="$bytes" -v w="$f" 'BEGIN { printf "%.1f", b / 1048576 / w }') | $(m=$(stat_of "$name" jitsym-fold 3); [ -n "$m" ] && [ "$m" != fail ] && awk -v m="$m" 'BEGIN { printf "%.0f", m / 1024 }') | $(cell "$s" "$b1s") | $(cell "$p" "$b1p") |"
+			f=$(stat_of "$name" jitsym-fold 1)
+			row="| ${name#node-} | $(sed -n 's/^seconds=//p' "$rec/meta") | $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') | $(sed -n 's/^samples=//p' "$rec/meta") | $( [ -n "$f" ] && [ "$f" != fail ] && awk -v b="$bytes" -v w="$f" 'BEGIN { printf "%.1f", b / 1048576 / w }') | $(m=$(stat_of "$name" jitsym-fold 3); [ -n "$m" ] && [ "$m" != fail ] && awk -v m="$m" 'BEGIN { printf "%.0f", m / 1024 }') |"
+			for t in ${scale_tools//,/ }; do
+				row="$row $(cell "$(stat_of "$name" "$t" 1)" "$(stat_of node-x1 "$t" 1)") |"
+			done
+			echo "$row"
 		done
 		echo
 	fi

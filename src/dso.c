@@ -43,6 +43,15 @@ struct dso {
 	size_t nr_segs;
 	struct symtab *symtab;          /* NULL: no binary usable */
 	struct dso_image binary, debug;
+	struct dso_call *calls;         /* dso__call_ends_at()'s answers; NULL: none yet */
+};
+
+/* An answer of dso__call_ends_at(): the file's bytes never change. */
+#define DSO_CALLS_BITS 9
+
+struct dso_call {
+	uint64_t addr;
+	int8_t v;               /* -2: empty */
 };
 
 struct dso_cache {
@@ -108,6 +117,7 @@ static void dso__delete(struct dso *d)
 	elf_image__delete(d->binary.img);
 	elf_image__delete(d->debug.img);
 	free(d->segs);
+	free(d->calls);
 	free(d);
 }
 
@@ -247,7 +257,7 @@ struct elf_image *dso__debug_elf_image(struct dso *d)
 	return dso_image__get(&d->debug, d->symfile, NULL, 0);
 }
 
-int dso__call_ends_at(struct dso *d, uint64_t addr)
+static int call_ends_at(struct dso *d, uint64_t addr)
 {
 	struct elf_image *img = dso__elf_image(d);
 	uint8_t before[CALLSITE_WINDOW];
@@ -268,4 +278,27 @@ int dso__call_ends_at(struct dso *d, uint64_t addr)
 		return callsite__ends_in_call(before, (size_t)in);
 	}
 	return -1;
+}
+
+/*
+ * Kept by address: a dwarf unwind asks for every frame, and the resolver
+ * again whenever its frame cache is emptied (a process's mmap), each a
+ * pread otherwise.
+ */
+int dso__call_ends_at(struct dso *d, uint64_t addr)
+{
+	struct dso_call *slot;
+	size_t i;
+
+	if (!d->calls) {
+		d->calls = xcalloc(1u << DSO_CALLS_BITS, sizeof(*d->calls));
+		for (i = 0; i < 1u << DSO_CALLS_BITS; i++)
+			d->calls[i].v = -2;
+	}
+	slot = &d->calls[(addr * 0x9E3779B97F4A7C15ULL) >> (64 - DSO_CALLS_BITS)];
+	if (slot->v == -2 || slot->addr != addr) {
+		slot->addr = addr;
+		slot->v = (int8_t)call_ends_at(d, addr);
+	}
+	return slot->v;
 }

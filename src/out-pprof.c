@@ -1,173 +1,15 @@
 #include "common.h"
 #include "out-pprof.h"
+#include "out-pprof-internal.h"
 #include "dso.h"
-#include "gzsink.h"
 #include "kernel.h"
 #include "machine.h"
 #include "perfdata.h"
 #include "sbuf.h"
-#include "srcline.h"
-#include "strpool.h"
 #include "utf8.h"
 
 #include <linux/perf_event.h>
-#include <uthash.h>
 
-#include "profile.pb-c.h"
-
-struct str_entry {
-	UT_hash_handle hh;
-	const char *s;          /* interned in the builder's pool: keyed by pointer */
-	int64_t index;
-};
-
-/*
- * Mappings are written in this order (and files: programs before
- * libraries), because readers take the first mapping for the main binary.
- */
-enum map_kind { MAP_FILE, MAP_JIT, MAP_KERNEL, MAP_NOFILE };
-
-struct mapping {
-	UT_hash_handle hh;
-	struct {
-		const char *name;       /* interned in the builder's pool */
-		uint64_t bias;          /* MAP_FILE: address - file offset */
-	} key;
-	enum map_kind kind;
-	bool library;                   /* a shared object, or a [special] file */
-	size_t seq;                     /* order first seen */
-	uint64_t lo, hi;                /* lowest and highest address seen */
-	const char *build_id;           /* hex, interned; NULL: none known */
-	bool header_tried;              /* the header's build ids were searched */
-	bool has_functions, has_filenames, has_line_numbers, has_inline_frames;
-	Perftools__Profiles__Mapping msg;   /* filled in when written */
-};
-
-struct function {
-	UT_hash_handle hh;
-	struct { const char *name, *file; } key;   /* interned in the builder's pool */
-	Perftools__Profiles__Function msg;
-};
-
-/*
- * What makes a frame a location: the address, and everything the resolver
- * said about it (an address means other code at other times in JIT memory,
- * and another line as a caller, whose lines are those of ip - 1). The
- * pointers are the session's interned names, only compared, and only
- * while the session runs.
- */
-struct location_key {
-	const void *dso, *sym, *jit;
-	uint64_t ip, print_addr, elf_addr;
-	uint64_t kind;
-};
-
-struct location {
-	struct mapping *map;
-	Perftools__Profiles__Location msg;
-	Perftools__Profiles__Line **line_ptrs;
-	Perftools__Profiles__Line lines[];
-};
-
-/*
- * Location ids by key: an open-addressing table of ids with their hashes,
- * in front of it a direct-mapped cache, and in front of that the frames
- * of the thread's last sample by depth from the root, where a thread's
- * samples most often agree: most frames cost one compare of the key with
- * one in L1, and the cache slots of the others are fetched together.
- */
-#define LOC_CACHE_BITS 16
-#define LAST_THREAD_BITS 6
-
-struct loc_slot {
-	struct location_key key;
-	uint32_t id;            /* 0: empty (ids start at 1) */
-};
-
-struct loc_entry {
-	uint32_t hash;
-	uint32_t id;            /* 0: empty */
-};
-
-/* The frames of a thread's last sample (any thread's that maps here). */
-struct last_frames {
-	const struct thread *thread;
-	struct loc_slot *slots;         /* root first */
-	size_t nr, alloc;               /* slots[0..nr) are set */
-};
-
-/* A frame of the sample being added, while its location is looked up. */
-struct frame_key {
-	struct location_key key;
-	uint64_t hash;
-};
-
-/*
- * One distinct stack with its labels: a Sample when written. Its key is
- * the location ids (leaf first) then the label values (pid, tid, comm's
- * string index, those asked for), 32-bit words kept in large chunks; an
- * open-addressing table of stack indices finds it. A sample costs one
- * hash of its ids and, when the stack was seen before, one compare, and
- * allocates nothing; a stack, four bytes a word plus this record.
- */
-#define KEY_CHUNK_WORDS (1u << 20)
-
-struct stack {
-	const uint32_t *key;
-	uint32_t len;
-	uint32_t hash;
-	int64_t values[2];              /* samples, period */
-};
-
-struct key_chunk {
-	struct key_chunk *next;
-	size_t used, size;
-	uint32_t words[];
-};
-
-struct pprof_builder {
-	struct pprof_opts opts;
-	struct strpool *pool;
-	struct str_entry *strs;
-	char **strings;
-	size_t nr_strings, alloc_strings;
-	struct mapping *maps;
-	size_t nr_maps;
-	struct function *funcs;
-	Perftools__Profiles__Function **func_list;
-	size_t nr_funcs, alloc_funcs;
-	struct location **locs;         /* by id - 1 */
-	struct location_key *loc_keys;  /* by id - 1 */
-	size_t nr_locs, alloc_locs, alloc_loc_keys;
-	struct loc_entry *loc_table;
-	size_t loc_table_size;          /* a power of two */
-	struct loc_slot *loc_cache;     /* 1 << LOC_CACHE_BITS */
-	struct last_frames last[1u << LAST_THREAD_BITS];
-	struct frame_key *frame_keys;   /* the sample's, leaf first */
-	size_t alloc_frame_keys;
-	struct stack *stacks;           /* in the order first seen */
-	size_t nr_stacks, alloc_stacks;
-	uint32_t *stack_table;          /* stack index + 1; 0: empty */
-	size_t stack_table_size;        /* a power of two */
-	struct key_chunk *chunks;
-	uint32_t *key;
-	size_t key_alloc;
-	size_t nr_labels;               /* label values at the end of each key */
-	int64_t label_keys[3];          /* their names' string indices, from the first stack */
-	const char *last_comm;          /* the session's pointer */
-	uint32_t last_comm_index;
-	struct srcline_cache *srcline;
-	const struct pd_info *info;     /* the header, while the session runs */
-	/* the event */
-	const char *type, *unit;
-	bool freq;
-	uint64_t sample_period, sample_freq;
-	bool has_period;                /* PERF_SAMPLE_PERIOD */
-	/* totals */
-	uint64_t nr_samples, period_sum;
-	uint64_t first_time, last_time;
-	bool have_time;
-};
 
 /*
  * s as it goes into the string table: proto3 strings must be UTF-8, and
@@ -201,21 +43,65 @@ static const char *utf8_string(struct pprof_builder *b, const char *s)
 	return ret;
 }
 
-static int64_t str_index(struct pprof_builder *b, const char *s)
+static uint64_t ptr_hash(const void *a, const void *b)
 {
-	struct str_entry *e;
+	uint64_t h = (uintptr_t)a * 0x9E3779B97F4A7C15ULL;
+
+	h ^= (uintptr_t)b;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ h >> 32;
+}
+
+/* Double t's size, placing indices 0..nr-1 again by hash(b, index). */
+static void index_table_grow(struct index_table *t, size_t nr, const struct pprof_builder *b,
+			     uint64_t (*hash)(const struct pprof_builder *, size_t))
+{
+	size_t size = t->size ? 2 * t->size : 1024, mask = size - 1, i, pos;
+
+	free(t->slots);
+	t->slots = xcalloc(size, sizeof(*t->slots));
+	t->size = size;
+	for (i = 0; i < nr; i++) {
+		for (pos = hash(b, i) & mask; t->slots[pos]; pos = (pos + 1) & mask)
+			;
+		t->slots[pos] = (uint32_t)(i + 1);
+	}
+}
+
+/* Room for element i of a chunked array: chunks of 1 << bits elements. */
+#define CHUNK_RESERVE(chunks, alloc, i, bits)                                        \
+	do {                                                                          \
+		if (!((i) & ((1u << (bits)) - 1))) {                                  \
+			ALLOC_GROW(chunks, ((i) >> (bits)) + 1, alloc);               \
+			(chunks)[(i) >> (bits)] =                                     \
+				xmalloc(st_mult(sizeof(**(chunks)), (size_t)1 << (bits))); \
+		}                                                                     \
+	} while (0)
+
+static uint64_t str_hash(const struct pprof_builder *b, size_t i)
+{
+	return ptr_hash(b->str_keys[i], NULL);
+}
+
+int64_t pprof_builder__str_index(struct pprof_builder *b, const char *s)
+{
+	size_t mask, pos;
 
 	s = strpool__intern(b->pool, s ? s : "");
-	HASH_FIND_PTR(b->strs, &s, e);
-	if (e)
-		return e->index;
-	e = xmalloc(sizeof(*e));
-	e->s = s;
-	e->index = (int64_t)b->nr_strings;
-	HASH_ADD_PTR(b->strs, s, e);
+	if (2 * (b->nr_strings + 1) > b->str_table.size)
+		index_table_grow(&b->str_table, b->nr_strings, b, str_hash);
+	mask = b->str_table.size - 1;
+	for (pos = ptr_hash(s, NULL) & mask; b->str_table.slots[pos]; pos = (pos + 1) & mask)
+		if (b->str_keys[b->str_table.slots[pos] - 1] == s)
+			return b->str_table.slots[pos] - 1;
+	if (b->nr_strings >= UINT32_MAX - 1)
+		die("more than 2^32 distinct strings");
 	ALLOC_GROW(b->strings, b->nr_strings + 1, b->alloc_strings);
+	ALLOC_GROW(b->str_keys, b->nr_strings + 1, b->alloc_str_keys);
+	b->str_keys[b->nr_strings] = s;
 	b->strings[b->nr_strings++] = (char *)utf8_string(b, s);
-	return e->index;
+	b->str_table.slots[pos] = (uint32_t)b->nr_strings;
+	return (int64_t)b->nr_strings - 1;
 }
 
 struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
@@ -224,13 +110,12 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 
 	b->opts = *opts;
 	b->pool = strpool__new();
-	str_index(b, "");               /* string_table[0] must be "" */
+	pprof_builder__str_index(b, "");               /* string_table[0] must be "" */
 	b->nr_labels = (size_t)opts->label_pid + opts->label_tid + opts->label_comm;
 	b->loc_table_size = 1u << 12;
 	b->loc_table = xcalloc(b->loc_table_size, sizeof(*b->loc_table));
 	b->loc_cache = xcalloc(1u << LOC_CACHE_BITS, sizeof(*b->loc_cache));
-	b->stack_table_size = 1u << 12;
-	b->stack_table = xcalloc(b->stack_table_size, sizeof(*b->stack_table));
+	b->stacks = stack_store__new();
 	b->type = "events";
 	b->unit = "count";
 	return b;
@@ -238,47 +123,40 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 
 void pprof_builder__delete(struct pprof_builder *b)
 {
-	struct str_entry *s, *stmp;
 	struct mapping *m, *mtmp;
-	struct function *f, *ftmp;
 	size_t i;
 
 	if (!b)
 		return;
-	HASH_ITER(hh, b->strs, s, stmp) {
-		HASH_DEL(b->strs, s);
-		free(s);
-	}
 	HASH_ITER(hh, b->maps, m, mtmp) {
 		HASH_DEL(b->maps, m);
 		free(m);
 	}
-	HASH_ITER(hh, b->funcs, f, ftmp) {
-		HASH_DEL(b->funcs, f);
-		free(f);
-	}
-	for (i = 0; i < b->nr_locs; i++) {
-		free(b->locs[i]->line_ptrs);
-		free(b->locs[i]);
-	}
-	while (b->chunks) {
-		struct key_chunk *c = b->chunks;
-
-		b->chunks = c->next;
-		free(c);
-	}
 	srcline_cache__delete(b->srcline);
 	free(b->strings);
-	free(b->func_list);
-	free(b->locs);
+	free(b->str_keys);
+	free(b->str_table.slots);
+	for (i = 0; i < b->nr_funcs; i += 1u << CLASS_CHUNK_BITS)
+		free(b->func_chunks[i >> CLASS_CHUNK_BITS]);
+	free(b->func_chunks);
+	free(b->func_table.slots);
+	free(b->map_list);
+	for (i = 0; i < b->nr_locs; i += 1u << LOC_CHUNK_BITS)
+		free(b->loc_chunks[i >> LOC_CHUNK_BITS]);
+	for (i = 0; i < b->nr_lines; i += 1u << LINE_CHUNK_BITS)
+		free(b->line_chunks[i >> LINE_CHUNK_BITS]);
+	free(b->loc_chunks);
+	free(b->line_chunks);
+	for (i = 0; i < b->nr_classes; i += 1u << CLASS_CHUNK_BITS)
+		free(b->class_chunks[i >> CLASS_CHUNK_BITS]);
+	free(b->class_chunks);
+	free(b->class_table.slots);
 	free(b->loc_table);
-	free(b->loc_keys);
 	free(b->loc_cache);
 	for (i = 0; i < ARRAY_SIZE(b->last); i++)
 		free(b->last[i].slots);
 	free(b->frame_keys);
-	free(b->stacks);
-	free(b->stack_table);
+	stack_store__delete(b->stacks);
 	free(b->key);
 	strpool__delete(b->pool);
 	free(b);
@@ -308,6 +186,8 @@ void pprof_builder__start(struct pprof_builder *b, const struct session *s)
 
 	b->info = pd_reader__info(r);
 	b->srcline = srcline_cache__new(b->pool);
+	/* a location is looked up once: its address's lines need not be kept */
+	srcline_cache__no_memo(b->srcline);
 	if (!a)
 		return;
 	/* a cpu-clock or task-clock period is the time between samples, in ns */
@@ -428,6 +308,10 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 		m->key = key.key;
 		m->kind = kind;
 		m->library = kind == MAP_FILE && is_library(name);
+		if (b->nr_maps >= UINT32_MAX)
+			die("more than 2^32 mappings");
+		ALLOC_GROW(b->map_list, b->nr_maps + 1, b->alloc_map_list);
+		b->map_list[b->nr_maps] = m;
 		m->seq = b->nr_maps++;
 		m->lo = m->hi = f->ip;
 		HASH_ADD(hh, b->maps, key, sizeof(m->key), m);
@@ -441,28 +325,36 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 	return m;
 }
 
-static uint64_t function_id(struct pprof_builder *b, const char *name, const char *file)
+static uint64_t func_hash(const struct pprof_builder *b, size_t i)
 {
-	struct function key, *fn;
+	return ptr_hash(func_at(b, i)->name, func_at(b, i)->file);
+}
 
-	memset(&key.key, 0, sizeof(key.key));
-	key.key.name = strpool__intern(b->pool, name);
-	key.key.file = strpool__intern(b->pool, file ? file : "");
-	HASH_FIND(hh, b->funcs, &key.key, sizeof(key.key), fn);
-	if (fn)
-		return fn->msg.id;
-	fn = xcalloc(1, sizeof(*fn));
-	fn->key = key.key;
-	perftools__profiles__function__init(&fn->msg);
-	fn->msg.id = b->nr_funcs + 1;
-	fn->msg.name = str_index(b, fn->key.name);
-	/* only the demangled name is kept (the mangled one with --no-demangle) */
-	fn->msg.system_name = fn->msg.name;
-	fn->msg.filename = str_index(b, fn->key.file);
-	HASH_ADD(hh, b->funcs, key, sizeof(fn->key), fn);
-	ALLOC_GROW(b->func_list, b->nr_funcs + 1, b->alloc_funcs);
-	b->func_list[b->nr_funcs++] = &fn->msg;
-	return fn->msg.id;
+static uint32_t function_id(struct pprof_builder *b, const char *name, const char *file)
+{
+	struct function *fn;
+	size_t mask, pos;
+
+	name = strpool__intern(b->pool, name);
+	file = strpool__intern(b->pool, file ? file : "");
+	if (2 * (b->nr_funcs + 1) > b->func_table.size)
+		index_table_grow(&b->func_table, b->nr_funcs, b, func_hash);
+	mask = b->func_table.size - 1;
+	for (pos = ptr_hash(name, file) & mask; b->func_table.slots[pos]; pos = (pos + 1) & mask) {
+		fn = func_at(b, b->func_table.slots[pos] - 1);
+		if (fn->name == name && fn->file == file)
+			return b->func_table.slots[pos];
+	}
+	if (b->nr_funcs >= UINT32_MAX - 1)
+		die("more than 2^32 functions");
+	CHUNK_RESERVE(b->func_chunks, b->alloc_func_chunks, b->nr_funcs, CLASS_CHUNK_BITS);
+	fn = func_at(b, b->nr_funcs++);
+	fn->name = name;
+	fn->file = file;
+	fn->name_index = (uint32_t)pprof_builder__str_index(b, name);
+	fn->file_index = (uint32_t)pprof_builder__str_index(b, file);
+	b->func_table.slots[pos] = (uint32_t)b->nr_funcs;
+	return (uint32_t)b->nr_funcs;
 }
 
 /*
@@ -535,80 +427,125 @@ static uint64_t location_hash(const struct location_key *k)
 	return h * 0xc4ceb9fe1a85ec53ULL;
 }
 
+static uint64_t loc_hash(uint32_t cls, uint64_t ip)
+{
+	uint64_t h = (ip ^ (uint64_t)cls << 40) * 0x9E3779B97F4A7C15ULL;
+
+	return h ^ h >> 29;
+}
+
 static void grow_loc_table(struct pprof_builder *b)
 {
 	size_t size = b->loc_table_size * 2, mask = size - 1, i;
-	struct loc_entry *table = xcalloc(size, sizeof(*table));
+	uint32_t *table = xcalloc(size, sizeof(*table));
 
 	for (i = 0; i < b->loc_table_size; i++) {
-		const struct loc_entry *e = &b->loc_table[i];
+		uint32_t id = b->loc_table[i];
+		const struct location *l;
 		size_t pos;
 
-		if (!e->id)
+		if (!id)
 			continue;
-		for (pos = e->hash & mask; table[pos].id; pos = (pos + 1) & mask)
+		l = loc_at(b, id - 1);
+		for (pos = loc_hash(l->cls, l->ip) & mask; table[pos]; pos = (pos + 1) & mask)
 			;
-		table[pos] = *e;
+		table[pos] = id;
 	}
 	free(b->loc_table);
 	b->loc_table = table;
 	b->loc_table_size = size;
 }
 
-static uint32_t new_location(struct pprof_builder *b, const struct frame *f,
-			     const struct location_key *key)
+static uint64_t class_key_hash(const struct loc_class *c)
+{
+	uint64_t h = ptr_hash(c->sym, c->jit) ^ ptr_hash(c->dso, NULL);
+
+	h ^= (c->print_delta + 3 * c->elf_delta + (c->kind << 1 | c->elf_zero)) *
+	     0x9E3779B97F4A7C15ULL;
+	return h ^ h >> 31;
+}
+
+static uint64_t class_hash(const struct pprof_builder *b, size_t i)
+{
+	return class_key_hash(class_at(b, i));
+}
+
+/* The class of key, found or added (its mapping: f's). */
+static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
+			 const struct location_key *key)
+{
+	struct loc_class c;
+	size_t mask, pos;
+	uint32_t id;
+
+	memset(&c, 0, sizeof(c));
+	c.dso = key->dso;
+	c.sym = key->sym;
+	c.jit = key->jit;
+	c.print_delta = key->print_addr - key->ip;
+	c.elf_zero = !key->elf_addr;
+	c.elf_delta = key->elf_addr ? key->elf_addr - key->ip : 0;
+	c.kind = key->kind;
+	if (2 * (b->nr_classes + 1) > b->class_table.size)
+		index_table_grow(&b->class_table, b->nr_classes, b, class_hash);
+	mask = b->class_table.size - 1;
+	for (pos = class_key_hash(&c) & mask; (id = b->class_table.slots[pos]);
+	     pos = (pos + 1) & mask)
+		if (!memcmp(class_at(b, id - 1), &c, CLASS_KEY_BYTES))
+			return id - 1;
+	if (b->nr_classes >= UINT32_MAX - 1)
+		die("more than 2^32 distinct locations");
+	c.map = (uint32_t)frame_mapping(b, f)->seq;
+	CHUNK_RESERVE(b->class_chunks, b->alloc_class_chunks, b->nr_classes, CLASS_CHUNK_BITS);
+	*class_at(b, b->nr_classes) = c;
+	b->class_table.slots[pos] = (uint32_t)++b->nr_classes;
+	return (uint32_t)b->nr_classes - 1;
+}
+
+static uint32_t new_location(struct pprof_builder *b, const struct frame *f, uint32_t cls)
 {
 	struct src_loc src[SRCLINE_MAX_DEPTH];
 	bool debug;
 	size_t n = frame_lines(b, f, src, &debug), i;
+	struct mapping *map;
 	struct location *l;
 
-	if (b->nr_locs >= UINT32_MAX - 1)
+	if (b->nr_locs >= UINT32_MAX - 1 || b->nr_lines > UINT32_MAX - n)
 		die("more than 2^32 distinct locations");
-	l = xcalloc(1, st_add(sizeof(*l), st_mult(n, sizeof(l->lines[0]))));
-	l->map = frame_mapping(b, f);
-	perftools__profiles__location__init(&l->msg);
-	l->msg.id = b->nr_locs + 1;
-	l->msg.address = f->ip;
-	l->line_ptrs = xcalloc(n ? n : 1, sizeof(*l->line_ptrs));
+	/* the class's, with the address seen (and a build id, when f has one) */
+	map = frame_mapping(b, f);
+	CHUNK_RESERVE(b->loc_chunks, b->alloc_loc_chunks, b->nr_locs, LOC_CHUNK_BITS);
+	l = loc_at(b, b->nr_locs);
+	l->ip = f->ip;
+	l->cls = cls;
+	l->first_line = (uint32_t)b->nr_lines;
 	for (i = 0; i < n; i++) {
-		perftools__profiles__line__init(&l->lines[i]);
-		l->lines[i].function_id = function_id(b, src[i].function, src[i].file);
-		l->lines[i].line = src[i].line;
-		l->lines[i].column = src[i].column;
-		l->line_ptrs[i] = &l->lines[i];
+		struct loc_line *line;
+
+		CHUNK_RESERVE(b->line_chunks, b->alloc_line_chunks, b->nr_lines, LINE_CHUNK_BITS);
+		line = line_at(b, b->nr_lines++);
+		line->function_id = function_id(b, src[i].function, src[i].file);
+		line->line = src[i].line;
+		line->column = src[i].column;
 	}
-	l->msg.n_line = n;
-	l->msg.line = l->line_ptrs;
-	mapping_flags(l->map, src, n, debug);
-	ALLOC_GROW(b->locs, b->nr_locs + 1, b->alloc_locs);
-	ALLOC_GROW(b->loc_keys, b->nr_locs + 1, b->alloc_loc_keys);
-	b->loc_keys[b->nr_locs] = *key;
-	b->locs[b->nr_locs++] = l;
-	return (uint32_t)b->nr_locs;
+	mapping_flags(map, src, n, debug);
+	return (uint32_t)++b->nr_locs;
 }
 
 static uint32_t location_id_slow(struct pprof_builder *b, const struct frame *f,
-				 const struct location_key *key, uint32_t hash)
+				 const struct location_key *key)
 {
+	uint32_t cls = class_id(b, f, key), id;
 	size_t mask = b->loc_table_size - 1, pos;
-	struct loc_entry *e;
 
-	for (pos = hash & mask; b->loc_table[pos].id; pos = (pos + 1) & mask) {
-		e = &b->loc_table[pos];
-		if (e->hash == hash && !memcmp(&b->loc_keys[e->id - 1], key, sizeof(*key)))
-			return e->id;
-	}
-	e = &b->loc_table[pos];
-	e->hash = hash;
-	e->id = new_location(b, f, key);
-	if (b->nr_locs * 2 > b->loc_table_size) {
-		uint32_t id = e->id;
-
+	for (pos = loc_hash(cls, key->ip) & mask; (id = b->loc_table[pos]); pos = (pos + 1) & mask)
+		if (loc_at(b, id - 1)->ip == key->ip && loc_at(b, id - 1)->cls == cls)
+			return id;
+	id = new_location(b, f, cls);
+	b->loc_table[pos] = id;
+	if (b->nr_locs * 2 > b->loc_table_size)
 		grow_loc_table(b);
-		return id;
-	}
-	return e->id;
+	return id;
 }
 
 /* The id of f's location, fk its key; *last is set to it. */
@@ -619,7 +556,7 @@ static uint32_t location_id(struct pprof_builder *b, const struct frame *f,
 
 	if (!slot->id || memcmp(&slot->key, &fk->key, sizeof(fk->key))) {
 		slot->key = fk->key;
-		slot->id = location_id_slow(b, f, &fk->key, (uint32_t)fk->hash);
+		slot->id = location_id_slow(b, f, &fk->key);
 	}
 	*last = *slot;
 	return slot->id;
@@ -672,100 +609,6 @@ static void location_ids(struct pprof_builder *b, const struct resolved_sample *
 						&lf->slots[n - 1 - i]);
 }
 
-static uint32_t stack_hash(const uint32_t *key, size_t n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-	size_t i = 0;
-
-	for (; i + 2 <= n; i += 2) {
-		h ^= (uint64_t)key[i] | (uint64_t)key[i + 1] << 32;
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	if (i < n) {
-		h ^= key[i];
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return (uint32_t)(h >> 32);
-}
-
-static const uint32_t *store_key(struct pprof_builder *b, const uint32_t *key, size_t n)
-{
-	struct key_chunk *c = b->chunks;
-	uint32_t *dst;
-
-	if (!c || c->size - c->used < n) {
-		size_t size = n > KEY_CHUNK_WORDS ? n : KEY_CHUNK_WORDS;
-
-		c = xmalloc(st_add(sizeof(*c), st_mult(size, sizeof(uint32_t))));
-		c->next = b->chunks;
-		c->used = 0;
-		c->size = size;
-		b->chunks = c;
-	}
-	dst = c->words + c->used;
-	c->used += n;
-	memcpy(dst, key, n * sizeof(*key));
-	return dst;
-}
-
-static void grow_stack_table(struct pprof_builder *b)
-{
-	size_t size = b->stack_table_size * 2, mask = size - 1, i;
-	uint32_t *table = xcalloc(size, sizeof(*table));
-
-	for (i = 0; i < b->nr_stacks; i++) {
-		size_t pos = b->stacks[i].hash & mask;
-
-		while (table[pos])
-			pos = (pos + 1) & mask;
-		table[pos] = (uint32_t)(i + 1);
-	}
-	free(b->stack_table);
-	b->stack_table = table;
-	b->stack_table_size = size;
-}
-
-/* The stack of key[0..n), new or not. */
-static struct stack *find_stack(struct pprof_builder *b, size_t n)
-{
-	uint32_t hash = stack_hash(b->key, n);
-	size_t mask = b->stack_table_size - 1, pos;
-	struct stack *s;
-
-	for (pos = hash & mask; b->stack_table[pos]; pos = (pos + 1) & mask) {
-		s = &b->stacks[b->stack_table[pos] - 1];
-		if (s->hash == hash && s->len == n && !memcmp(s->key, b->key, n * sizeof(*b->key)))
-			return s;
-	}
-	if (b->nr_stacks >= UINT32_MAX - 1 || n > UINT32_MAX)
-		die("more than 2^32 distinct stacks");
-	/* the label names go into the string table as the first stack is seen */
-	if (!b->nr_stacks) {
-		size_t i = 0;
-
-		if (b->opts.label_pid)
-			b->label_keys[i++] = str_index(b, "pid");
-		if (b->opts.label_tid)
-			b->label_keys[i++] = str_index(b, "tid");
-		if (b->opts.label_comm)
-			b->label_keys[i++] = str_index(b, "comm");
-	}
-	ALLOC_GROW(b->stacks, b->nr_stacks + 1, b->alloc_stacks);
-	s = &b->stacks[b->nr_stacks++];
-	s->key = store_key(b, b->key, n);
-	s->len = (uint32_t)n;
-	s->hash = hash;
-	s->values[0] = 0;
-	s->values[1] = 0;
-	b->stack_table[pos] = (uint32_t)b->nr_stacks;
-	if (b->nr_stacks * 2 > b->stack_table_size)
-		grow_stack_table(b);
-	return s;
-}
-
 /* The string index of a thread's comm, remembered for the last one seen. */
 static uint32_t comm_index(struct pprof_builder *b, const char *comm)
 {
@@ -773,7 +616,7 @@ static uint32_t comm_index(struct pprof_builder *b, const char *comm)
 
 	if (comm && comm == b->last_comm)
 		return b->last_comm_index;
-	index = str_index(b, comm);
+	index = pprof_builder__str_index(b, comm);
 	if (index > UINT32_MAX)
 		die("more than 2^32 distinct strings");
 	b->last_comm = comm;
@@ -791,7 +634,6 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 	const struct pd_sample *smp = rs->sample;
 	uint64_t period = sample_period(b, smp);
 	size_t n = rs->nr_frames;
-	struct stack *s;
 
 	ALLOC_GROW(b->key, st_add(rs->nr_frames, 3), b->key_alloc);
 	location_ids(b, rs);
@@ -801,9 +643,18 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 		b->key[n++] = smp->tid;
 	if (b->opts.label_comm)
 		b->key[n++] = comm_index(b, rs->thread->comm);
-	s = find_stack(b, n);
-	s->values[0]++;
-	s->values[1] += (int64_t)period;
+	/* the label names go into the string table as the first stack is seen */
+	if (!b->nr_samples) {
+		size_t i = 0;
+
+		if (b->opts.label_pid)
+			b->label_keys[i++] = pprof_builder__str_index(b, "pid");
+		if (b->opts.label_tid)
+			b->label_keys[i++] = pprof_builder__str_index(b, "tid");
+		if (b->opts.label_comm)
+			b->label_keys[i++] = pprof_builder__str_index(b, "comm");
+	}
+	stack_store__add(b->stacks, (uintptr_t)rs->thread, b->key, n, period);
 	b->nr_samples++;
 	b->period_sum += period;
 	if (smp->has_time) {
@@ -813,185 +664,4 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 			b->last_time = smp->time;
 		b->have_time = true;
 	}
-}
-
-static int cmp_mappings(const void *a, const void *b)
-{
-	const struct mapping *x = *(const struct mapping *const *)a;
-	const struct mapping *y = *(const struct mapping *const *)b;
-
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	if (x->library != y->library)
-		return x->library ? 1 : -1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Number the mappings in output order and fill them in; the list is the caller's. */
-static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
-{
-	size_t n = b->nr_maps ? b->nr_maps : 1, i = 0;
-	struct mapping **maps = xcalloc(n, sizeof(*maps)), *m;
-	Perftools__Profiles__Mapping **list = xcalloc(n, sizeof(*list));
-
-	for (m = b->maps; m; m = m->hh.next)
-		maps[i++] = m;
-	qsort(maps, b->nr_maps, sizeof(*maps), cmp_mappings);
-	for (i = 0; i < b->nr_maps; i++) {
-		Perftools__Profiles__Mapping *msg = &maps[i]->msg;
-
-		m = maps[i];
-		perftools__profiles__mapping__init(msg);
-		msg->id = i + 1;
-		msg->memory_start = m->lo;
-		msg->memory_limit = m->hi == UINT64_MAX ? m->hi : m->hi + 1;
-		msg->file_offset = m->kind == MAP_FILE ? m->lo - m->key.bias : 0;
-		msg->filename = str_index(b, m->key.name);
-		msg->build_id = str_index(b, m->build_id);
-		msg->has_functions = m->has_functions;
-		msg->has_filenames = m->has_filenames;
-		msg->has_line_numbers = m->has_line_numbers;
-		msg->has_inline_frames = m->has_inline_frames;
-		list[i] = msg;
-	}
-	free(maps);
-	return list;
-}
-
-/* Profile.sample: field 2, wire type 2 (length-delimited) */
-#define SAMPLE_TAG (2u << 3 | 2u)
-
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
-/*
- * The samples, as Profile field 2 (repeated Sample) in wire format, each
- * built and packed only as it is written: a reader merges repeated fields
- * across the whole message, so they can come between the other fields.
- */
-static void write_samples(const struct pprof_builder *b, struct gz_sink *g)
-{
-	Perftools__Profiles__Label labels[3], *label_ptrs[3];
-	Perftools__Profiles__Sample msg;
-	uint64_t *ids = NULL;
-	uint8_t *packed = NULL;
-	size_t ids_alloc = 0, packed_alloc = 0, i, j;
-
-	for (i = 0; i < b->nr_stacks && !gz_sink__failed(g); i++) {
-		struct stack *s = &b->stacks[i];
-		size_t nr_ids = s->len - b->nr_labels, nr_label = 0, size;
-		uint8_t hdr[2 * 10];
-
-		ALLOC_GROW(ids, nr_ids + 1, ids_alloc);
-		for (j = 0; j < nr_ids; j++)
-			ids[j] = s->key[j];
-		perftools__profiles__sample__init(&msg);
-		msg.n_location_id = nr_ids;
-		msg.location_id = ids;
-		msg.n_value = ARRAY_SIZE(s->values);
-		msg.value = s->values;
-		for (j = nr_ids; j < s->len; j++, nr_label++) {
-			Perftools__Profiles__Label *l = &labels[nr_label];
-
-			perftools__profiles__label__init(l);
-			l->key = b->label_keys[nr_label];
-			/* comm, the last when asked, is a string */
-			if (b->opts.label_comm && j + 1 == s->len)
-				l->str = s->key[j];
-			else
-				l->num = s->key[j];
-			label_ptrs[nr_label] = l;
-		}
-		msg.n_label = nr_label;
-		msg.label = label_ptrs;
-		size = perftools__profiles__sample__get_packed_size(&msg);
-		ALLOC_GROW(packed, size, packed_alloc);
-		perftools__profiles__sample__pack(&msg, packed);
-		j = put_varint(hdr, SAMPLE_TAG);
-		j += put_varint(hdr + j, size);
-		gz_sink__write(g, hdr, j);
-		gz_sink__write(g, packed, size);
-	}
-	free(ids);
-	free(packed);
-}
-
-/*
- * The profile's period: the sampling period when it was fixed; with -F
- * (a frequency), a clock event's is 1e9 / frequency ns, any other event's
- * the mean period of its samples.
- */
-static int64_t profile_period(const struct pprof_builder *b)
-{
-	if (!b->freq)
-		return (int64_t)b->sample_period;
-	if (!strcmp(b->unit, "nanoseconds") && b->sample_freq)
-		return (int64_t)(1000000000 / b->sample_freq);
-	return b->nr_samples ? (int64_t)(b->period_sum / b->nr_samples) : 0;
-}
-
-int pprof_builder__write(struct pprof_builder *b, FILE *out)
-{
-	Perftools__Profiles__Profile head = PERFTOOLS__PROFILES__PROFILE__INIT;
-	Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
-	Perftools__Profiles__ValueType types[2], period_type, *type_ptrs[2];
-	Perftools__Profiles__Location **locs;
-	struct gz_sink *g;
-	size_t i;
-
-	perftools__profiles__value_type__init(&types[0]);
-	types[0].type = str_index(b, "samples");
-	types[0].unit = str_index(b, "count");
-	perftools__profiles__value_type__init(&types[1]);
-	types[1].type = str_index(b, b->type);
-	types[1].unit = str_index(b, b->unit);
-	type_ptrs[0] = &types[0];
-	type_ptrs[1] = &types[1];
-	period_type = types[1];
-	/* field 1, then the samples (field 2), then the rest, in field order */
-	head.n_sample_type = 2;
-	head.sample_type = type_ptrs;
-	p.period_type = &period_type;
-	p.period = profile_period(b);
-	/*
-	 * perf's sample times are not wall-clock time (with -k 1 they are
-	 * CLOCK_MONOTONIC, time since boot), and readers take time_nanos as
-	 * Unix time (Pyroscope and Parca file the profile under it): leave
-	 * it 0, "unknown". The duration is what the samples span.
-	 */
-	p.time_nanos = 0;
-	p.duration_nanos = b->have_time ? (int64_t)(b->last_time - b->first_time) : 0;
-
-	p.mapping = mapping_list(b);
-	p.n_mapping = b->nr_maps;
-	locs = xcalloc(b->nr_locs ? b->nr_locs : 1, sizeof(*locs));
-	for (i = 0; i < b->nr_locs; i++) {
-		b->locs[i]->msg.mapping_id = b->locs[i]->map->msg.id;
-		locs[i] = &b->locs[i]->msg;
-	}
-	p.location = locs;
-	p.n_location = b->nr_locs;
-	p.function = b->func_list;
-	p.n_function = b->nr_funcs;
-	/* last: everything above has interned its strings */
-	p.string_table = b->strings;
-	p.n_string_table = b->nr_strings;
-
-	g = gz_sink__new(out);
-	perftools__profiles__profile__pack_to_buffer(&head, gz_sink__buffer(g));
-	write_samples(b, g);
-	if (!gz_sink__failed(g))
-		perftools__profiles__profile__pack_to_buffer(&p, gz_sink__buffer(g));
-	free(locs);
-	free(p.mapping);
-	return gz_sink__close(g);
 }

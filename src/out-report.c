@@ -52,7 +52,6 @@ struct row {
 	uint64_t sort_value;      /* set before sorting */
 	bool on_path;             /* while walking the tree */
 	struct leaf *leaves;
-	UT_hash_handle hh;
 };
 
 struct reporter {
@@ -60,7 +59,15 @@ struct reporter {
 	struct strpool *pool;
 	struct srcline_cache *lines;
 	struct aggregator *agg;
-	struct row *rows;
+	/*
+	 * The rows in the order made, and an open-addressing table of their
+	 * indices + 1 by (process, frame), at most half full: the tree walk
+	 * looks a row up for every node (4 M on node-large).
+	 */
+	struct row **rows;
+	size_t nr_rows, alloc_rows;
+	uint32_t *row_table;
+	size_t row_table_size;
 	const char *event;
 	uint64_t nr_samples;
 	uint64_t weight, period;  /* sums over all samples */
@@ -81,19 +88,20 @@ struct reporter *reporter__new(const struct report_opts *opts)
 
 void reporter__delete(struct reporter *r)
 {
-	struct row *row, *rtmp;
 	struct leaf *l, *ltmp;
+	size_t i;
 
 	if (!r)
 		return;
-	HASH_ITER(hh, r->rows, row, rtmp) {
-		HASH_ITER(hh, row->leaves, l, ltmp) {
-			HASH_DEL(row->leaves, l);
+	for (i = 0; i < r->nr_rows; i++) {
+		HASH_ITER(hh, r->rows[i]->leaves, l, ltmp) {
+			HASH_DEL(r->rows[i]->leaves, l);
 			free(l);
 		}
-		HASH_DEL(r->rows, row);
-		free(row);
+		free(r->rows[i]);
 	}
+	free(r->rows);
+	free(r->row_table);
 	aggregator__delete(r->agg);
 	srcline_cache__delete(r->lines);
 	strpool__delete(r->pool);
@@ -108,19 +116,51 @@ void reporter__set_event(struct reporter *r, const char *name)
 
 /* ---- adding samples ----------------------------------------------------- */
 
+static size_t row_hash(uint32_t process, uint32_t frame)
+{
+	uint64_t h = ((uint64_t)process << 32 | frame) * 0x9E3779B97F4A7C15ULL;
+
+	return (size_t)(h ^ h >> 29);
+}
+
+static void grow_row_table(struct reporter *r)
+{
+	size_t size = r->row_table_size ? 2 * r->row_table_size : 1024, mask = size - 1, i, pos;
+
+	free(r->row_table);
+	r->row_table = xcalloc(size, sizeof(*r->row_table));
+	r->row_table_size = size;
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct row *row = r->rows[i];
+
+		for (pos = row_hash(row->id.process, row->id.frame) & mask; r->row_table[pos];
+		     pos = (pos + 1) & mask)
+			;
+		r->row_table[pos] = (uint32_t)(i + 1);
+	}
+}
+
 static struct row *find_row(struct reporter *r, uint32_t process, uint32_t frame)
 {
-	struct row key, *row;
+	struct row *row;
+	size_t mask, pos;
 
-	memset(&key.id, 0, sizeof(key.id));
-	key.id.process = process;
-	key.id.frame = frame;
-	HASH_FIND(hh, r->rows, &key.id, sizeof(key.id), row);
-	if (row)
-		return row;
+	if (2 * (r->nr_rows + 1) > r->row_table_size)
+		grow_row_table(r);
+	mask = r->row_table_size - 1;
+	for (pos = row_hash(process, frame) & mask; r->row_table[pos]; pos = (pos + 1) & mask) {
+		row = r->rows[r->row_table[pos] - 1];
+		if (row->id.process == process && row->id.frame == frame)
+			return row;
+	}
+	if (r->nr_rows >= UINT32_MAX - 1)
+		die("more than 2^32 report rows");
 	row = xcalloc(1, sizeof(*row));
-	row->id = key.id;
-	HASH_ADD(hh, r->rows, id, sizeof(row->id), row);
+	row->id.process = process;
+	row->id.frame = frame;
+	ALLOC_GROW(r->rows, r->nr_rows + 1, r->alloc_rows);
+	r->rows[r->nr_rows++] = row;
+	r->row_table[pos] = (uint32_t)r->nr_rows;
 	return row;
 }
 
@@ -247,12 +287,12 @@ static void name_rows(struct reporter *r)
 {
 	const struct agg_process *procs;
 	const struct agg_frame *frames;
-	size_t nr_procs, nr_frames;
-	struct row *row;
+	size_t nr_procs, nr_frames, i;
 
 	procs = aggregator__processes(r->agg, &nr_procs);
 	frames = aggregator__frames(r->agg, &nr_frames);
-	for (row = r->rows; row; row = row->hh.next) {
+	for (i = 0; i < r->nr_rows; i++) {
+		struct row *row = r->rows[i];
 		const struct agg_frame *f = &frames[row->id.frame];
 
 		row->key.comm = procs[row->id.process].comm;
@@ -303,13 +343,12 @@ static double pct(const struct reporter *r, uint64_t v)
 /* The rows to print, sorted, after --percent-limit and --limit. */
 static struct row **select_rows(struct reporter *r, size_t *nr)
 {
-	size_t n = HASH_COUNT(r->rows), i = 0, keep;
+	size_t n = r->nr_rows, i, keep;
 	struct row **rows = xcalloc(n ? n : 1, sizeof(*rows));
-	struct row *row;
 
-	for (row = r->rows; row; row = row->hh.next) {
-		row->sort_value = sort_value(r, row);
-		rows[i++] = row;
+	for (i = 0; i < n; i++) {
+		rows[i] = r->rows[i];
+		rows[i]->sort_value = sort_value(r, rows[i]);
 	}
 	if (n)
 		qsort(rows, n, sizeof(*rows), cmp_rows);

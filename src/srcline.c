@@ -56,6 +56,7 @@ struct srcline_cache {
 	struct dwarf_file *files;
 	struct addr_entry *addrs;
 	const char *unknown;
+	bool no_memo;           /* native answers are not kept */
 };
 
 struct srcline_cache *srcline_cache__new(struct strpool *pool)
@@ -409,6 +410,24 @@ static size_t lookup_dwarf(struct srcline_cache *c, struct dwarf_file *df, uint6
 	return n;
 }
 
+void srcline_cache__no_memo(struct srcline_cache *c)
+{
+	c->no_memo = true;
+}
+
+/* Native lines without the cache: into out (<= max), as native_entry's would be. */
+static size_t native_lookup(struct srcline_cache *c, const struct frame *f, struct src_loc *out,
+			    size_t max)
+{
+	struct src_loc locs[SRCLINE_MAX_DEPTH];
+	size_t n = lookup_dwarf(c, find_file(c, f->elf), f->elf_addr,
+				f->sym ? strpool__intern(c->pool, f->sym) : c->unknown, locs);
+
+	n = n < max ? n : max;
+	memcpy(out, locs, n * sizeof(*out));
+	return n;
+}
+
 static const struct addr_entry *native_entry(struct srcline_cache *c, const struct frame *f)
 {
 	struct addr_key key;
@@ -478,6 +497,8 @@ size_t srcline__lookup(struct srcline_cache *c, const struct frame *f, struct sr
 	case FRAME_NATIVE:
 		if (!f->elf)
 			return 0;
+		if (c->no_memo)
+			return native_lookup(c, f, out, max);
 		e = native_entry(c, f);
 		n = e->nr < max ? e->nr : max;
 		if (n)

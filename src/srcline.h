@@ -46,6 +46,11 @@ struct src_loc {
 
 /* pool (borrowed) must outlive the cache and holds every string handed out. Never NULL. */
 struct srcline_cache *srcline_cache__new(struct strpool *pool);
+/*
+ * For callers that look each address up once (pprof, per location): keep
+ * no native answers, only the open files. Lookups answer the same.
+ */
+void srcline_cache__no_memo(struct srcline_cache *c);
 /* Closes every file and frees the cached results. Accepts NULL. */
 void srcline_cache__delete(struct srcline_cache *c);
 

@@ -15,6 +15,19 @@
  * interval by MAX_GIVEN buckets (beyond that the interval is doubled,
  * and the view says the interval it used).
  */
+/*
+ * A sample's frames are classified through a direct-mapped cache by
+ * (kind, name): names are the session's interned strings, and a name's
+ * rules (prefixes, suffixes, signatures) were a sixth of tiers' time.
+ */
+#define FC_CACHE_BITS 12
+
+struct fc_slot {
+	const char *sym;
+	int kind;               /* -1: empty */
+	struct frame_class fc;
+};
+
 #define MAX_FINE 2000
 #define MAX_GIVEN 10000
 #define AUTO_INTERVALS 50
@@ -54,15 +67,22 @@ struct tiers {
 	uint64_t width;         /* bucket width, ns */
 	uint64_t max_bucket;
 	uint64_t nr_leaf_only, nr_early;
+	struct fc_slot *fc_cache;       /* 1 << FC_CACHE_BITS */
+	const char *thread_comm;        /* the last comm thread_class() saw */
+	int thread_rule;                /* its row in threads[], -1: none */
 	struct tiers_view view;
 };
 
 struct tiers *tiers__new(const struct tiers_opts *opts)
 {
 	struct tiers *t = xcalloc(1, sizeof(*t));
+	size_t i;
 
 	t->opts = *opts;
 	t->width = opts->interval ? opts->interval : FIRST_WIDTH;
+	t->fc_cache = xcalloc(1u << FC_CACHE_BITS, sizeof(*t->fc_cache));
+	for (i = 0; i < 1u << FC_CACHE_BITS; i++)
+		t->fc_cache[i].kind = -1;
 	return t;
 }
 
@@ -247,11 +267,26 @@ static uint64_t sample_bucket(struct tiers *t, const struct pd_sample *smp)
 	return b;
 }
 
+/* frameclass__classify(), through the cache. */
+static const struct frame_class *classify(struct tiers *t, enum frame_kind kind, const char *sym)
+{
+	uint64_t h = ((uintptr_t)sym ^ (uint64_t)kind) * 0x9E3779B97F4A7C15ULL;
+	struct fc_slot *slot = &t->fc_cache[h >> (64 - FC_CACHE_BITS)];
+
+	if (slot->kind != (int)kind || slot->sym != sym) {
+		frameclass__classify(kind, sym, &slot->fc);
+		slot->sym = sym;
+		slot->kind = (int)kind;
+	}
+	return &slot->fc;
+}
+
 /*
  * Where the leaf's own name tells nothing (native code of no runtime
  * known), the thread's name may: HotSpot's JIT compiler and GC threads.
+ * Comms are interned: the last one's answer is kept.
  */
-static void thread_class(const char *comm, struct frame_class *fc)
+static void thread_class(struct tiers *t, const char *comm, struct frame_class *fc)
 {
 	static const struct { const char *prefix, *tier; } threads[] = {
 		{ "C2 CompilerThre", "compiler" }, { "C1 CompilerThre", "compiler" },
@@ -261,29 +296,31 @@ static void thread_class(const char *comm, struct frame_class *fc)
 
 	if (fc->category != FC_NATIVE || !comm)
 		return;
-	for (i = 0; i < ARRAY_SIZE(threads); i++) {
-		if (!strncmp(comm, threads[i].prefix, strlen(threads[i].prefix))) {
-			fc->category = FC_RUNTIME;
-			fc->runtime = "HotSpot";
-			fc->tier = threads[i].tier;
-			fc->guess = true;
-			return;
-		}
+	if (comm != t->thread_comm) {
+		t->thread_comm = comm;
+		t->thread_rule = -1;
+		for (i = 0; i < ARRAY_SIZE(threads) && t->thread_rule < 0; i++)
+			if (!strncmp(comm, threads[i].prefix, strlen(threads[i].prefix)))
+				t->thread_rule = (int)i;
+	}
+	if (t->thread_rule >= 0) {
+		fc->category = FC_RUNTIME;
+		fc->runtime = "HotSpot";
+		fc->tier = threads[t->thread_rule].tier;
+		fc->guess = true;
 	}
 }
 
-static bool stack_interpreted(const struct resolved_sample *rs, const struct frame_class *leaf)
+static bool stack_interpreted(struct tiers *t, const struct resolved_sample *rs,
+			      const struct frame_class *leaf)
 {
-	struct frame_class fc;
 	size_t i;
 
 	if (leaf->category == FC_INTERPRETED)
 		return true;
-	for (i = 1; i < rs->nr_frames; i++) {
-		frameclass__classify(rs->frames[i].kind, rs->frames[i].sym, &fc);
-		if (fc.category == FC_INTERPRETED)
+	for (i = 1; i < rs->nr_frames; i++)
+		if (classify(t, rs->frames[i].kind, rs->frames[i].sym)->category == FC_INTERPRETED)
 			return true;
-	}
 	return false;
 }
 
@@ -300,14 +337,14 @@ void tiers__add(struct tiers *t, const struct resolved_sample *rs)
 	g = find_group(t, smp->pid, t->opts.by_thread ? tid : 0, comm);
 	group_comm(g, t->opts.by_thread, tid, comm);
 	if (rs->nr_frames)
-		frameclass__classify(rs->frames[0].kind, rs->frames[0].sym, &fc);
+		fc = *classify(t, rs->frames[0].kind, rs->frames[0].sym);
 	else
 		frameclass__classify(FRAME_UNKNOWN, NULL, &fc);
-	thread_class(comm, &fc);
+	thread_class(t, comm, &fc);
 	cells_add(find_series(g, &fc), b, w);
 	if (!smp->callchain && !smp->user_stack)
 		t->nr_leaf_only++;
-	if (rs->nr_frames && stack_interpreted(rs, &fc))
+	if (rs->nr_frames && stack_interpreted(t, rs, &fc))
 		cells_add(&g->interp, b, w);
 }
 
@@ -522,5 +559,6 @@ void tiers__delete(struct tiers *t)
 	}
 	free(t->groups);
 	free(t->hash);
+	free(t->fc_cache);
 	free(t);
 }

@@ -322,6 +322,18 @@ static void test_srcline__chains(const char *exe, const char *what)
 	      n == 3 && again[0].file == out[0].file && again[2].function == out[2].function);
 	CHECK("strings are the pool's",
 	      n == 3 && again[0].file == strpool__intern(pool, again[0].file));
+	{
+		struct srcline_cache *once = srcline_cache__new(pool);
+
+		srcline_cache__no_memo(once);
+		n = srcline__lookup(once, &f, again, ARRAY_SIZE(again));
+		CHECK("without the memo: the same answer",
+		      n == 3 && again[0].file == out[0].file && again[0].line == out[0].line &&
+		      again[1].line == out[1].line && again[2].function == out[2].function);
+		CHECK("without the memo: max 1 keeps the innermost",
+		      srcline__lookup(once, &f, again, 1) == 1 && again[0].line == out[0].line);
+		srcline_cache__delete(once);
+	}
 #undef CHECK
 out:
 	srcline_cache__delete(c);
