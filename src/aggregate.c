@@ -79,7 +79,8 @@ struct aggregator {
 	size_t table_size;                  /* a power of two; 0: frozen */
 	struct path_slot paths[PATH_SLOTS];
 	uint32_t *key, *fkey;               /* the sample's labels and frame ids */
-	size_t key_alloc, fkey_alloc;
+	uint64_t *hash;                     /* its path's hashes, by depth */
+	size_t key_alloc, fkey_alloc, hash_alloc;
 	uint64_t nr_samples, period;
 	const char *event;
 };
@@ -187,6 +188,7 @@ void aggregator__delete(struct aggregator *a)
 	free(a->table);
 	free(a->key);
 	free(a->fkey);
+	free(a->hash);
 	free(a);
 }
 
@@ -330,40 +332,55 @@ static uint32_t head_key(struct aggregator *a, const char *comm, uint32_t pid, u
 
 /* ---- the tree ------------------------------------------------------------ */
 
-static size_t child_hash(uint32_t parent, uint32_t label)
+/*
+ * A node's slot in the child table is a hash of its path, the labels from
+ * the root down (not of its parent's id): the slots of a whole stack are
+ * known before the walk, so they are fetched together rather than one
+ * dependent cache miss per frame.
+ */
+#define PATH_SEED 0x243F6A8885A308D3ULL
+
+static inline uint64_t path_hash(uint64_t parent_hash, uint32_t label)
 {
-	return (size_t)((((uint64_t)parent << 32 | label) * 0x9E3779B97F4A7C15ULL) >> 32);
+	uint64_t h = (parent_hash + label + 1) * 0x9E3779B97F4A7C15ULL;
+
+	return h ^ h >> 29;
+}
+
+static inline size_t table_pos(const struct aggregator *a, uint64_t h)
+{
+	return (size_t)(h >> 32) & (a->table_size - 1);
 }
 
 static void grow_table(struct aggregator *a)
 {
-	size_t size = a->table_size * 2, mask = size - 1, i;
+	size_t size = a->table_size * 2, i;
 	uint32_t *table = xcalloc(size, sizeof(*table));
+	/* the nodes' path hashes: a parent comes before its children */
+	uint64_t *hash = xcalloc(a->nr_nodes, sizeof(*hash));
 
+	a->table_size = size;
+	hash[AGG_ROOT] = PATH_SEED;
 	for (i = 1; i < a->nr_nodes; i++) {
-		size_t pos = child_hash(a->nodes[i].parent, a->nodes[i].label) & mask;
+		size_t pos;
 
-		while (table[pos])
-			pos = (pos + 1) & mask;
+		hash[i] = path_hash(hash[a->nodes[i].parent], a->nodes[i].label);
+		for (pos = table_pos(a, hash[i]); table[pos]; pos = (pos + 1) & (size - 1))
+			;
 		table[pos] = (uint32_t)i;
 	}
+	free(hash);
 	free(a->table);
 	a->table = table;
-	a->table_size = size;
 }
 
-/* parent's child labelled label, made if new (for frame id frame). */
-static uint32_t child(struct aggregator *a, uint32_t parent, uint32_t label, uint32_t frame)
+/* A new node under parent, at table slot pos (empty). */
+static uint32_t new_node(struct aggregator *a, uint32_t parent, uint32_t label, uint32_t frame,
+			 size_t pos)
 {
-	size_t mask = a->table_size - 1, pos;
-	struct agg_node *n;
 	uint32_t id;
+	struct agg_node *n;
 
-	for (pos = child_hash(parent, label) & mask; (id = a->table[pos]); pos = (pos + 1) & mask) {
-		n = &a->nodes[id];
-		if (n->parent == parent && n->label == label)
-			return id;
-	}
 	if (a->nr_nodes >= UINT32_MAX)
 		die("more than 2^32 distinct stack prefixes");
 	id = (uint32_t)a->nr_nodes;
@@ -378,9 +395,27 @@ static uint32_t child(struct aggregator *a, uint32_t parent, uint32_t label, uin
 	n->count = 0;
 	n->period = 0;
 	a->table[pos] = id;
-	if (a->nr_nodes * 2 > a->table_size)
-		grow_table(a);
 	return id;
+}
+
+/*
+ * parent's child labelled label, whose path hashes to h, made if new (for
+ * frame id frame). A parent made by this sample has no children to look
+ * for (fresh): only a free slot is.
+ */
+static uint32_t child(struct aggregator *a, uint32_t parent, uint32_t label, uint32_t frame,
+		      uint64_t h, bool fresh)
+{
+	size_t mask = a->table_size - 1, pos;
+	uint32_t id;
+
+	for (pos = table_pos(a, h); (id = a->table[pos]); pos = (pos + 1) & mask) {
+		const struct agg_node *n = &a->nodes[id];
+
+		if (!fresh && n->parent == parent && n->label == label)
+			return id;
+	}
+	return new_node(a, parent, label, frame, pos);
 }
 
 /* Common leading labels of key (n) and path's stack. */
@@ -399,6 +434,7 @@ static size_t sample_key(struct aggregator *a, const struct resolved_sample *rs)
 	size_t n = 0, i;
 
 	ALLOC_GROW(a->key, st_add(rs->nr_frames, 1), a->key_alloc);
+	ALLOC_GROW(a->hash, st_add(rs->nr_frames, 1), a->hash_alloc);
 	if (a->opts.node_frames) {
 		ALLOC_GROW(a->fkey, st_add(rs->nr_frames, 1), a->fkey_alloc);
 		a->fkey[0] = AGG_NO_FRAME;
@@ -418,11 +454,51 @@ static size_t sample_key(struct aggregator *a, const struct resolved_sample *rs)
 	return n;
 }
 
+/*
+ * Walk path from its node at depth same down to the sample's leaf (key[0
+ * .. n)), making what is missing; the leaf's node. The path's hashes are
+ * computed first and their table slots fetched ahead of the walk.
+ */
+static uint32_t walk(struct aggregator *a, struct path_slot *path, size_t same, size_t n)
+{
+	uint64_t h = PATH_SEED;
+	uint32_t node = same ? path->nodes[same - 1] : AGG_ROOT;
+	bool fresh = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h = path_hash(h, a->key[i]);
+		a->hash[i] = h;
+		if (i >= same)
+			__builtin_prefetch(&a->table[table_pos(a, h)]);
+	}
+	/* then the nodes their first probes name, all in flight at once */
+	for (i = same; i < n; i++) {
+		uint32_t id = a->table[table_pos(a, a->hash[i])];
+
+		if (id)
+			__builtin_prefetch(&a->nodes[id]);
+	}
+	for (i = same; i < n; i++) {
+		size_t before = a->nr_nodes;
+
+		node = child(a, node, a->key[i], a->opts.node_frames ? a->fkey[i] : AGG_NO_FRAME,
+			     a->hash[i], fresh);
+		fresh = a->nr_nodes != before;
+		path->labels[i] = a->key[i];
+		path->nodes[i] = node;
+		/* a deep new stack can fill the table by itself */
+		if (fresh && a->nr_nodes * 2 > a->table_size)
+			grow_table(a);
+	}
+	return node;
+}
+
 uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 {
 	struct path_slot *ways = &a->paths[rs->sample->tid % (PATH_SLOTS / PATH_WAYS) * PATH_WAYS];
 	struct path_slot *path = &ways[0];
-	size_t n, i, same = 0, w;
+	size_t n, same = 0, w;
 	uint32_t node;
 
 	if (!a->table_size)
@@ -451,12 +527,7 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 		path->labels = xrealloc(path->labels, st_mult(path->alloc, sizeof(uint32_t)));
 		path->nodes = xrealloc(path->nodes, st_mult(path->alloc, sizeof(uint32_t)));
 	}
-	node = same ? path->nodes[same - 1] : AGG_ROOT;
-	for (i = same; i < n; i++) {
-		node = child(a, node, a->key[i], a->opts.node_frames ? a->fkey[i] : AGG_NO_FRAME);
-		path->labels[i] = a->key[i];
-		path->nodes[i] = node;
-	}
+	node = walk(a, path, same, n);
 	path->n = n;
 	/* most recent first */
 	if (path != &ways[0]) {
