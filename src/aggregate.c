@@ -392,8 +392,7 @@ static uint32_t new_node(struct aggregator *a, uint32_t parent, uint32_t label, 
 	n = &a->nodes[a->nr_nodes++];
 	n->parent = parent;
 	n->label = label;
-	n->count = 0;
-	n->period = 0;
+	n->weight = 0;
 	a->table[pos] = id;
 	return id;
 }
@@ -536,8 +535,7 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 		memmove(&ways[1], &ways[0], (size_t)(path - ways) * sizeof(*ways));
 		ways[0] = tmp;
 	}
-	a->nodes[node].count++;
-	a->nodes[node].period += rs->sample->period;
+	a->nodes[node].weight += a->opts.weight_period ? rs->sample->period : 1;
 	return node;
 }
 
