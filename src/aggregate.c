@@ -439,6 +439,13 @@ static size_t sample_key(struct aggregator *a, const struct resolved_sample *rs)
 		a->fkey[0] = AGG_NO_FRAME;
 	}
 	a->key[n++] = head_key(a, rs->thread->comm, rs->sample->pid, rs->sample->tid);
+	/* the frames' cache slots, fetched together before they are read */
+	for (i = 0; i < rs->nr_frames; i++) {
+		const struct frame *fr = &rs->frames[i];
+
+		__builtin_prefetch(&a->frame_cache[frame_hash64(fr->sym, fr->dso, fr->kind) >>
+						   (64 - FRAME_CACHE_BITS)]);
+	}
 	for (i = rs->nr_frames; i-- > 0;) {
 		const struct frame *fr = &rs->frames[i];
 		const struct frame_slot *s;
