@@ -326,17 +326,56 @@ static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool
 	jit_frame(js, ip, f);
 }
 
+static bool kernel_mode(uint16_t cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+/* The cache slot of ip (a caller's or not) in space. */
+static struct frame_slot *cache_slot(const struct resolver *r, const void *space, uint64_t key)
+{
+	uint64_t h = (key ^ (uintptr_t)space) * 0x9E3779B97F4A7C15ULL;
+
+	return &r->cache[h >> (64 - FRAME_CACHE_BITS)];
+}
+
+void resolver__prefetch_chain(const struct resolver *r, const struct thread *t,
+			      uint16_t cpumode, const uint64_t *chain, size_t nr)
+{
+	bool exact = true;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		uint64_t ip = chain[i];
+		const char *slot;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			/* only whether it is the kernel's matters here */
+			if (ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL)
+				cpumode = PERF_RECORD_MISC_KERNEL;
+			else if (ip == PERF_CONTEXT_USER || ip == PERF_CONTEXT_HV ||
+				 ip == PERF_CONTEXT_GUEST_USER)
+				cpumode = PERF_RECORD_MISC_USER;
+			exact = true;
+			continue;
+		}
+		slot = (const char *)cache_slot(r, kernel_mode(cpumode) ? (const void *)r :
+						(const void *)t->proc, ip << 1 | !exact);
+		/* a slot spans two cache lines */
+		__builtin_prefetch(slot);
+		__builtin_prefetch(slot + sizeof(struct frame_slot) - 1);
+		exact = false;
+	}
+}
+
 void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		     uint64_t ip, bool caller, struct frame *out)
 {
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
-		      cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	bool kernel = kernel_mode(cpumode);
 	const void *space = kernel ? (const void *)r : (const void *)t->proc;
 	uint64_t key = ip << 1 | caller, gen;
-	struct frame_slot *slot;
-	uint64_t h = (key ^ (uintptr_t)space) * 0x9E3779B97F4A7C15ULL;
+	struct frame_slot *slot = cache_slot(r, space, key);
 
-	slot = &r->cache[h >> (64 - FRAME_CACHE_BITS)];
 	/* kernel symbols do not change during a run; a process's addresses do */
 	gen = kernel ? 1 : proc__generation_at(t->proc, ip);
 	if (slot->gen == gen && slot->space == space && slot->key == key) {
