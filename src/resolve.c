@@ -253,13 +253,30 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 	return true;
 }
 
+/* A timed JIT lookup already made for a frame, to be reused. */
+struct jit_probe {
+	bool done;
+	uint64_t ip;
+	const struct jit_sym *js;
+};
+
+/* The timed JIT code at ip, through what probe already knows. */
+static const struct jit_sym *timed_at(struct resolver *r, uint32_t pid, uint64_t ip,
+				      const struct jit_probe *probe)
+{
+	if (probe && probe->done && probe->ip == ip)
+		return probe->js;
+	return jitmap__find(r->jitmap, pid, ip, false);
+}
+
 /*
  * Whether a caller's ip is a return address, by the code bytes before it:
  * the mapped file's, else the bytes of the JIT code at ip - 1 (a
- * jitdump's); without bytes it is taken for one, as it usually is.
+ * jitdump's); without bytes it is taken for one, as it usually is. The
+ * JIT lookup at ip - 1, when made, is left in probe (may be NULL).
  */
 static bool returns_here(struct resolver *r, uint32_t pid, const struct map_hit *hit,
-			 bool elf, uint64_t ip)
+			 bool elf, uint64_t ip, struct jit_probe *probe)
 {
 	const struct jit_sym *js;
 
@@ -270,7 +287,14 @@ static bool returns_here(struct resolver *r, uint32_t pid, const struct map_hit 
 		if (v >= 0)
 			return v;
 	}
-	js = r->jitmap ? jitmap__find(r->jitmap, pid, ip - 1, false) : NULL;
+	if (!r->jitmap)
+		return true;
+	js = jitmap__find(r->jitmap, pid, ip - 1, false);
+	if (probe) {
+		probe->done = true;
+		probe->ip = ip - 1;
+		probe->js = js;
+	}
 	if (js && js->calls)
 		return callsite_set__has(js->calls, ip - js->start);
 	return true;
@@ -287,7 +311,7 @@ bool resolver__after_call(struct resolver *r, struct proc *p, uint64_t ip)
 	struct map_hit hit;
 	bool mapped = proc__find_map(p, ip, &hit);
 
-	return returns_here(r, proc__pid(p), &hit, elf_mapping(mapped, &hit), ip);
+	return returns_here(r, proc__pid(p), &hit, elf_mapping(mapped, &hit), ip, NULL);
 }
 
 /*
@@ -295,17 +319,19 @@ bool resolver__after_call(struct resolver *r, struct proc *p, uint64_t ip)
  * what code is there, even inside a mapped file: V8 describes its embedded
  * builtins in node's own text), then the mapped file's ELF symbols, then
  * the untimed JIT entries (which have no times, so they come last). Outside
- * files with symbols the timeline is asked once, fallback included.
+ * files with symbols the timeline is asked once, fallback included (and
+ * not again when the call-site decision looked there).
  */
 static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool caller,
 			 struct frame *f)
 {
 	uint32_t pid = proc__pid(t->proc);
 	const struct jit_sym *js = NULL;
+	struct jit_probe probe = { false, 0, NULL };
 	struct map_hit hit;
 	bool mapped = proc__find_map(t->proc, ip, &hit);
 	bool elf = elf_mapping(mapped, &hit);
-	bool at_call = caller && returns_here(r, pid, &hit, elf, ip);
+	bool at_call = caller && returns_here(r, pid, &hit, elf, ip, &probe);
 	uint64_t look = at_call ? ip - 1 : ip;
 
 	f->print_addr = ip;
@@ -315,13 +341,16 @@ static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool
 		f->dso = hit.map->filename;
 		f->print_addr = ip - hit.start + hit.pgoff;
 	}
-	if (r->jitmap)
-		js = jitmap__find(r->jitmap, pid, look, !elf);
+	if (r->jitmap) {
+		js = timed_at(r, pid, look, &probe);
+		if (!js && !elf)
+			js = jitmap__find_untimed(r->jitmap, pid, look);
+	}
 	if (!js && elf) {
 		if (resolve_elf(r, &hit, ip, at_call, f))
 			return;
 		if (r->jitmap)
-			js = jitmap__find(r->jitmap, pid, look, true);
+			js = jitmap__find_untimed(r->jitmap, pid, look);
 	}
 	jit_frame(js, ip, f);
 }
