@@ -48,9 +48,20 @@ struct frame_slot {
 	uint32_t key;           /* the node key: label id, or frame id (by_frame) */
 };
 
-/* The last stack seen in a slot of threads, as labels and the nodes of its path. */
+/* What makes a frame a distinct one: the session's pointers and the kind. */
+struct frame_id {
+	const char *sym, *dso;
+	int kind;
+};
+
+/*
+ * The last stack seen in a slot of threads: its labels, the nodes of its
+ * path and (below the head) its frames, which a new stack is compared
+ * with: the labels of the frames it shares come without a lookup.
+ */
 struct path_slot {
 	uint32_t *labels, *nodes;
+	struct frame_id *frames;
 	size_t n, alloc;
 };
 
@@ -80,7 +91,8 @@ struct aggregator {
 	struct path_slot paths[PATH_SLOTS];
 	uint32_t *key, *fkey;               /* the sample's labels and frame ids */
 	uint64_t *hash;                     /* its path's hashes, by depth */
-	size_t key_alloc, fkey_alloc, hash_alloc;
+	struct frame_id *ids;               /* its frames, root first (ids[0]: the head's, unused) */
+	size_t key_alloc, fkey_alloc, hash_alloc, ids_alloc;
 	uint64_t nr_samples, period;
 	const char *event;
 };
@@ -177,6 +189,7 @@ void aggregator__delete(struct aggregator *a)
 	for (i = 0; i < PATH_SLOTS; i++) {
 		free(a->paths[i].labels);
 		free(a->paths[i].nodes);
+		free(a->paths[i].frames);
 	}
 	strpool__delete(a->pool);
 	free(a->frame_table);
@@ -189,6 +202,7 @@ void aggregator__delete(struct aggregator *a)
 	free(a->key);
 	free(a->fkey);
 	free(a->hash);
+	free(a->ids);
 	free(a);
 }
 
@@ -203,9 +217,9 @@ static size_t frame_hash(const char *sym, const char *dso, int kind)
 	return (size_t)(frame_hash64(sym, dso, kind) >> 32);
 }
 
-static bool same_frame(const struct frame_slot *e, const struct frame *fr)
+static bool same_frame(const struct frame_slot *e, const struct frame_id *fr)
 {
-	return e->sym == fr->sym && e->dso == fr->dso && e->kind == (int)fr->kind;
+	return e->sym == fr->sym && e->dso == fr->dso && e->kind == fr->kind;
 }
 
 static void grow_frame_table(struct aggregator *a)
@@ -230,7 +244,7 @@ static void grow_frame_table(struct aggregator *a)
 }
 
 /* The slot of fr's frame, interned (with its label) if new. */
-static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr)
+static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id *fr)
 {
 	size_t mask = a->frame_table_size - 1, pos;
 	struct sbuf sb = SBUF_INIT;
@@ -245,13 +259,13 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr
 	}
 	if (a->nr_frames >= UINT32_MAX - 1)
 		die("more than 2^32 distinct frames");
-	agg_frame_label(&sb, fr->sym, fr->kind, a->opts.annotate);
+	agg_frame_label(&sb, fr->sym, (enum frame_kind)fr->kind, a->opts.annotate);
 	ALLOC_GROW(a->frames, a->nr_frames + 1, a->alloc_frames);
 	nf = &a->frames[a->nr_frames];
 	/* the resolver's strings go with the session: keep a copy */
 	nf->sym = fr->sym ? strpool__intern(a->pool, fr->sym) : NULL;
 	nf->dso = fr->dso ? strpool__intern(a->pool, fr->dso) : NULL;
-	nf->kind = fr->kind;
+	nf->kind = (enum frame_kind)fr->kind;
 	nf->label = new_label(a, sb.buf, sb.len);
 	sbuf_release(&sb);
 	e = &a->frame_table[pos];
@@ -267,7 +281,7 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr
 }
 
 /* fr's frame (its id + 1 and label), through the cache. */
-static const struct frame_slot *frame_lookup(struct aggregator *a, const struct frame *fr)
+static const struct frame_slot *frame_lookup(struct aggregator *a, const struct frame_id *fr)
 {
 	uint64_t h = frame_hash64(fr->sym, fr->dso, fr->kind);
 	struct frame_slot *slot = &a->frame_cache[h >> (64 - FRAME_CACHE_BITS)];
@@ -417,47 +431,70 @@ static uint32_t child(struct aggregator *a, uint32_t parent, uint32_t label, uin
 	return new_node(a, parent, label, frame, pos);
 }
 
-/* Common leading labels of key (n) and path's stack. */
-static size_t same_prefix(const struct path_slot *path, const uint32_t *key, size_t n)
+/* How deep path's stack and the sample's (its head a->key[0], frames a->ids, n) are the same. */
+static size_t same_prefix(const struct aggregator *a, const struct path_slot *path, size_t n)
 {
 	size_t i, max = n < path->n ? n : path->n;
 
-	for (i = 0; i < max && path->labels[i] == key[i]; i++)
-		;
+	if (!max || path->labels[0] != a->key[0])
+		return 0;
+	for (i = 1; i < max; i++) {
+		const struct frame_id *x = &path->frames[i], *y = &a->ids[i];
+
+		if (x->sym != y->sym || x->dso != y->dso || x->kind != y->kind)
+			break;
+	}
 	return i;
 }
 
-/* The sample's labels into a->key (and frame ids into a->fkey); their number. */
-static size_t sample_key(struct aggregator *a, const struct resolved_sample *rs)
+/*
+ * The sample's head label into a->key[0] and its frames, root first, into
+ * a->ids[1 ..]; their number with the head.
+ */
+static size_t sample_ids(struct aggregator *a, const struct resolved_sample *rs)
 {
-	size_t n = 0, i;
+	size_t n = 1, i;
 
 	ALLOC_GROW(a->key, st_add(rs->nr_frames, 1), a->key_alloc);
 	ALLOC_GROW(a->hash, st_add(rs->nr_frames, 1), a->hash_alloc);
+	ALLOC_GROW(a->ids, st_add(rs->nr_frames, 1), a->ids_alloc);
 	if (a->opts.node_frames) {
 		ALLOC_GROW(a->fkey, st_add(rs->nr_frames, 1), a->fkey_alloc);
 		a->fkey[0] = AGG_NO_FRAME;
 	}
-	a->key[n++] = head_key(a, rs->thread->comm, rs->sample->pid, rs->sample->tid);
-	/* the frames' cache slots, fetched together before they are read */
-	for (i = 0; i < rs->nr_frames; i++) {
+	a->key[0] = head_key(a, rs->thread->comm, rs->sample->pid, rs->sample->tid);
+	memset(&a->ids[0], 0, sizeof(a->ids[0]));
+	for (i = rs->nr_frames; i-- > 0;) {
 		const struct frame *fr = &rs->frames[i];
+
+		if (a->opts.no_kernel && fr->kind == FRAME_KERNEL)
+			continue;
+		a->ids[n].sym = fr->sym;
+		a->ids[n].dso = fr->dso;
+		a->ids[n++].kind = (int)fr->kind;
+	}
+	return n;
+}
+
+/* The labels (and frame ids) of the sample's frames from depth same on: looked up. */
+static void sample_keys(struct aggregator *a, size_t same, size_t n)
+{
+	size_t i;
+
+	/* the frames' cache slots, fetched together before they are read */
+	for (i = same; i < n; i++) {
+		const struct frame_id *fr = &a->ids[i];
 
 		__builtin_prefetch(&a->frame_cache[frame_hash64(fr->sym, fr->dso, fr->kind) >>
 						   (64 - FRAME_CACHE_BITS)]);
 	}
-	for (i = rs->nr_frames; i-- > 0;) {
-		const struct frame *fr = &rs->frames[i];
-		const struct frame_slot *s;
+	for (i = same; i < n; i++) {
+		const struct frame_slot *s = frame_lookup(a, &a->ids[i]);
 
-		if (a->opts.no_kernel && fr->kind == FRAME_KERNEL)
-			continue;
-		s = frame_lookup(a, fr);
 		if (a->opts.node_frames)
-			a->fkey[n] = s->id - 1;
-		a->key[n++] = s->key;
+			a->fkey[i] = s->id - 1;
+		a->key[i] = s->key;
 	}
-	return n;
 }
 
 /*
@@ -492,6 +529,7 @@ static uint32_t walk(struct aggregator *a, struct path_slot *path, size_t same, 
 			     a->hash[i], fresh);
 		fresh = a->nr_nodes != before;
 		path->labels[i] = a->key[i];
+		path->frames[i] = a->ids[i];
 		path->nodes[i] = node;
 		/* a deep new stack can fill the table by itself */
 		if (fresh && a->nr_nodes * 2 > a->table_size)
@@ -513,13 +551,13 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 		a->event = strpool__intern(a->pool, rs->sample->attr->name);
 	a->nr_samples++;
 	a->period += rs->sample->period;
-	n = sample_key(a, rs);
+	n = sample_ids(a, rs);
 	/*
 	 * Start from the remembered stack sharing most with this one; it
 	 * becomes this stack, and the ways rotate so the oldest goes first.
 	 */
 	for (w = 0; w < PATH_WAYS; w++) {
-		size_t k = same_prefix(&ways[w], a->key, n);
+		size_t k = same_prefix(a, &ways[w], n);
 
 		if (k > same) {
 			same = k;
@@ -532,7 +570,11 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 		path->alloc = n + n / 2;
 		path->labels = xrealloc(path->labels, st_mult(path->alloc, sizeof(uint32_t)));
 		path->nodes = xrealloc(path->nodes, st_mult(path->alloc, sizeof(uint32_t)));
+		path->frames = xrealloc(path->frames, st_mult(path->alloc, sizeof(*path->frames)));
 	}
+	if (same)
+		memcpy(a->key, path->labels, same * sizeof(*a->key));
+	sample_keys(a, same ? same : 1, n);
 	node = walk(a, path, same, n);
 	path->n = n;
 	/* most recent first */
