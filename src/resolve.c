@@ -23,6 +23,21 @@ struct frame_slot {
 	struct frame frame;
 };
 
+/*
+ * Whether a call ends at an address of an ELF file costs a pread() of the
+ * bytes before it; the frame cache keeps the answer with the frame, but
+ * frames it has dropped come back (node-large: 0.8 M ELF re-resolutions,
+ * 3% of fold in pread). A direct-mapped cache of the answers by (DSO,
+ * address) saves the system call.
+ */
+#define CALL_CACHE_BITS 15
+
+struct call_answer {
+	const struct dso *dso;      /* NULL: empty */
+	uint64_t addr;
+	int answer;                 /* dso__call_ends_at()'s */
+};
+
 struct bid_entry {
 	const char *filename;   /* interned: key by pointer */
 	const struct pd_build_id *bid;
@@ -37,6 +52,7 @@ struct resolver {
 	struct kernel_syms *ksyms;
 	struct bid_entry *bids;
 	struct frame_slot *cache;
+	struct call_answer *calls;
 	const char *s_unknown, *s_kernel;
 };
 
@@ -99,6 +115,7 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	r->pool = pool;
 	r->dsos = dso_cache__new(&dopts, pool);
 	r->cache = xcalloc(FRAME_CACHE_SIZE, sizeof(*r->cache));
+	r->calls = xcalloc((size_t)1 << CALL_CACHE_BITS, sizeof(*r->calls));
 	r->s_unknown = strpool__intern(pool, KSYM_UNKNOWN);
 	r->s_kernel = strpool__intern(pool, KSYM_DSO_KERNEL);
 	index_build_ids(r, info);
@@ -119,6 +136,7 @@ void resolver__delete(struct resolver *r)
 	dso_cache__delete(r->dsos);
 	kernel_syms__delete(r->ksyms);
 	free(r->cache);
+	free(r->calls);
 	free(r);
 }
 
@@ -253,6 +271,20 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 	return true;
 }
 
+/* dso__call_ends_at(d, addr), through the cache of answers. */
+static int elf_call_ends_at(struct resolver *r, struct dso *d, uint64_t addr)
+{
+	uint64_t h = (addr ^ (uintptr_t)d) * 0x9E3779B97F4A7C15ULL;
+	struct call_answer *c = &r->calls[h >> (64 - CALL_CACHE_BITS)];
+
+	if (c->dso != d || c->addr != addr) {
+		c->dso = d;
+		c->addr = addr;
+		c->answer = dso__call_ends_at(d, addr);
+	}
+	return c->answer;
+}
+
 /* A timed JIT lookup already made for a frame, to be reused. */
 struct jit_probe {
 	bool done;
@@ -282,7 +314,7 @@ static bool returns_here(struct resolver *r, uint32_t pid, const struct map_hit 
 
 	if (elf) {
 		struct dso *d = map_dso(r, hit->map);
-		int v = dso__call_ends_at(d, dso__map_ip(d, hit->start, hit->pgoff, ip));
+		int v = elf_call_ends_at(r, d, dso__map_ip(d, hit->start, hit->pgoff, ip));
 
 		if (v >= 0)
 			return v;
