@@ -12,11 +12,12 @@
  * Distinct stacks of a JIT runtime share long prefixes (1.06 M stacks of
  * ~31 frames were 4 M nodes), so a node beats keeping each stack whole.
  *
- * A node's children are found through one open-addressing table keyed by
- * (parent, label). Consecutive samples of a thread share most of their
- * stack, so each thread slot remembers the last path: a sample walks the
- * table only below the first frame that differs. Nothing is allocated per
- * sample.
+ * A node's children are found through one open-addressing table of
+ * nodes, each at a hash of its path's labels and told apart by (parent,
+ * label). Consecutive samples of a thread share most of their stack, so
+ * each thread slot remembers its last stacks (frames, labels, nodes): a
+ * sample walks the table only below the first frame that differs.
+ * Nothing is allocated per sample.
  */
 #define FRAME_CACHE_BITS 16
 #define PATH_SLOTS 128
