@@ -12,11 +12,12 @@
  * Distinct stacks of a JIT runtime share long prefixes (1.06 M stacks of
  * ~31 frames were 4 M nodes), so a node beats keeping each stack whole.
  *
- * A node's children are found through one open-addressing table keyed by
- * (parent, label). Consecutive samples of a thread share most of their
- * stack, so each thread slot remembers the last path: a sample walks the
- * table only below the first frame that differs. Nothing is allocated per
- * sample.
+ * A node's children are found through one open-addressing table of
+ * nodes, each at a hash of its path's labels and told apart by (parent,
+ * label). Consecutive samples of a thread share most of their stack, so
+ * each thread slot remembers its last stacks (frames, labels, nodes): a
+ * sample walks the table only below the first frame that differs.
+ * Nothing is allocated per sample.
  */
 #define FRAME_CACHE_BITS 16
 #define PATH_SLOTS 128
@@ -48,9 +49,20 @@ struct frame_slot {
 	uint32_t key;           /* the node key: label id, or frame id (by_frame) */
 };
 
-/* The last stack seen in a slot of threads, as labels and the nodes of its path. */
+/* What makes a frame a distinct one: the session's pointers and the kind. */
+struct frame_id {
+	const char *sym, *dso;
+	int kind;
+};
+
+/*
+ * The last stack seen in a slot of threads: its labels, the nodes of its
+ * path and (below the head) its frames, which a new stack is compared
+ * with: the labels of the frames it shares come without a lookup.
+ */
 struct path_slot {
 	uint32_t *labels, *nodes;
+	struct frame_id *frames;
 	size_t n, alloc;
 };
 
@@ -79,7 +91,9 @@ struct aggregator {
 	size_t table_size;                  /* a power of two; 0: frozen */
 	struct path_slot paths[PATH_SLOTS];
 	uint32_t *key, *fkey;               /* the sample's labels and frame ids */
-	size_t key_alloc, fkey_alloc;
+	uint64_t *hash;                     /* its path's hashes, by depth */
+	struct frame_id *ids;               /* its frames, root first (ids[0]: the head's, unused) */
+	size_t key_alloc, fkey_alloc, hash_alloc, ids_alloc;
 	uint64_t nr_samples, period;
 	const char *event;
 };
@@ -176,6 +190,7 @@ void aggregator__delete(struct aggregator *a)
 	for (i = 0; i < PATH_SLOTS; i++) {
 		free(a->paths[i].labels);
 		free(a->paths[i].nodes);
+		free(a->paths[i].frames);
 	}
 	strpool__delete(a->pool);
 	free(a->frame_table);
@@ -187,6 +202,8 @@ void aggregator__delete(struct aggregator *a)
 	free(a->table);
 	free(a->key);
 	free(a->fkey);
+	free(a->hash);
+	free(a->ids);
 	free(a);
 }
 
@@ -201,9 +218,9 @@ static size_t frame_hash(const char *sym, const char *dso, int kind)
 	return (size_t)(frame_hash64(sym, dso, kind) >> 32);
 }
 
-static bool same_frame(const struct frame_slot *e, const struct frame *fr)
+static bool same_frame(const struct frame_slot *e, const struct frame_id *fr)
 {
-	return e->sym == fr->sym && e->dso == fr->dso && e->kind == (int)fr->kind;
+	return e->sym == fr->sym && e->dso == fr->dso && e->kind == fr->kind;
 }
 
 static void grow_frame_table(struct aggregator *a)
@@ -228,7 +245,7 @@ static void grow_frame_table(struct aggregator *a)
 }
 
 /* The slot of fr's frame, interned (with its label) if new. */
-static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr)
+static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id *fr)
 {
 	size_t mask = a->frame_table_size - 1, pos;
 	struct sbuf sb = SBUF_INIT;
@@ -243,13 +260,13 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr
 	}
 	if (a->nr_frames >= UINT32_MAX - 1)
 		die("more than 2^32 distinct frames");
-	agg_frame_label(&sb, fr->sym, fr->kind, a->opts.annotate);
+	agg_frame_label(&sb, fr->sym, (enum frame_kind)fr->kind, a->opts.annotate);
 	ALLOC_GROW(a->frames, a->nr_frames + 1, a->alloc_frames);
 	nf = &a->frames[a->nr_frames];
 	/* the resolver's strings go with the session: keep a copy */
 	nf->sym = fr->sym ? strpool__intern(a->pool, fr->sym) : NULL;
 	nf->dso = fr->dso ? strpool__intern(a->pool, fr->dso) : NULL;
-	nf->kind = fr->kind;
+	nf->kind = (enum frame_kind)fr->kind;
 	nf->label = new_label(a, sb.buf, sb.len);
 	sbuf_release(&sb);
 	e = &a->frame_table[pos];
@@ -265,7 +282,7 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame *fr
 }
 
 /* fr's frame (its id + 1 and label), through the cache. */
-static const struct frame_slot *frame_lookup(struct aggregator *a, const struct frame *fr)
+static const struct frame_slot *frame_lookup(struct aggregator *a, const struct frame_id *fr)
 {
 	uint64_t h = frame_hash64(fr->sym, fr->dso, fr->kind);
 	struct frame_slot *slot = &a->frame_cache[h >> (64 - FRAME_CACHE_BITS)];
@@ -330,40 +347,55 @@ static uint32_t head_key(struct aggregator *a, const char *comm, uint32_t pid, u
 
 /* ---- the tree ------------------------------------------------------------ */
 
-static size_t child_hash(uint32_t parent, uint32_t label)
+/*
+ * A node's slot in the child table is a hash of its path, the labels from
+ * the root down (not of its parent's id): the slots of a whole stack are
+ * known before the walk, so they are fetched together rather than one
+ * dependent cache miss per frame.
+ */
+#define PATH_SEED 0x243F6A8885A308D3ULL
+
+static inline uint64_t path_hash(uint64_t parent_hash, uint32_t label)
 {
-	return (size_t)((((uint64_t)parent << 32 | label) * 0x9E3779B97F4A7C15ULL) >> 32);
+	uint64_t h = (parent_hash + label + 1) * 0x9E3779B97F4A7C15ULL;
+
+	return h ^ h >> 29;
+}
+
+static inline size_t table_pos(const struct aggregator *a, uint64_t h)
+{
+	return (size_t)(h >> 32) & (a->table_size - 1);
 }
 
 static void grow_table(struct aggregator *a)
 {
-	size_t size = a->table_size * 2, mask = size - 1, i;
+	size_t size = a->table_size * 2, i;
 	uint32_t *table = xcalloc(size, sizeof(*table));
+	/* the nodes' path hashes: a parent comes before its children */
+	uint64_t *hash = xcalloc(a->nr_nodes, sizeof(*hash));
 
+	a->table_size = size;
+	hash[AGG_ROOT] = PATH_SEED;
 	for (i = 1; i < a->nr_nodes; i++) {
-		size_t pos = child_hash(a->nodes[i].parent, a->nodes[i].label) & mask;
+		size_t pos;
 
-		while (table[pos])
-			pos = (pos + 1) & mask;
+		hash[i] = path_hash(hash[a->nodes[i].parent], a->nodes[i].label);
+		for (pos = table_pos(a, hash[i]); table[pos]; pos = (pos + 1) & (size - 1))
+			;
 		table[pos] = (uint32_t)i;
 	}
+	free(hash);
 	free(a->table);
 	a->table = table;
-	a->table_size = size;
 }
 
-/* parent's child labelled label, made if new (for frame id frame). */
-static uint32_t child(struct aggregator *a, uint32_t parent, uint32_t label, uint32_t frame)
+/* A new node under parent, at table slot pos (empty). */
+static uint32_t new_node(struct aggregator *a, uint32_t parent, uint32_t label, uint32_t frame,
+			 size_t pos)
 {
-	size_t mask = a->table_size - 1, pos;
-	struct agg_node *n;
 	uint32_t id;
+	struct agg_node *n;
 
-	for (pos = child_hash(parent, label) & mask; (id = a->table[pos]); pos = (pos + 1) & mask) {
-		n = &a->nodes[id];
-		if (n->parent == parent && n->label == label)
-			return id;
-	}
 	if (a->nr_nodes >= UINT32_MAX)
 		die("more than 2^32 distinct stack prefixes");
 	id = (uint32_t)a->nr_nodes;
@@ -375,54 +407,143 @@ static uint32_t child(struct aggregator *a, uint32_t parent, uint32_t label, uin
 	n = &a->nodes[a->nr_nodes++];
 	n->parent = parent;
 	n->label = label;
-	n->count = 0;
-	n->period = 0;
+	n->weight = 0;
 	a->table[pos] = id;
-	if (a->nr_nodes * 2 > a->table_size)
-		grow_table(a);
 	return id;
 }
 
-/* Common leading labels of key (n) and path's stack. */
-static size_t same_prefix(const struct path_slot *path, const uint32_t *key, size_t n)
+/*
+ * parent's child labelled label, whose path hashes to h, made if new (for
+ * frame id frame). A parent made by this sample has no children to look
+ * for (fresh): only a free slot is.
+ */
+static uint32_t child(struct aggregator *a, uint32_t parent, uint32_t label, uint32_t frame,
+		      uint64_t h, bool fresh)
+{
+	size_t mask = a->table_size - 1, pos;
+	uint32_t id;
+
+	for (pos = table_pos(a, h); (id = a->table[pos]); pos = (pos + 1) & mask) {
+		const struct agg_node *n = &a->nodes[id];
+
+		if (!fresh && n->parent == parent && n->label == label)
+			return id;
+	}
+	return new_node(a, parent, label, frame, pos);
+}
+
+/* How deep path's stack and the sample's (its head a->key[0], frames a->ids, n) are the same. */
+static size_t same_prefix(const struct aggregator *a, const struct path_slot *path, size_t n)
 {
 	size_t i, max = n < path->n ? n : path->n;
 
-	for (i = 0; i < max && path->labels[i] == key[i]; i++)
-		;
+	if (!max || path->labels[0] != a->key[0])
+		return 0;
+	for (i = 1; i < max; i++) {
+		const struct frame_id *x = &path->frames[i], *y = &a->ids[i];
+
+		if (x->sym != y->sym || x->dso != y->dso || x->kind != y->kind)
+			break;
+	}
 	return i;
 }
 
-/* The sample's labels into a->key (and frame ids into a->fkey); their number. */
-static size_t sample_key(struct aggregator *a, const struct resolved_sample *rs)
+/*
+ * The sample's head label into a->key[0] and its frames, root first, into
+ * a->ids[1 ..]; their number with the head.
+ */
+static size_t sample_ids(struct aggregator *a, const struct resolved_sample *rs)
 {
-	size_t n = 0, i;
+	size_t n = 1, i;
 
 	ALLOC_GROW(a->key, st_add(rs->nr_frames, 1), a->key_alloc);
+	ALLOC_GROW(a->hash, st_add(rs->nr_frames, 1), a->hash_alloc);
+	ALLOC_GROW(a->ids, st_add(rs->nr_frames, 1), a->ids_alloc);
 	if (a->opts.node_frames) {
 		ALLOC_GROW(a->fkey, st_add(rs->nr_frames, 1), a->fkey_alloc);
 		a->fkey[0] = AGG_NO_FRAME;
 	}
-	a->key[n++] = head_key(a, rs->thread->comm, rs->sample->pid, rs->sample->tid);
+	a->key[0] = head_key(a, rs->thread->comm, rs->sample->pid, rs->sample->tid);
+	memset(&a->ids[0], 0, sizeof(a->ids[0]));
 	for (i = rs->nr_frames; i-- > 0;) {
 		const struct frame *fr = &rs->frames[i];
-		const struct frame_slot *s;
 
 		if (a->opts.no_kernel && fr->kind == FRAME_KERNEL)
 			continue;
-		s = frame_lookup(a, fr);
-		if (a->opts.node_frames)
-			a->fkey[n] = s->id - 1;
-		a->key[n++] = s->key;
+		a->ids[n].sym = fr->sym;
+		a->ids[n].dso = fr->dso;
+		a->ids[n++].kind = (int)fr->kind;
 	}
 	return n;
+}
+
+/* The labels (and frame ids) of the sample's frames from depth same on: looked up. */
+static void sample_keys(struct aggregator *a, size_t same, size_t n)
+{
+	size_t i;
+
+	/* the frames' cache slots, fetched together before they are read */
+	for (i = same; i < n; i++) {
+		const struct frame_id *fr = &a->ids[i];
+
+		__builtin_prefetch(&a->frame_cache[frame_hash64(fr->sym, fr->dso, fr->kind) >>
+						   (64 - FRAME_CACHE_BITS)]);
+	}
+	for (i = same; i < n; i++) {
+		const struct frame_slot *s = frame_lookup(a, &a->ids[i]);
+
+		if (a->opts.node_frames)
+			a->fkey[i] = s->id - 1;
+		a->key[i] = s->key;
+	}
+}
+
+/*
+ * Walk path from its node at depth same down to the sample's leaf (key[0
+ * .. n)), making what is missing; the leaf's node. The path's hashes are
+ * computed first and their table slots fetched ahead of the walk.
+ */
+static uint32_t walk(struct aggregator *a, struct path_slot *path, size_t same, size_t n)
+{
+	uint64_t h = PATH_SEED;
+	uint32_t node = same ? path->nodes[same - 1] : AGG_ROOT;
+	bool fresh = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h = path_hash(h, a->key[i]);
+		a->hash[i] = h;
+		if (i >= same)
+			__builtin_prefetch(&a->table[table_pos(a, h)]);
+	}
+	/* then the nodes their first probes name, all in flight at once */
+	for (i = same; i < n; i++) {
+		uint32_t id = a->table[table_pos(a, a->hash[i])];
+
+		if (id)
+			__builtin_prefetch(&a->nodes[id]);
+	}
+	for (i = same; i < n; i++) {
+		size_t before = a->nr_nodes;
+
+		node = child(a, node, a->key[i], a->opts.node_frames ? a->fkey[i] : AGG_NO_FRAME,
+			     a->hash[i], fresh);
+		fresh = a->nr_nodes != before;
+		path->labels[i] = a->key[i];
+		path->frames[i] = a->ids[i];
+		path->nodes[i] = node;
+		/* a deep new stack can fill the table by itself */
+		if (fresh && a->nr_nodes * 2 > a->table_size)
+			grow_table(a);
+	}
+	return node;
 }
 
 uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 {
 	struct path_slot *ways = &a->paths[rs->sample->tid % (PATH_SLOTS / PATH_WAYS) * PATH_WAYS];
 	struct path_slot *path = &ways[0];
-	size_t n, i, same = 0, w;
+	size_t n, same = 0, w;
 	uint32_t node;
 
 	if (!a->table_size)
@@ -431,13 +552,13 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 		a->event = strpool__intern(a->pool, rs->sample->attr->name);
 	a->nr_samples++;
 	a->period += rs->sample->period;
-	n = sample_key(a, rs);
+	n = sample_ids(a, rs);
 	/*
 	 * Start from the remembered stack sharing most with this one; it
 	 * becomes this stack, and the ways rotate so the oldest goes first.
 	 */
 	for (w = 0; w < PATH_WAYS; w++) {
-		size_t k = same_prefix(&ways[w], a->key, n);
+		size_t k = same_prefix(a, &ways[w], n);
 
 		if (k > same) {
 			same = k;
@@ -450,13 +571,12 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 		path->alloc = n + n / 2;
 		path->labels = xrealloc(path->labels, st_mult(path->alloc, sizeof(uint32_t)));
 		path->nodes = xrealloc(path->nodes, st_mult(path->alloc, sizeof(uint32_t)));
+		path->frames = xrealloc(path->frames, st_mult(path->alloc, sizeof(*path->frames)));
 	}
-	node = same ? path->nodes[same - 1] : AGG_ROOT;
-	for (i = same; i < n; i++) {
-		node = child(a, node, a->key[i], a->opts.node_frames ? a->fkey[i] : AGG_NO_FRAME);
-		path->labels[i] = a->key[i];
-		path->nodes[i] = node;
-	}
+	if (same)
+		memcpy(a->key, path->labels, same * sizeof(*a->key));
+	sample_keys(a, same ? same : 1, n);
+	node = walk(a, path, same, n);
 	path->n = n;
 	/* most recent first */
 	if (path != &ways[0]) {
@@ -465,8 +585,7 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 		memmove(&ways[1], &ways[0], (size_t)(path - ways) * sizeof(*ways));
 		ways[0] = tmp;
 	}
-	a->nodes[node].count++;
-	a->nodes[node].period += rs->sample->period;
+	a->nodes[node].weight += a->opts.weight_period ? rs->sample->period : 1;
 	return node;
 }
 

@@ -70,16 +70,7 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
-size_t st_add(size_t a, size_t b)
+void st_overflow(size_t a, char op, size_t b)
 {
-	if (a > SIZE_MAX - b)
-		die("size overflow: %zu + %zu", a, b);
-	return a + b;
-}
-
-size_t st_mult(size_t a, size_t b)
-{
-	if (b && a > SIZE_MAX / b)
-		die("size overflow: %zu * %zu", a, b);
-	return a * b;
+	die("size overflow: %zu %c %zu", a, op, b);
 }

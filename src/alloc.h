@@ -22,9 +22,27 @@ char *xstrndup(const char *s, size_t n);
 /* printf into a fresh heap string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* a + b and a * b, dying on overflow. */
-size_t st_add(size_t a, size_t b);
-size_t st_mult(size_t a, size_t b);
+/* Dies: a op b overflowed. */
+void st_overflow(size_t a, char op, size_t b) __attribute__((noreturn));
+
+/* a + b and a * b, dying on overflow; inline, as they are on every per-frame path. */
+static inline size_t st_add(size_t a, size_t b)
+{
+	size_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		st_overflow(a, '+', b);
+	return r;
+}
+
+static inline size_t st_mult(size_t a, size_t b)
+{
+	size_t r;
+
+	if (__builtin_mul_overflow(a, b, &r))
+		st_overflow(a, '*', b);
+	return r;
+}
 
 /*
  * Grow array x (with alloc slots) so that it holds at least nr elements.

@@ -102,6 +102,7 @@ struct jitmap {
 	struct jit_given *given;              /* opts.given, copied */
 	uint64_t seq;
 	uint64_t now;                         /* the latest jitmap__advance() time */
+	struct jitproc *last;                 /* the last process looked up (never freed before the end) */
 };
 
 /* What a loader's read() feeds: one file of one process. */
@@ -194,6 +195,19 @@ static struct jitproc *find_proc(const struct jitmap *jm, uint32_t pid)
 	struct jitproc *p;
 
 	HASH_FIND(hh, jm->procs, &pid, sizeof(pid), p);
+	return p;
+}
+
+/* find_proc() for the calls made per sample and per frame: most are for the last process. */
+static struct jitproc *find_proc_fast(struct jitmap *jm, uint32_t pid)
+{
+	struct jitproc *p = jm->last;
+
+	if (p && p->pid == pid)
+		return p;
+	p = find_proc(jm, pid);
+	if (p)
+		jm->last = p;
 	return p;
 }
 
@@ -880,7 +894,7 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 	jm->now = time;
 	if (jm->opts.nr_given)
 		read_given_timed(jm, pid);
-	p = find_proc(jm, pid);
+	p = find_proc_fast(jm, pid);
 	if (!p)
 		return false;
 	if (p->clock) {
@@ -1049,12 +1063,17 @@ static const struct jit_sym *find_untimed(struct jitmap *jm, uint32_t pid, uint6
 
 const struct jit_sym *jitmap__find(struct jitmap *jm, uint32_t pid, uint64_t ip, bool fallback)
 {
-	struct jitproc *p = find_proc(jm, pid);
+	struct jitproc *p = find_proc_fast(jm, pid);
 	const struct range *r = p ? rangeset__find(&p->code, ip) : NULL;
 
 	if (r)
 		return r->data;
 	return fallback ? find_untimed(jm, pid, ip) : NULL;
+}
+
+const struct jit_sym *jitmap__find_untimed(struct jitmap *jm, uint32_t pid, uint64_t ip)
+{
+	return find_untimed(jm, pid, ip);
 }
 
 const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr)

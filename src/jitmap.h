@@ -202,6 +202,8 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time);
  * of pid and its parents. sym->loader->kind tells which answered.
  */
 const struct jit_sym *jitmap__find(struct jitmap *jm, uint32_t pid, uint64_t ip, bool fallback);
+/* The untimed entry alone: what jitmap__find() falls back to when no timed code is at ip. */
+const struct jit_sym *jitmap__find_untimed(struct jitmap *jm, uint32_t pid, uint64_t ip);
 /* The source line of addr in sym, or NULL. */
 const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr);
 

@@ -76,15 +76,12 @@ bool map_name_is_anon(const char *filename);
 bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit);
 uint32_t proc__pid(const struct proc *p);
 /*
- * A counter that changes whenever what an address in p may resolve to
- * changes (an mmap into it, a fork's copy, machine__changed()): caches of
- * resolved addresses are valid while it stays the same.
- */
-uint64_t proc__generation(const struct proc *p);
-/*
- * proc__generation(), made finer for addresses in p's JIT code: it also
- * changes when machine__changed_range() names the page of addr (or of
- * addr - 1, a caller's call site).
+ * A counter that changes whenever what addr (or addr - 1, a caller's call
+ * site) in p may resolve to changes: an mmap over its page, a fork's copy,
+ * machine__changed(), machine__changed_range() naming its page. Caches of
+ * resolved addresses are valid while it stays the same. Pages are hashed
+ * into a fixed number of counters, so it may also change when nothing at
+ * addr did (a cache then does the work again).
  */
 uint64_t proc__generation_at(const struct proc *p, uint64_t addr);
 /* Something else that names p's addresses changed (its JIT code, an exec). */

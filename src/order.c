@@ -15,18 +15,33 @@ struct arena_block {
 	uint8_t data[];
 };
 
-struct queued {
+/*
+ * The records of a round are copied once, into the round's array, and
+ * stay there: what is sorted and delivered from are keys naming them. At
+ * a round's end every record of the round before is delivered (all are at
+ * or before that round's newest time), so the keys left over name records
+ * of this round only, and the other array is free for the next round.
+ */
+struct okey {
 	uint64_t time;
-	uint64_t seq;
-	struct pd_event ev;
+	uint32_t idx;           /* in its round's array */
+	uint32_t round;         /* which array: 0 or 1 */
+};
+
+struct round_recs {
+	struct pd_event *ev;
+	size_t nr, alloc;
 };
 
 struct order_queue {
 	order_deliver_fn fn;
 	void *ctx;
-	struct queued *q;
-	size_t nr, alloc;
-	uint64_t seq;
+	struct round_recs rounds[2];
+	unsigned int cur;               /* the round being read */
+	struct okey *left;              /* queued before this round, sorted (time, then file order) */
+	size_t nr_left, alloc_left;
+	struct okey *keys, *merged;     /* scratch for a round's end */
+	size_t alloc_keys, alloc_merged;
 	uint64_t round_max, prev_round_max;
 	bool have_prev;
 	struct arena_block *blocks;     /* this round's copies, newest first */
@@ -57,7 +72,11 @@ void order_queue__delete(struct order_queue *q)
 {
 	if (!q)
 		return;
-	free(q->q);
+	free(q->rounds[0].ev);
+	free(q->rounds[1].ev);
+	free(q->left);
+	free(q->keys);
+	free(q->merged);
 	free_blocks(q->blocks);
 	free_blocks(q->prev_blocks);
 	free_blocks(q->spare);
@@ -96,29 +115,71 @@ static const char *arena_str(struct order_queue *q, const char *s)
 	return s ? arena_copy(q, s, strlen(s) + 1) : NULL;
 }
 
-static int cmp_queued(const void *a, const void *b)
+/* Keys of one round: by time, then in file order. */
+static int cmp_keys(const void *a, const void *b)
 {
-	const struct queued *x = a, *y = b;
+	const struct okey *x = a, *y = b;
 
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Deliver queued records with time <= limit; keep the rest. */
-static void deliver_upto(struct order_queue *q, uint64_t limit)
+/*
+ * The keys of everything queued, sorted, into q->merged (their number):
+ * those left over (read earlier, so first among equal times) merged with
+ * this round's, sorted.
+ */
+static size_t sort_queued(struct order_queue *q)
 {
-	size_t n;
+	const struct round_recs *rr = &q->rounds[q->cur];
+	size_t n = rr->nr, i = 0, j = 0, k = 0;
 
-	if (!q->nr)
-		return;
-	qsort(q->q, q->nr, sizeof(*q->q), cmp_queued);
-	for (n = 0; n < q->nr && q->q[n].time <= limit; n++)
-		q->fn(q->ctx, &q->q[n].ev);
-	if (n == 0)
-		return;
-	memmove(q->q, q->q + n, (q->nr - n) * sizeof(*q->q));
-	q->nr -= n;
+	ALLOC_GROW(q->keys, n, q->alloc_keys);
+	for (i = 0; i < n; i++) {
+		q->keys[i].time = rr->ev[i].sample.time;
+		q->keys[i].idx = (uint32_t)i;
+		q->keys[i].round = q->cur;
+	}
+	if (n > 1)
+		qsort(q->keys, n, sizeof(*q->keys), cmp_keys);
+	ALLOC_GROW(q->merged, st_add(q->nr_left, n), q->alloc_merged);
+	for (i = 0; i < q->nr_left || j < n;) {
+		if (j == n || (i < q->nr_left && q->left[i].time <= q->keys[j].time))
+			q->merged[k++] = q->left[i++];
+		else
+			q->merged[k++] = q->keys[j++];
+	}
+	return k;
+}
+
+/*
+ * Deliver the queued records with time <= limit (none when !any); keep
+ * the keys of the rest. Those are all of this round when limit is at or
+ * after every time of the round before (the newest time so far at its
+ * end), so the round before's array is free for the next round.
+ */
+static void deliver_upto(struct order_queue *q, bool any, uint64_t limit)
+{
+	size_t nr = sort_queued(q), n, i;
+	struct okey *keep = q->merged;
+	size_t alloc = q->alloc_merged;
+
+	for (n = 0; any && n < nr && q->merged[n].time <= limit; n++)
+		q->fn(q->ctx, &q->rounds[q->merged[n].round].ev[q->merged[n].idx]);
+	for (i = n; i < nr; i++)
+		if (q->merged[i].round != q->cur)
+			BUG("a record of the round before is still queued");
+	/* the rest is the left-over list; the old one becomes scratch */
+	if (n && nr > n)
+		memmove(keep, keep + n, (nr - n) * sizeof(*keep));
+	q->merged = q->left;
+	q->alloc_merged = q->alloc_left;
+	q->left = keep;
+	q->alloc_left = alloc;
+	q->nr_left = nr - n;
+	q->cur ^= 1;
+	q->rounds[q->cur].nr = 0;
 }
 
 /* Keep a few standard blocks for reuse, free the rest. */
@@ -146,8 +207,8 @@ static void recycle_blocks(struct order_queue *q, struct arena_block *b)
  */
 static void end_round(struct order_queue *q)
 {
-	if (q->have_prev)
-		deliver_upto(q, q->prev_round_max);
+	/* the first round's end delivers nothing: its records wait for the next */
+	deliver_upto(q, q->have_prev, q->prev_round_max);
 	recycle_blocks(q, q->prev_blocks);
 	q->prev_blocks = q->blocks;
 	q->blocks = NULL;
@@ -157,7 +218,8 @@ static void end_round(struct order_queue *q)
 
 void order_queue__push(struct order_queue *q, const struct pd_event *ev)
 {
-	struct queued *e;
+	struct round_recs *rr = &q->rounds[q->cur];
+	struct pd_event *e;
 
 	if (ev->type == PERF_RECORD_FINISHED_ROUND) {
 		end_round(q);
@@ -167,34 +229,34 @@ void order_queue__push(struct order_queue *q, const struct pd_event *ev)
 		q->fn(q->ctx, ev);
 		return;
 	}
-	ALLOC_GROW(q->q, q->nr + 1, q->alloc);
-	e = &q->q[q->nr++];
-	e->time = ev->sample.time;
-	e->seq = q->seq++;
-	e->ev = *ev;
-	if (e->time > q->round_max)
-		q->round_max = e->time;
+	if (rr->nr >= UINT32_MAX)
+		die("more than 2^32 records in one round of perf.data");
+	ALLOC_GROW(rr->ev, rr->nr + 1, rr->alloc);
+	e = &rr->ev[rr->nr++];
+	*e = *ev;
+	if (ev->sample.time > q->round_max)
+		q->round_max = ev->sample.time;
 	if (ev->sample.callchain)
-		e->ev.sample.callchain = arena_copy(q, ev->sample.callchain,
+		e->sample.callchain = arena_copy(q, ev->sample.callchain,
 			st_mult(ev->sample.nr_callchain, sizeof(uint64_t)));
 	if (ev->sample.raw_data)
-		e->ev.sample.raw_data = arena_copy(q, ev->sample.raw_data, ev->sample.raw_size);
+		e->sample.raw_data = arena_copy(q, ev->sample.raw_data, ev->sample.raw_size);
 	if (ev->sample.user_regs)
-		e->ev.sample.user_regs = arena_copy(q, ev->sample.user_regs,
+		e->sample.user_regs = arena_copy(q, ev->sample.user_regs,
 			sizeof(uint64_t) * (size_t)__builtin_popcountll(ev->sample.user_regs_mask));
 	if (ev->sample.user_stack)
-		e->ev.sample.user_stack = arena_copy(q, ev->sample.user_stack,
-						     (size_t)ev->sample.user_stack_size);
+		e->sample.user_stack = arena_copy(q, ev->sample.user_stack,
+						  (size_t)ev->sample.user_stack_size);
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
-		e->ev.u.comm.comm = arena_str(q, ev->u.comm.comm);
+		e->u.comm.comm = arena_str(q, ev->u.comm.comm);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		e->ev.u.mmap.filename = arena_str(q, ev->u.mmap.filename);
+		e->u.mmap.filename = arena_str(q, ev->u.mmap.filename);
 		break;
 	case PERF_RECORD_KSYMBOL:
-		e->ev.u.ksymbol.name = arena_str(q, ev->u.ksymbol.name);
+		e->u.ksymbol.name = arena_str(q, ev->u.ksymbol.name);
 		break;
 	default:
 		break;
@@ -203,7 +265,7 @@ void order_queue__push(struct order_queue *q, const struct pd_event *ev)
 
 void order_queue__flush(struct order_queue *q)
 {
-	deliver_upto(q, UINT64_MAX);
+	deliver_upto(q, true, UINT64_MAX);
 	recycle_blocks(q, q->prev_blocks);
 	recycle_blocks(q, q->blocks);
 	q->prev_blocks = q->blocks = NULL;

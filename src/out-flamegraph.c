@@ -43,6 +43,7 @@ struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts)
 	struct aggregate_opts ao = {
 		.include_pid = opts->include_pid, .include_tid = opts->include_tid,
 		.no_kernel = opts->no_kernel, .node_frames = true,
+		.weight_period = opts->weight_period,
 	};
 	struct flamegraph *fg = xcalloc(1, sizeof(*fg));
 
@@ -199,7 +200,7 @@ static void tree_totals(struct flamegraph *fg)
 	for (i = nr_nodes; i-- > 0;) {
 		const struct agg_node *n = &fg->nodes[i];
 
-		fg->total[i] += fg->opts.weight_period ? n->period : n->count;
+		fg->total[i] += n->weight;
 		if (i)
 			fg->total[n->parent] += fg->total[i];
 	}

@@ -21,6 +21,7 @@ struct folder *folder__new(const struct fold_opts *opts)
 	struct aggregate_opts ao = {
 		.include_pid = opts->include_pid, .include_tid = opts->include_tid,
 		.annotate = opts->annotate, .no_kernel = opts->no_kernel,
+		.weight_period = opts->weight_period,
 	};
 	struct folder *f = xcalloc(1, sizeof(*f));
 
@@ -154,9 +155,9 @@ static int cmp_groups(const void *a, const void *b)
 }
 
 /* A node's own lines' number: its samples, or their periods. */
-static uint64_t weight(const struct folder *f, const struct agg_node *n)
+static uint64_t weight(const struct agg_node *n)
 {
-	return f->opts.weight_period ? n->period : n->count;
+	return n->weight;
 }
 
 struct dfs_frame {
@@ -193,7 +194,7 @@ int folder__write(struct folder *f, FILE *out)
 			const struct agg_node *n = &nodes[c];
 
 			ALLOC_GROW(groups, nr_groups + 2, alloc_groups);
-			if (weight(f, n)) {
+			if (weight(n)) {
 				groups[nr_groups].key = (uint64_t)rank[n->label * 2 + 1] << 32 | c;
 				groups[nr_groups++].end = true;
 			}
@@ -228,7 +229,7 @@ int folder__write(struct folder *f, FILE *out)
 			l = &labels[nodes[v].label];
 			sbuf_setlen(&prefix, fr->prefix_len);
 			if (g->end) {
-				write_line(&o, &prefix, l, weight(f, &nodes[v]));
+				write_line(&o, &prefix, l, weight(&nodes[v]));
 				if (o.failed)
 					goto done;
 				continue;

@@ -76,7 +76,7 @@ struct reporter {
 
 struct reporter *reporter__new(const struct report_opts *opts)
 {
-	struct aggregate_opts ao = { .by_frame = true };
+	struct aggregate_opts ao = { .by_frame = true, .weight_period = !opts->weight_count };
 	struct reporter *r = xcalloc(1, sizeof(*r));
 
 	r->opts = *opts;
@@ -221,13 +221,13 @@ struct walk {
 };
 
 /* Each node's weight with its callees', from the last node up (children come after parents). */
-static uint64_t *subtree_weights(const struct reporter *r, const struct agg_node *nodes, size_t nr)
+static uint64_t *subtree_weights(const struct agg_node *nodes, size_t nr)
 {
 	uint64_t *total = xcalloc(nr ? nr : 1, sizeof(*total));
 	size_t i;
 
 	for (i = nr; i-- > 0;) {
-		total[i] += r->opts.weight_count ? nodes[i].count : nodes[i].period;
+		total[i] += nodes[i].weight;
 		if (i)
 			total[nodes[i].parent] += total[i];
 	}
@@ -245,7 +245,7 @@ static void sum_rows(struct reporter *r)
 
 	aggregator__freeze(r->agg);
 	nodes = aggregator__nodes(r->agg, &nr_nodes);
-	total = subtree_weights(r, nodes, nr_nodes);
+	total = subtree_weights(nodes, nr_nodes);
 	aggregator__index(r->agg, &idx);
 	ALLOC_GROW(stack, 1, alloc);
 	stack[depth++] = (struct walk){ AGG_ROOT, idx.first[AGG_ROOT], NULL };
@@ -266,7 +266,7 @@ static void sum_rows(struct reporter *r)
 		/* stack[1] is the process; frames below it */
 		if (depth >= 2) {
 			row = find_row(r, nodes[stack[1].node].label, n->label);
-			row->self += r->opts.weight_count ? n->count : n->period;
+			row->self += n->weight;
 			if (row->on_path) {
 				row = NULL;
 			} else {

@@ -48,8 +48,12 @@ static void read_callchain(struct pd_reader *r, struct cursor *c, struct pd_samp
 	}
 	/* never NULL when sampled, even empty: NULL means "no call chain recorded" */
 	ALLOC_GROW(r->chain, nr ? nr : 1, r->chain_alloc);
-	for (i = 0; i < nr; i++)
-		r->chain[i] = cursor_u64(c);
+	/* it fits (checked above): one copy, swapped after if need be */
+	if (nr)
+		memcpy(r->chain, cursor_bytes(c, nr * 8), nr * 8);
+	if (c->swap)
+		for (i = 0; i < nr; i++)
+			r->chain[i] = __builtin_bswap64(r->chain[i]);
 	s->nr_callchain = nr;
 	s->callchain = r->chain;
 }

@@ -22,6 +22,7 @@
 #define JITSYM_RESOLVE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct machine;
@@ -108,6 +109,15 @@ void resolver__invalidate(struct resolver *r, uint32_t pid);
  */
 void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		     uint64_t ip, bool caller, struct frame *out);
+
+/*
+ * A hint, before resolving the call chain chain[0 .. nr) of a sample of
+ * thread t taken in cpumode (PERF_CONTEXT_* entries switch it, as in
+ * perf.data): fetch the cache slots its frames will be looked up in, so
+ * their cache misses overlap instead of coming one frame at a time.
+ */
+void resolver__prefetch_chain(const struct resolver *r, const struct thread *t,
+			      uint16_t cpumode, const uint64_t *chain, size_t nr);
 
 /*
  * Whether user address ip of process p, as a caller, is a return address:

@@ -62,6 +62,13 @@ static size_t sbuf_room(struct sbuf *sb, size_t extra)
 
 void sbuf_add(struct sbuf *sb, const void *data, size_t len)
 {
+	/* it fits, below the cap: the common case, without sbuf_room()'s checks */
+	if (len < sb->alloc - sb->len && len <= sb->max - sb->len) {
+		memcpy(sb->buf + sb->len, data, len);
+		sb->len += len;
+		sb->buf[sb->len] = '\0';
+		return;
+	}
 	len = sbuf_room(sb, len);
 	if (!len)
 		return;
@@ -77,6 +84,11 @@ void sbuf_addstr(struct sbuf *sb, const char *s)
 
 void sbuf_addch(struct sbuf *sb, char c)
 {
+	if (sb->len + 1 < sb->alloc && sb->len < sb->max) {
+		sb->buf[sb->len++] = c;
+		sb->buf[sb->len] = '\0';
+		return;
+	}
 	sbuf_add(sb, &c, 1);
 }
 

@@ -185,6 +185,9 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 	size_t nr = 0;
 	uint64_t i;
 
+	if (smp->callchain)
+		resolver__prefetch_chain(s->resolver, t, cpumode, smp->callchain,
+					 (size_t)(smp->nr_callchain < MAX_FRAMES ? smp->nr_callchain : MAX_FRAMES));
 	for (i = 0; smp->callchain && i < smp->nr_callchain && nr < MAX_FRAMES; i++) {
 		uint64_t ip = smp->callchain[i];
 
