@@ -14,9 +14,16 @@
 enum {
 	OPT_SYMFS = 1000, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_BUILDID_DIR,
 	OPT_PID, OPT_TID, OPT_COMM, OPT_EVENT, OPT_JIT_DIR, OPT_PERFMAP_DIR,
-	OPT_JITDUMP, OPT_PERFMAP,
+	OPT_JITDUMP, OPT_PERFMAP, OPT_THREADS,
 	OPT_INPUT_LAST,
 };
+
+/*
+ * The most threads a run puts to work at once (--threads): the session's
+ * and one more, which takes the sample hook (handoff.h) while samples are
+ * read.
+ */
+#define INPUT_MAX_THREADS 2
 
 /* The input options, NULL-terminated, and their short forms. */
 extern const struct option input_long_options[];
@@ -31,6 +38,7 @@ struct input_opts {
 	struct session_opts session;
 };
 
+/* Defaults; --threads: the CPUs online, at most INPUT_MAX_THREADS. */
 void input_opts__init(struct input_opts *o);
 void input_opts__release(struct input_opts *o);
 /*

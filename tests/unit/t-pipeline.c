@@ -1,12 +1,17 @@
 /*
- * Unit tests for pipeline.c, the hand-off between the threads of
- * --threads: items worked on in the order they were put; the maker held
- * back while every item is out; a failure skips the rest and never leaves
- * the maker waiting; shutdown with items queued. Nothing here measures
- * time: the waits are on conditions the test sets.
+ * Unit tests for the threads of --threads: pipeline.c (items worked on in
+ * the order they were put; the maker held back while every item is out;
+ * a failure skips the rest and never leaves the maker waiting; shutdown
+ * with items queued) and handoff.c (the hook sees each sample as it was
+ * when added: frames across batch boundaries, the thread's comm before a
+ * rename, the attr before a rename, reader pointers gone). Nothing here
+ * measures time: the waits are on conditions the test sets.
  */
 #include "common.h"
+#include "handoff.h"
+#include "machine.h"
 #include "pipeline.h"
+#include "unwind.h"
 #include "test.h"
 
 #include <pthread.h>
@@ -187,11 +192,103 @@ static void test_default_threads(void)
 	  pipeline__default_threads(0) == 1);
 }
 
+/* ---- handoff ------------------------------------------------------------- */
+
+#define NR_SAMPLES 5000
+#define BIG_STACK 20000         /* more frames than a batch holds */
+
+struct seen_samples {
+	size_t nr;
+	bool frames_ok, comm_ok, attr_ok, gone_ok, unwind_ok;
+};
+
+/* Sample i: i % 40 frames (BIG_STACK for i == 777), frame j's ip i * 100000 + j. */
+static size_t nr_frames_of(size_t i)
+{
+	return i == 777 ? BIG_STACK : i % 40;
+}
+
+static void check_sample(void *ctx, const struct resolved_sample *rs)
+{
+	struct seen_samples *s = ctx;
+	size_t i = s->nr++, j, n = nr_frames_of(i);
+	const char *want_comm = i < NR_SAMPLES / 2 ? "before" : "after";
+	const char *want_attr = i < NR_SAMPLES / 3 ? "cycles" : "renamed";
+
+	if (rs->nr_frames != n || rs->sample->time != i)
+		s->frames_ok = false;
+	for (j = 0; j < rs->nr_frames && j < n; j++)
+		if (rs->frames[j].ip != i * 100000 + j)
+			s->frames_ok = false;
+	if (strcmp(rs->thread->comm, want_comm) || rs->thread->tid != 42 || rs->thread->proc)
+		s->comm_ok = false;
+	if (!rs->sample->attr || strcmp(rs->sample->attr->name, want_attr))
+		s->attr_ok = false;
+	/* a pointer into the reader's buffer: still set, but not the reader's */
+	if (!rs->sample->callchain || rs->sample->raw_data)
+		s->gone_ok = false;
+	if ((i % 7 == 0) != (rs->unwind != NULL) || (rs->unwind && rs->unwind->nr_cfi != i))
+		s->unwind_ok = false;
+}
+
+static void add_sample(struct handoff *h, size_t i, struct thread *t, struct pd_event *ev,
+		       const uint64_t *chain)
+{
+	struct frame_buf *fb = handoff__frames(h);
+	struct unwind_result uw = { .nr_cfi = i };
+	struct resolved_sample rs = { .ev = ev, .sample = &ev->sample, .thread = t };
+	size_t j, n = nr_frames_of(i);
+
+	ALLOC_GROW(fb->v, fb->nr + n, fb->alloc);
+	for (j = 0; j < n; j++) {
+		memset(&fb->v[fb->nr + j], 0, sizeof(fb->v[0]));
+		fb->v[fb->nr + j].ip = i * 100000 + j;
+	}
+	rs.frames = fb->v + fb->nr;
+	rs.nr_frames = n;
+	rs.unwind = i % 7 == 0 ? &uw : NULL;
+	ev->sample.time = i;
+	ev->sample.callchain = chain;
+	handoff__add(h, &rs);
+}
+
+static void test_handoff(void)
+{
+	struct seen_samples seen = { 0, true, true, true, true, true };
+	struct pd_attr attr = { .name = "cycles" };
+	struct thread t = { .tid = 42, .comm = "before" };
+	struct pd_event ev;
+	uint64_t chain[1] = { 0 };
+	struct handoff *h = handoff__new(check_sample, &seen);
+	size_t i;
+
+	T("a handoff starts", h != NULL);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PERF_RECORD_SAMPLE;
+	ev.sample.attr = &attr;
+	for (i = 0; i < NR_SAMPLES; i++) {
+		if (i == NR_SAMPLES / 2)
+			t.comm = "after";        /* a COMM record renames the thread */
+		if (i == NR_SAMPLES / 3)
+			attr.name = "renamed";   /* pipe mode: an event's name arrives late */
+		add_sample(h, i, &t, &ev, chain);
+	}
+	handoff__delete(h);
+	handoff__delete(NULL);
+	T("handoff: every sample reached the hook, in order", seen.nr == NR_SAMPLES);
+	T("handoff: frames across batches, and a stack larger than a batch", seen.frames_ok);
+	T("handoff: the thread as it was when the sample was added", seen.comm_ok);
+	T("handoff: the attr as it was when the sample was added", seen.attr_ok);
+	T("handoff: reader pointers are set where they were, and not readable", seen.gone_ok);
+	T("handoff: the unwind result, by value", seen.unwind_ok);
+}
+
 int main(void)
 {
 	test_order();
 	test_back_pressure();
 	test_failure();
 	test_default_threads();
+	test_handoff();
 	return test_done();
 }
