@@ -1,5 +1,6 @@
 #include "common.h"
 #include "input-opts.h"
+#include "async-out.h"
 #include "jitmap.h"
 #include "pipeline.h"
 
@@ -152,13 +153,18 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 
 FILE *input_opts__open_output(const struct input_opts *o)
 {
-	FILE *out;
+	FILE *out = stdout, *async;
 
-	if (!o->output)
-		return stdout;
-	out = fopen(o->output, "w");
-	if (!out)
-		error("cannot open '%s' for writing: %s", o->output, strerror(errno));
+	if (o->output) {
+		out = fopen(o->output, "w");
+		if (!out) {
+			error("cannot open '%s' for writing: %s", o->output, strerror(errno));
+			return NULL;
+		}
+	}
+	/* no thread to be had: write it here, as with --threads 1 */
+	if (o->session.threads > 1 && (async = async_out__open(out)))
+		return async;
 	return out;
 }
 

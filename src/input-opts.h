@@ -21,7 +21,7 @@ enum {
 /*
  * The most threads a run puts to work at once (--threads): the session's
  * and one more, which takes the sample hook (handoff.h) while samples are
- * read.
+ * read, and the writing of the output (async-out.h) while it is made.
  */
 #define INPUT_MAX_THREADS 2
 
@@ -46,7 +46,10 @@ void input_opts__release(struct input_opts *o);
  * 0 not an input option, -1 bad argument (error printed).
  */
 int input_opts__parse(struct input_opts *o, int c, const char *arg);
-/* Open -o FILE for writing (stdout without -o); NULL after error(). */
+/*
+ * Open -o FILE for writing (stdout without -o); NULL after error(). With
+ * more than one thread, a stream a thread of its own writes (async-out.h).
+ */
 FILE *input_opts__open_output(const struct input_opts *o);
 /*
  * Flush and close what open_output gave; -1 after one error() if writing

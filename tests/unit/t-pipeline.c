@@ -2,19 +2,24 @@
  * Unit tests for the threads of --threads: pipeline.c (items worked on in
  * the order they were put; the maker held back while every item is out;
  * a failure skips the rest and never leaves the maker waiting; shutdown
- * with items queued) and handoff.c (the hook sees each sample as it was
- * when added: frames across batch boundaries, the thread's comm before a
- * rename, the attr before a rename, reader pointers gone). Nothing here
- * measures time: the waits are on conditions the test sets.
+ * with items queued), handoff.c (the hook sees each sample as it was when
+ * added: frames across batch boundaries, the thread's comm before a
+ * rename, the attr before a rename, reader pointers gone) and async-out.c
+ * (bytes arrive whole and in order; a failing write fails the stream and
+ * its close, with the write's errno). Nothing here measures time: the
+ * waits are on conditions the test sets.
  */
 #include "common.h"
+#include "async-out.h"
 #include "handoff.h"
 #include "machine.h"
 #include "pipeline.h"
 #include "unwind.h"
 #include "test.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #define NR_ITEMS 3
 #define NR_PUT 1000
@@ -283,6 +288,81 @@ static void test_handoff(void)
 	T("handoff: the unwind result, by value", seen.unwind_ok);
 }
 
+/* ---- async-out ----------------------------------------------------------- */
+
+#define NR_BYTES (5u << 20)
+
+static void test_async_out(void)
+{
+	char path[] = "/tmp/t-pipeline-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *sink = fd >= 0 ? fdopen(fd, "w") : NULL, *out;
+	unsigned char *want = xmalloc(NR_BYTES), *got = xcalloc(1, NR_BYTES + 1);
+	size_t i, n, off = 0;
+	bool ok = true;
+	FILE *in;
+
+	T("a scratch file", sink != NULL);
+	if (!sink)
+		return;
+	for (i = 0; i < NR_BYTES; i++)
+		want[i] = (unsigned char)test_rnd(256);
+	out = async_out__open(sink);
+	T("async-out opens", out != NULL);
+	/* writes of every size, small fprintf-like ones and ones larger than a chunk */
+	while (off < NR_BYTES) {
+		n = test_rnd(4) ? test_rnd(100) + 1 : test_rnd(3u << 20);
+		if (n > NR_BYTES - off)
+			n = NR_BYTES - off;
+		ok &= fwrite(want + off, 1, n, out) == n;
+		off += n;
+	}
+	T("async-out: writes succeed", ok && !ferror(out));
+	T("async-out: close succeeds", fclose(out) == 0);
+	in = fopen(path, "r");
+	n = in ? fread(got, 1, NR_BYTES + 1, in) : 0;
+	if (in)
+		fclose(in);
+	T("async-out: every byte arrives, in order", n == NR_BYTES && !memcmp(got, want, n));
+	unlink(path);
+	free(want);
+	free(got);
+}
+
+/* A sink that fails: the stream fails, and its close says why. */
+static void test_async_out_failure(void)
+{
+	FILE *sink = fopen("/dev/full", "w"), *out;
+	char buf[4096];
+	size_t i;
+	int ret, err;
+
+	if (!sink) {
+		T("# SKIP no /dev/full", true);
+		return;
+	}
+	memset(buf, 'x', sizeof(buf));
+	out = async_out__open(sink);
+	/* enough for chunks to reach the thread and fail there */
+	for (i = 0; i < 2048 && !ferror(out); i++)
+		fwrite(buf, 1, sizeof(buf), out);
+	errno = 0;
+	ret = fclose(out);
+	err = errno;
+	T("async-out: a failing sink fails the close", ret == EOF);
+	T("async-out: with the write's errno", err == ENOSPC);
+
+	/* a short output whose only write happens at close */
+	sink = fopen("/dev/full", "w");
+	out = async_out__open(sink);
+	fputs("hello\n", out);
+	T("async-out: a short write is buffered", !ferror(out));
+	errno = 0;
+	ret = fclose(out);
+	err = errno;
+	T("async-out: ... and its failure comes at close", ret == EOF && err == ENOSPC);
+}
+
 int main(void)
 {
 	test_order();
@@ -290,5 +370,7 @@ int main(void)
 	test_failure();
 	test_default_threads();
 	test_handoff();
+	test_async_out();
+	test_async_out_failure();
 	return test_done();
 }
