@@ -58,6 +58,14 @@ struct command {
 	 * the session in the hook.
 	 */
 	bool sample_anywhere;
+	/*
+	 * With --threads, its output is written by a thread of its own
+	 * (async-out.h): for output written as the samples are read (script).
+	 * Output written at the end in large blocks (fold) goes faster from
+	 * the thread that made it: the kernel's copy of bytes another CPU
+	 * just wrote costs more than the overlap saves.
+	 */
+	bool output_thread;
 	/* What a binary output is ("a gzipped profile"): not written to a terminal. NULL: text */
 	const char *binary_output;
 	/* One of its own options; 0, or -1 after error(). NULL: it has none. */

@@ -163,7 +163,7 @@ FILE *input_opts__open_output(const struct input_opts *o)
 		}
 	}
 	/* no thread to be had: write it here, as with --threads 1 */
-	if (o->session.threads > 1 && (async = async_out__open(out)))
+	if (o->session.threads > 1 && o->output_thread && (async = async_out__open(out)))
 		return async;
 	return out;
 }

@@ -20,8 +20,8 @@ enum {
 
 /*
  * The most threads a run puts to work at once (--threads): the session's
- * and one more, which takes the sample hook (handoff.h) while samples are
- * read, and the writing of the output (async-out.h) while it is made.
+ * and one more, which takes the sample hook (handoff.h) or the writing of
+ * the output (async-out.h), as the command chooses.
  */
 #define INPUT_MAX_THREADS 2
 
@@ -35,6 +35,8 @@ extern const char *const input_opts_usage[];
 struct input_opts {
 	const char *path;            /* default "perf.data" */
 	const char *output;          /* -o FILE; NULL: stdout */
+	/* with more than one thread, write the output from one of its own (async-out.h) */
+	bool output_thread;
 	struct session_opts session;
 };
 
@@ -48,7 +50,8 @@ void input_opts__release(struct input_opts *o);
 int input_opts__parse(struct input_opts *o, int c, const char *arg);
 /*
  * Open -o FILE for writing (stdout without -o); NULL after error(). With
- * more than one thread, a stream a thread of its own writes (async-out.h).
+ * more than one thread and output_thread, a stream a thread of its own
+ * writes (async-out.h).
  */
 FILE *input_opts__open_output(const struct input_opts *o);
 /*
