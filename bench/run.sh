@@ -4,8 +4,8 @@
 # pipelines on each recording and prints a markdown table.
 #
 #   bench/run.sh [--sizes small,medium,large,dwarf] [--kinds node,native,java]
-#                [--scaling] [--out DIR] [--jitsym PATH] [--reps N]
-#                [--tools LIST] [--rerecord] [--smoke]
+#                [--scaling] [--out DIR] [--jitsym PATH] [--jitsym-args ARGS]
+#                [--reps N] [--tools LIST] [--rerecord] [--smoke]
 #
 #   --sizes LIST   size tiers to record and measure (default: small,medium,large)
 #                  small ~4 MB, medium ~60 MB, large ~600 MB of perf.data,
@@ -18,6 +18,9 @@
 #                  --scaling: --sizes none)
 #   --out DIR      corpus, scratch space and results (default /tmp/jitsym-bench)
 #   --jitsym PATH  binary under test (default: build/jitsym of this checkout)
+#   --jitsym-args ARGS
+#                  more options for every jitsym command, split at blanks
+#                  (e.g. "--threads 1" for the single-threaded path)
 #   --reps N       repetitions of every measurement (default: 3 for small,
 #                  medium and the scaling runs, 1 for large); the table
 #                  gives medians
@@ -107,6 +110,7 @@ kinds=node,native,java
 scaling=0
 out=/tmp/jitsym-bench
 jitsym=$top/build/jitsym
+jitsym_args=
 reps=
 tools=
 rerecord=0
@@ -122,6 +126,8 @@ while [ $# -gt 0 ]; do
 	--out=*) out=${1#*=} ;;
 	--jitsym) jitsym=$2; shift ;;
 	--jitsym=*) jitsym=${1#*=} ;;
+	--jitsym-args) jitsym_args=$2; shift ;;
+	--jitsym-args=*) jitsym_args=${1#*=} ;;
 	--reps) reps=$2; shift ;;
 	--reps=*) reps=${1#*=} ;;
 	--tools) tools=$2; shift ;;
@@ -379,15 +385,16 @@ run_tool() {
 	local bid=$scratch/buildid tf=$scratch/time.txt log=$scratch/$1.$2.$3.log rc=0
 	rm -rf "$bid"
 	mkdir -p "$bid"
+	# shellcheck disable=SC2086 # $jitsym_args (--jitsym-args) is split at blanks on purpose
 	case $tool in
 	jitsym-fold)
-		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" fold --buildid-dir "$bid" \
+		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" fold $jitsym_args --buildid-dir "$bid" \
 			-o "$scratch/jitsym.folded" "$data" 2>"$log" || rc=$? ;;
 	jitsym-script)
-		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" script --buildid-dir "$bid" \
+		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" script $jitsym_args --buildid-dir "$bid" \
 			-o /dev/null "$data" 2>"$log" || rc=$? ;;
 	jitsym-pprof)
-		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" pprof --buildid-dir "$bid" \
+		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" pprof $jitsym_args --buildid-dir "$bid" \
 			-o "$scratch/jitsym.pb.gz" "$data" 2>"$log" || rc=$? ;;
 	jitsym-report|jitsym-flamegraph|jitsym-tiers)
 		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" "${tool#jitsym-}" \
@@ -602,7 +609,7 @@ res=$out/results.md
 	echo "## jitsym benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(free -g | awk '/^Mem:/ { print $2 }') GiB RAM, Linux $(uname -r)"
-	echo "- jitsym: $jitsym, built $(date -u -r "$jitsym" '+%Y-%m-%d %H:%M:%S UTC'), sha256 $(sha256sum "$jitsym" | cut -c1-12); checkout at $commit"
+	echo "- jitsym: $jitsym, built $(date -u -r "$jitsym" '+%Y-%m-%d %H:%M:%S UTC'), sha256 $(sha256sum "$jitsym" | cut -c1-12); checkout at $commit${jitsym_args:+; every command given: $jitsym_args}"
 	echo "- $("$PERF" --version); node $("$NODE" --version 2>/dev/null || echo none); java $("$JAVA_HOME/bin/java" -version 2>&1 | awk -F'"' 'NR == 1 { print $2 }')"
 	echo "- wall, CPU (user+sys) and peak RSS: median of the repetitions, /usr/bin/time; MB/s: perf.data MB / wall"
 	echo "- \"vs inject\": perf inject --jit + perf script + fold-perf-script.pl wall / this wall; \"vs perf script\": plain perf script wall (perf script --no-inline where only that ran) / this wall; \"vs fold\": this wall / jitsym fold wall"

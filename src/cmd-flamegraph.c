@@ -99,6 +99,7 @@ static void flamegraph_release(void *ctx)
 /* The stacks of fold: the first event unless --event. */
 static const struct command flamegraph_command = {
 	.stacks = true,
+	.sample_anywhere = true,
 	.usage = flamegraph_usage,
 	.options = flamegraph_options,
 	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL,

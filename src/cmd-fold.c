@@ -75,6 +75,7 @@ static void fold_release(void *ctx)
 
 static const struct command fold_command = {
 	.stacks = true,
+	.sample_anywhere = true,
 	.usage = fold_usage,
 	.options = fold_options,
 	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL,

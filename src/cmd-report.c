@@ -87,6 +87,9 @@ static void report_prepare(void *ctx, struct command_opts *o)
 	cmd->opts.weight_count = !o->weight_period;
 	cmd->event = o->in.session.filter.event;
 	o->in.session.jit_lines = cmd->opts.source_lines;
+	/* source lines are looked up in the session's DSOs and JIT code as samples come */
+	if (cmd->opts.source_lines)
+		o->in.session.sample_anywhere = false;
 	/* self-only columns are right without call chains; children are not */
 	o->in.session.stacks = !cmd->opts.no_children;
 	cmd->reporter = reporter__new(&cmd->opts);
@@ -130,6 +133,7 @@ static void report_release(void *ctx)
 }
 
 static const struct command report_command = {
+	.sample_anywhere = true,            /* but not with --source-lines */
 	.usage = report_usage,
 	.options = report_options,
 	.shared = CMD_WEIGHT,

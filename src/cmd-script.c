@@ -84,6 +84,7 @@ static const struct command script_command = {
 	.usage = script_usage,
 	.options = script_options,
 	.all_events = true,
+	.output_thread = true,             /* with --threads: it writes as it reads */
 	.parse = script_opt,
 	.prepare = script_prepare,
 	.start = script_start,

@@ -169,6 +169,7 @@ static void tiers_release(void *ctx)
 
 static const struct command tiers_command = {
 	.stacks = true,                    /* warns about leaf-only events: inclusive = self */
+	.sample_anywhere = true,
 	.usage = tiers_usage,
 	.options = tiers_options,
 	.shared = CMD_WEIGHT,

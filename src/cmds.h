@@ -2,7 +2,9 @@
  * The subcommands. How to add one:
  *  1. write src/cmd-NAME.c: its usage[] and option table at file scope,
  *     a struct of its options and writer, the hooks of a struct command
- *     (command.h: which shared options it takes, how it writes) and
+ *     (command.h: which shared options it takes, how it writes, whether
+ *     its sample hook may run on another thread: sample_anywhere, when it
+ *     reads only its resolved_sample, handoff.h) and
  *     "int cmd_NAME(int argc, char **argv)" calling command__run();
  *  2. declare it here and add it to commands[] in main.c;
  *  3. add the file to Makefile.am, document it in README.md and give it a

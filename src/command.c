@@ -255,6 +255,8 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 	input_opts__init(&run.opts.in);
 	run.opts.in.session.filter.first_event_only = !c->all_events;
 	run.opts.in.session.stacks = c->stacks;
+	run.opts.in.session.sample_anywhere = c->sample_anywhere;
+	run.opts.in.output_thread = c->output_thread;
 	run.opts.weight_period = c->weight_period;
 	ret = parse_argv(&run, argc, argv);
 	if (ret) {

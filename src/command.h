@@ -51,6 +51,21 @@ struct command {
 	bool weight_period;              /* --weight's default */
 	bool all_events;                 /* every event by default, not only the first */
 	bool stacks;                     /* writes whole stacks: session_opts.stacks */
+	/*
+	 * Its sample hook reads only the resolved_sample and its own state
+	 * (handoff.h): with --threads, it runs on a second thread. prepare()
+	 * may take it back (in.session.sample_anywhere) for options that need
+	 * the session in the hook.
+	 */
+	bool sample_anywhere;
+	/*
+	 * With --threads, its output is written by a thread of its own
+	 * (async-out.h): for output written as the samples are read (script).
+	 * Output written at the end in large blocks (fold) goes faster from
+	 * the thread that made it: the kernel's copy of bytes another CPU
+	 * just wrote costs more than the overlap saves.
+	 */
+	bool output_thread;
 	/* What a binary output is ("a gzipped profile"): not written to a terminal. NULL: text */
 	const char *binary_output;
 	/* One of its own options; 0, or -1 after error(). NULL: it has none. */

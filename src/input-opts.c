@@ -1,6 +1,8 @@
 #include "common.h"
 #include "input-opts.h"
+#include "async-out.h"
 #include "jitmap.h"
+#include "pipeline.h"
 
 #include <ctype.h>
 
@@ -23,6 +25,8 @@ const char *const input_opts_usage[] = {
 	"                        shows it, e.g. in a container; repeatable)",
 	"      --perfmap PID=FILE",
 	"                        process PID's perf map is FILE (repeatable)",
+	"      --threads N       threads to work with (default: one per CPU, at",
+	"                        most 2); the output is the same with any N",
 	"  -q, --quiet           no warnings",
 	"  -v, --verbose         more detail on stderr",
 	"  -h, --help            this help",
@@ -44,6 +48,7 @@ const struct option input_long_options[] = {
 	{ "perfmap-dir", required_argument, NULL, OPT_PERFMAP_DIR },
 	{ "jitdump", required_argument, NULL, OPT_JITDUMP },
 	{ "perfmap", required_argument, NULL, OPT_PERFMAP },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -55,6 +60,7 @@ void input_opts__init(struct input_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->path = "perf.data";
 	o->session.resolve.demangle = true;
+	o->session.threads = pipeline__default_threads(INPUT_MAX_THREADS);
 }
 
 void input_opts__release(struct input_opts *o)
@@ -97,6 +103,20 @@ static int add_given(struct session_opts *so, const char *loader, const char *ar
 	return 0;
 }
 
+/* --threads N: 1 and up; more than INPUT_MAX_THREADS run as that many. */
+static int parse_threads(struct session_opts *so, const char *arg)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || *end || errno || n < 1 || n > 1024)
+		return error("--threads takes a number from 1 to 1024, not '%s'", arg);
+	so->threads = n < INPUT_MAX_THREADS ? (unsigned int)n : INPUT_MAX_THREADS;
+	return 0;
+}
+
 int input_opts__parse(struct input_opts *o, int c, const char *arg)
 {
 	struct sample_filter *f = &o->session.filter;
@@ -124,6 +144,7 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 		return 1;
 	case OPT_JITDUMP:     return add_given(&o->session, "jitdump", arg) ? -1 : 1;
 	case OPT_PERFMAP:     return add_given(&o->session, "perfmap", arg) ? -1 : 1;
+	case OPT_THREADS:     return parse_threads(&o->session, arg) ? -1 : 1;
 	case 'q':             verbosity = -1; return 1;
 	case 'v':             verbosity++; return 1;
 	default:              return 0;
@@ -132,13 +153,18 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 
 FILE *input_opts__open_output(const struct input_opts *o)
 {
-	FILE *out;
+	FILE *out = stdout, *async;
 
-	if (!o->output)
-		return stdout;
-	out = fopen(o->output, "w");
-	if (!out)
-		error("cannot open '%s' for writing: %s", o->output, strerror(errno));
+	if (o->output) {
+		out = fopen(o->output, "w");
+		if (!out) {
+			error("cannot open '%s' for writing: %s", o->output, strerror(errno));
+			return NULL;
+		}
+	}
+	/* no thread to be had: write it here, as with --threads 1 */
+	if (o->session.threads > 1 && o->output_thread && (async = async_out__open(out)))
+		return async;
 	return out;
 }
 

@@ -14,9 +14,16 @@
 enum {
 	OPT_SYMFS = 1000, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_BUILDID_DIR,
 	OPT_PID, OPT_TID, OPT_COMM, OPT_EVENT, OPT_JIT_DIR, OPT_PERFMAP_DIR,
-	OPT_JITDUMP, OPT_PERFMAP,
+	OPT_JITDUMP, OPT_PERFMAP, OPT_THREADS,
 	OPT_INPUT_LAST,
 };
+
+/*
+ * The most threads a run puts to work at once (--threads): the session's
+ * and one more, which takes the sample hook (handoff.h) or the writing of
+ * the output (async-out.h), as the command chooses.
+ */
+#define INPUT_MAX_THREADS 2
 
 /* The input options, NULL-terminated, and their short forms. */
 extern const struct option input_long_options[];
@@ -28,9 +35,12 @@ extern const char *const input_opts_usage[];
 struct input_opts {
 	const char *path;            /* default "perf.data" */
 	const char *output;          /* -o FILE; NULL: stdout */
+	/* with more than one thread, write the output from one of its own (async-out.h) */
+	bool output_thread;
 	struct session_opts session;
 };
 
+/* Defaults; --threads: the CPUs online, at most INPUT_MAX_THREADS. */
 void input_opts__init(struct input_opts *o);
 void input_opts__release(struct input_opts *o);
 /*
@@ -38,7 +48,11 @@ void input_opts__release(struct input_opts *o);
  * 0 not an input option, -1 bad argument (error printed).
  */
 int input_opts__parse(struct input_opts *o, int c, const char *arg);
-/* Open -o FILE for writing (stdout without -o); NULL after error(). */
+/*
+ * Open -o FILE for writing (stdout without -o); NULL after error(). With
+ * more than one thread and output_thread, a stream a thread of its own
+ * writes (async-out.h).
+ */
 FILE *input_opts__open_output(const struct input_opts *o);
 /*
  * Flush and close what open_output gave; -1 after one error() if writing

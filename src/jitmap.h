@@ -94,7 +94,13 @@ struct jit_unwind {
 	uint64_t eh_frame_off;
 };
 
-/* A JIT-compiled function as loaded (or moved) by the runtime. */
+/*
+ * A JIT-compiled function as loaded (or moved) by the runtime. Every one
+ * the timeline hands out lives, unchanged, until jitmap__delete(): also
+ * those of untimed entries that an exec or a reused pid made it forget, so
+ * a frame resolved before (which a sample hook on another thread may still
+ * be reading, handoff.h) stays valid.
+ */
 struct jit_sym {
 	uint64_t start, size;
 	const char *name;       /* interned; exactly as the runtime wrote it */

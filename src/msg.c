@@ -16,6 +16,8 @@ static unsigned long total_warnings;
 
 static void (*sink)(const char *line);
 static int muted;
+static void (*flush_fn)(void *ctx);
+static void *flush_ctx;
 
 void msg_mute(bool on)
 {
@@ -25,6 +27,12 @@ void msg_mute(bool on)
 void msg_set_sink(void (*fn)(const char *line))
 {
 	sink = fn;
+}
+
+void msg_set_flush(void (*fn)(void *ctx), void *ctx)
+{
+	flush_fn = fn;
+	flush_ctx = ctx;
 }
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -43,6 +51,8 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 		return;
 	}
 	fflush(stdout);
+	if (flush_fn)
+		flush_fn(flush_ctx);
 	progress__clear_line();
 	fprintf(stderr, "%s\n", line);
 }

@@ -52,6 +52,12 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 
 /* Send each message line (no newline) to fn instead of stderr; NULL restores stderr. For tests. */
 void msg_set_sink(void (*fn)(const char *line));
+/*
+ * Call fn(ctx) before printing each message, after stdout is flushed: an
+ * output stream that buffers elsewhere (async-out.h) gets its bytes out
+ * first, so output and messages keep their order. NULL: none.
+ */
+void msg_set_flush(void (*fn)(void *ctx), void *ctx);
 
 /*
  * While muted (calls nest), errors, warnings and notes are neither printed

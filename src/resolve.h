@@ -59,11 +59,11 @@ struct map;
  *    the session ends, also after the runtime replaced or moved its code,
  *    so the pointer (and its lines) stays valid to the end of the session,
  *    while only the frames resolved since say which code is there now;
- *  - jit, FRAME_PERFMAP (perf map): belongs to the process whose perf map
- *    held it (the sampled one, or for a forked child its parent) and is
- *    freed when that process execs or its pid is reused (a FORK record
- *    for it): do not keep it past the sample hook. Its name and source
- *    are interned and live for the session.
+ *  - jit, FRAME_PERFMAP (perf map): jitmap keeps it to the end of the
+ *    session too (jitmap.h), also after the process whose perf map held
+ *    it (the sampled one, or for a forked child its parent) execs or its
+ *    pid is reused, when that process's perf map is read again into new
+ *    ones. Its name and source are interned and live for the session.
  */
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */

@@ -1,5 +1,6 @@
 #include "common.h"
 #include "session.h"
+#include "handoff.h"
 #include "user-stack.h"
 #include "jitmap.h"
 #include "machine.h"
@@ -36,8 +37,9 @@ struct session {
 	struct resolver *resolver;
 	const struct pd_attr *event;  /* the event kept, or NULL for all */
 	const struct session_hooks *hooks;
-	struct frame *frames;
-	size_t alloc_frames;
+	struct frame_buf own_frames;  /* the frames of a sample the hook gets at once */
+	struct frame_buf *frames;     /* where samples are resolved: own_frames, or a batch */
+	struct handoff *handoff;      /* the hook on a second thread, or NULL */
 	bool aborted;                 /* session__abort() */
 	struct user_stack *user_stack;  /* --call-graph dwarf: made at the first dump */
 	uint64_t *user_ips;           /* its walks' addresses */
@@ -117,11 +119,17 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
 	return true;
 }
 
-static void push_frame(struct session *s, size_t *nr, struct thread *t, uint16_t cpumode,
-		       uint64_t ip, bool caller)
+/* Resolve the sample's frame number *nr (counted up) after s->frames->nr; the frame. */
+static struct frame *push_frame(struct session *s, size_t *nr, struct thread *t,
+				uint16_t cpumode, uint64_t ip, bool caller)
 {
-	ALLOC_GROW(s->frames, *nr + 1, s->alloc_frames);
-	resolver__frame(s->resolver, t, cpumode, ip, caller, &s->frames[(*nr)++]);
+	struct frame_buf *fb = s->frames;
+	size_t at = st_add(fb->nr, *nr);
+
+	ALLOC_GROW(fb->v, at + 1, fb->alloc);
+	resolver__frame(s->resolver, t, cpumode, ip, caller, &fb->v[at]);
+	(*nr)++;
+	return &fb->v[at];
 }
 
 static bool user_mode(uint16_t cpumode)
@@ -163,10 +171,8 @@ static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct
 	 * before end in a call, or there are none to tell), else as they are.
 	 */
 	for (i = 0; i < n; i++) {
-		struct frame *f;
+		struct frame *f = push_frame(s, &nr, t, PERF_RECORD_MISC_USER, s->user_ips[i], i > 0);
 
-		push_frame(s, &nr, t, PERF_RECORD_MISC_USER, s->user_ips[i], i > 0);
-		f = &s->frames[nr - 1];
 		if (f->at_call && f->print_addr)
 			f->print_addr--;
 		if (f->at_call && f->sym && f->symoff)
@@ -231,9 +237,13 @@ static void on_sample(struct session *s, const struct pd_event *ev)
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
+	s->frames = s->handoff ? handoff__frames(s->handoff) : &s->own_frames;
 	rs.nr_frames = resolve_chain(s, ev, t, &rs.unwind);
-	rs.frames = s->frames;
-	s->hooks->sample(s->hooks->ctx, &rs);
+	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
+	if (s->handoff)
+		handoff__add(s->handoff, &rs);
+	else
+		s->hooks->sample(s->hooks->ctx, &rs);
 }
 
 static void on_mmap(struct session *s, const struct pd_event *ev)
@@ -380,6 +390,9 @@ static int session_start(struct session *s)
 				    pd_reader__info(s->reader));
 	if (s->hooks->start)
 		s->hooks->start(s->hooks->ctx, s);
+	/* the sample hook on a second thread; when none can be had, here */
+	if (!s->aborted && s->opts->threads > 1 && s->opts->sample_anywhere)
+		s->handoff = handoff__new(s->hooks->sample, s->hooks->ctx);
 	return 0;
 }
 
@@ -589,6 +602,9 @@ int session__run(const char *path, const struct session_opts *opts,
 	s.pool = strpool__new();
 	s.machine = machine__new(s.pool);
 	ret = run_records(&s);
+	/* every sample reaches the hook before the warnings and the finish hook */
+	handoff__delete(s.handoff);
+	s.handoff = NULL;
 	if (!ret && s.resolver && !s.aborted)
 		session_explain(&s);
 	if (s.resolver && !s.aborted && s.hooks->finish)
@@ -602,7 +618,7 @@ int session__run(const char *path, const struct session_opts *opts,
 	machine__delete(s.machine);
 	strpool__delete(s.pool);
 	pd_reader__delete(s.reader);
-	free(s.frames);
+	free(s.own_frames.v);
 	free(s.tally.read);
 	free(s.tally.kept);
 	return ret;

@@ -39,6 +39,13 @@ struct session_opts {
 	bool jit_lines;               /* the command prints JIT source lines */
 	/* the command writes whole stacks: warn when an event it used has no call chains */
 	bool stacks;
+	/*
+	 * Threads the run may use (--threads): with more than one and
+	 * sample_anywhere, the sample hook runs on a second thread, fed in
+	 * batches (handoff.h says what it may read there); 0 or 1: one thread.
+	 */
+	unsigned int threads;
+	bool sample_anywhere;         /* the hook reads only its resolved_sample */
 };
 
 struct resolved_sample {
@@ -53,7 +60,12 @@ struct resolved_sample {
 
 struct session;
 
-/* What a command does with a recording; start and finish may be NULL. */
+/*
+ * What a command does with a recording; start and finish may be NULL.
+ * All run on the thread that called session__run(), but for sample with
+ * opts->threads > 1 and opts->sample_anywhere: then it runs on a second
+ * thread, on each sample in order, and on what handoff.h says it may read.
+ */
 struct session_hooks {
 	/* Once the header is known (in pipe mode: its records read), before any sample. */
 	void (*start)(void *ctx, const struct session *s);

@@ -10,8 +10,10 @@
 #   input that is not a recording (text)      2
 #   unknown option                            1
 #   option missing its value                  1
+#   --threads not a number from 1 to 1024     1
 #   script -F naming a field the samples lack 1 (after reading the header)
 #   output that fails while written (/dev/full) 3
+# Each with --threads 1 and --threads 2: the threads change nothing here.
 set -u
 . "$(dirname "$0")/../setup.sh"
 tmp=$(mktemp -d)
@@ -38,9 +40,9 @@ check() {
 	shift 4
 	for cmd in fold flamegraph script report sources pprof; do
 		rm -f "$outfile"
-		${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" "$@" >"$tmp/out" 2>"$tmp/err"
+		${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" --threads "$threads" "$@" >"$tmp/out" 2>"$tmp/err"
 		got=$?
-		name="$cmd: $what"
+		name="$cmd --threads $threads: $what"
 		if [ "$got" != "$want" ]; then
 			bad "$name: exit $got, expected $want"; sed 's/^/#   /' "$tmp/err"; continue
 		fi
@@ -57,52 +59,57 @@ check() {
 	done
 }
 
-check "unwritable -o" 3 "cannot open '$tmp/nodir/out' for writing" "$tmp/nodir/out" \
-	$common -o "$tmp/nodir/out" "$tmp/valid.data"
-check "missing input" 2 "" "$tmp/out.1" $common -o "$tmp/out.1" "$tmp/missing.data"
-check "not a recording" 2 "" "$tmp/out.2" $common -o "$tmp/out.2" "$tmp/text.data"
-check "unknown option" 1 "unknown option '--bogus'" "$tmp/out.3" \
-	$common --bogus -o "$tmp/out.3" "$tmp/valid.data"
-check "unknown short option" 1 "unknown option '-Z'" "$tmp/out.4" \
-	$common -Z -o "$tmp/out.4" "$tmp/valid.data"
-check "option without its value" 1 "option '--event' needs a value" "$tmp/out.5" \
-	$common -o "$tmp/out.5" "$tmp/valid.data" --event
+for threads in 1 2; do
+	check "unwritable -o" 3 "cannot open '$tmp/nodir/out' for writing" "$tmp/nodir/out" \
+		$common -o "$tmp/nodir/out" "$tmp/valid.data"
+	check "missing input" 2 "" "$tmp/out.1" $common -o "$tmp/out.1" "$tmp/missing.data"
+	check "not a recording" 2 "" "$tmp/out.2" $common -o "$tmp/out.2" "$tmp/text.data"
+	check "unknown option" 1 "unknown option '--bogus'" "$tmp/out.3" \
+		$common --bogus -o "$tmp/out.3" "$tmp/valid.data"
+	check "unknown short option" 1 "unknown option '-Z'" "$tmp/out.4" \
+		$common -Z -o "$tmp/out.4" "$tmp/valid.data"
+	check "option without its value" 1 "option '--event' needs a value" "$tmp/out.5" \
+		$common -o "$tmp/out.5" "$tmp/valid.data" --event
+	check "--threads 0" 1 "--threads takes a number from 1 to 1024, not '0'" "$tmp/out.7" \
+		$common --threads 0 -o "$tmp/out.7" "$tmp/valid.data"
 
-# a usage error found only once the header is read: the output was opened, and removed
-rm -f "$tmp/out.6"
-"$JITSYM" script $common -F cpu -o "$tmp/out.6" "$tmp/valid.data" 2>"$tmp/err"
-got=$?
-if [ "$got" = 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/out.6" ]; then
-	ok "script: -F a field the recording lacks"
-else
-	bad "script: -F a field the recording lacks: exit $got"; sed 's/^/#   /' "$tmp/err"
-fi
+	# a usage error found only once the header is read: the output was opened, and removed
+	rm -f "$tmp/out.6"
+	"$JITSYM" script --threads "$threads" $common -F cpu -o "$tmp/out.6" "$tmp/valid.data" 2>"$tmp/err"
+	got=$?
+	if [ "$got" = 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/out.6" ]; then
+		ok "script --threads $threads: -F a field the recording lacks"
+	else
+		bad "script --threads $threads: -F a field the recording lacks: exit $got"; sed 's/^/#   /' "$tmp/err"
+	fi
 
-# writing fails after the output was opened: one line, status 3 (the
-# device stays: it was not created by the run)
-if [ -w /dev/full ]; then
+	# writing fails after the output was opened: one line, status 3 (the
+	# device stays: it was not created by the run)
+	if [ -w /dev/full ]; then
+		for cmd in fold flamegraph script report sources pprof; do
+			${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" --threads "$threads" $common -o /dev/full \
+				"$tmp/valid.data" 2>"$tmp/err"
+			got=$?
+			if [ "$got" = 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+			   grep -q "^jitsym: error: cannot write output: No space left on device" "$tmp/err"; then
+				ok "$cmd --threads $threads: -o /dev/full"
+			else
+				bad "$cmd --threads $threads: -o /dev/full: exit $got"; sed 's/^/#   /' "$tmp/err"
+			fi
+		done
+	else
+		echo "ok - # SKIP no writable /dev/full"
+	fi
+
+	# and the runs that succeed write their file (the input above is valid)
 	for cmd in fold flamegraph script report sources pprof; do
-		${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" $common -o /dev/full "$tmp/valid.data" 2>"$tmp/err"
-		got=$?
-		if [ "$got" = 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		   grep -q "^jitsym: error: cannot write output: No space left on device" "$tmp/err"; then
-			ok "$cmd: -o /dev/full"
+		rm -f "$tmp/good"
+		if ${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" --threads "$threads" $common -o "$tmp/good" \
+			"$tmp/valid.data" 2>"$tmp/err" && [ -s "$tmp/good" ] && [ ! -s "$tmp/err" ]; then
+			ok "$cmd --threads $threads: a valid run writes -o"
 		else
-			bad "$cmd: -o /dev/full: exit $got"; sed 's/^/#   /' "$tmp/err"
+			bad "$cmd --threads $threads: a valid run writes -o"; sed 's/^/#   /' "$tmp/err"
 		fi
 	done
-else
-	echo "ok - # SKIP no writable /dev/full"
-fi
-
-# and the runs that succeed write their file (the input above is valid)
-for cmd in fold flamegraph script report sources pprof; do
-	rm -f "$tmp/good"
-	if ${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" $common -o "$tmp/good" "$tmp/valid.data" 2>"$tmp/err" &&
-	   [ -s "$tmp/good" ] && [ ! -s "$tmp/err" ]; then
-		ok "$cmd: a valid run writes -o"
-	else
-		bad "$cmd: a valid run writes -o"; sed 's/^/#   /' "$tmp/err"
-	fi
 done
 exit $fail

@@ -12,7 +12,9 @@
  * /dev/shm when it exists, else $TMPDIR or /tmp) as perf.data,
  * jit-PID.dump and perf-PID.map, and cmd_fold() runs on them with every
  * other input pointed away from the host: kallsyms /dev/null, a symfs and
- * a build-id cache that do not exist, output to /dev/null.
+ * a build-id cache that do not exist, output to /dev/null. The pid's
+ * lowest bit picks --threads 1 or 2, so both paths are fuzzed the same on
+ * any machine.
  *
  * jitsym must neither crash nor exit on any input: die() is for running
  * out of memory, so a fuzz input that makes it exit is a finding.
@@ -151,7 +153,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *argv[] = {
 			"fold", "-q", "--annotate", "--include-tid", "-o", "/dev/null",
 			"--kallsyms", "/dev/null", "--symfs", symfs, "--buildid-dir", buildid_dir,
-			"--jit-dir", dir, "--perfmap-dir", dir, data_path, NULL,
+			"--jit-dir", dir, "--perfmap-dir", dir, "--threads", pid & 1 ? "2" : "1",
+			data_path, NULL,
 		};
 
 		optind = 0;   /* glibc: start getopt over */
