@@ -397,7 +397,7 @@ run_tool() {
 		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" pprof $jitsym_args --buildid-dir "$bid" \
 			-o "$scratch/jitsym.pb.gz" "$data" 2>"$log" || rc=$? ;;
 	jitsym-report|jitsym-flamegraph|jitsym-tiers)
-		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" "${tool#jitsym-}" \
+		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" "${tool#jitsym-}" $jitsym_args \
 			--buildid-dir "$bid" -o "$scratch/jitsym.out" "$data" 2>"$log" || rc=$? ;;
 	perf-script)
 		"$TIME" -o "$tf" -f '%e %U %S %M' "$PERF" --buildid-dir "$bid" script \
