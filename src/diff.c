@@ -408,8 +408,9 @@ struct rank {
 };
 
 static const struct agg_label *rank_labels;
+static bool rank_shrank;
 
-/* Largest change first; equal ones by name. */
+/* Largest change first (most negative with rank_shrank); equal ones by name. */
 static int cmp_ranks(const void *a, const void *b)
 {
 	const struct rank *x = a, *y = b;
@@ -418,7 +419,7 @@ static int cmp_ranks(const void *a, const void *b)
 	int c;
 
 	if (x->change != y->change)
-		return x->change > y->change ? -1 : 1;
+		return (x->change > y->change) != rank_shrank ? -1 : 1;
 	c = memcmp(lx->str, ly->str, n);
 	return c ? c : lx->len < ly->len ? -1 : lx->len > ly->len;
 }
@@ -440,7 +441,7 @@ static void add_ranking(struct sbuf *sb, const struct differ *d, struct rank *r,
 	sbuf_addf(sb, "\n%s by %s:\n", grew ? "Grew most" : "Shrank most", what);
 	sbuf_addf(sb, "%12s %12s %12s  %s\n", "base", "new", "change", "function");
 	for (i = 0; i < nr && shown < d->opts.top; i++) {
-		const struct rank *x = grew ? &r[i] : &r[nr - 1 - i];
+		const struct rank *x = &r[i];
 		const struct agg_label *l = &d->labels[x->label];
 
 		if (grew ? !(x->change > 0) : !(x->change < 0))
@@ -477,8 +478,11 @@ static void add_rankings(struct sbuf *sb, const struct differ *d, const struct f
 		nr++;
 	}
 	rank_labels = d->labels;
+	rank_shrank = false;
 	qsort(r, nr, sizeof(*r), cmp_ranks);
 	add_ranking(sb, d, r, nr, true, total ? "total" : "self");
+	rank_shrank = true;
+	qsort(r, nr, sizeof(*r), cmp_ranks);
 	add_ranking(sb, d, r, nr, false, total ? "total" : "self");
 	free(r);
 }
