@@ -38,7 +38,9 @@ struct differ {
 	const char *event;
 	uint8_t *in_base;               /* per label: BASE has a frame of it */
 	size_t alloc_in_base;
-	uint64_t jit_leaf, jit_matched; /* NEW's JIT-leaf weight, and BASE's share of it */
+	/* NEW's JIT-leaf weight; of it, by name in BASE, by whole stack in BASE */
+	uint64_t jit_leaf, jit_matched, jit_stack_matched;
+	size_t nr_base_nodes;           /* merged nodes made by BASE: ids below */
 };
 
 struct differ *differ__new(const struct diff_opts *opts)
@@ -159,10 +161,11 @@ static uint32_t merged_node(struct differ *d, uint32_t parent, uint32_t label)
 }
 
 /*
- * Whether BASE has a frame of label l, and with NEW's node i (of merged
- * label l) as a JIT leaf, its weight matched or not.
+ * Whether BASE has a frame of label l, and with NEW's node i (merged node
+ * v, label l) as a JIT leaf, its weight matched or not.
  */
-static void match_jit(struct differ *d, unsigned r, uint32_t i, uint32_t l, uint64_t w)
+static void match_jit(struct differ *d, unsigned r, uint32_t i, uint32_t v, uint32_t l,
+		      uint64_t w)
 {
 	const struct agg_frame *frames;
 	size_t nr_frames;
@@ -190,6 +193,8 @@ static void match_jit(struct differ *d, unsigned r, uint32_t i, uint32_t l, uint
 	d->jit_leaf += w;
 	if (l < d->alloc_in_base && d->in_base[l])
 		d->jit_matched += w;
+	if (v < d->nr_base_nodes)
+		d->jit_stack_matched += w;
 }
 
 /* Add run r's tree to the merged one. */
@@ -211,7 +216,7 @@ static void merge_run(struct differ *d, unsigned r)
 				lmap[n->label] = merged_label(d, &labels[n->label]);
 			map[i] = merged_node(d, map[n->parent], lmap[n->label]);
 			if (n->parent != AGG_ROOT)
-				match_jit(d, r, (uint32_t)i, lmap[n->label], n->weight);
+				match_jit(d, r, (uint32_t)i, map[i], lmap[n->label], n->weight);
 		}
 		v = map[i];
 		if (r)
@@ -243,6 +248,7 @@ static void merge(struct differ *d)
 	merged_label(d, &root);
 	merged_node(d, AGG_ROOT, 0);     /* the root: node 0 */
 	merge_run(d, 0);
+	d->nr_base_nodes = d->nr_nodes;
 	merge_run(d, 1);
 }
 
@@ -501,8 +507,10 @@ static int write_table(struct differ *d, FILE *out)
 		sbuf_addf(&sb, ", period %" PRIu64, d->sum[1]);
 	if (d->jit_leaf)
 		sbuf_addf(&sb, "\nJIT frames on top of NEW's stacks that BASE has too: %.1f%% of "
-			  "their %s", 100.0 * (double)d->jit_matched / (double)d->jit_leaf,
-			  d->opts.weight_period ? "period" : "samples");
+			  "their %s by name, %.1f%% with the whole stack",
+			  100.0 * (double)d->jit_matched / (double)d->jit_leaf,
+			  d->opts.weight_period ? "period" : "samples",
+			  100.0 * (double)d->jit_stack_matched / (double)d->jit_leaf);
 	if (d->opts.absolute)
 		sbuf_addf(&sb, "\nweights in %s; change: NEW - BASE\n", unit);
 	else
