@@ -222,21 +222,10 @@ static void diff_totals(struct flamegraph *fg)
 	}
 }
 
-/*
- * A change's colour: pale grey for none, deeper red (grew) or blue
- * (shrank) the nearer it is to the largest.
- */
+/* A change's colour: against the largest one drawn. */
 static void change_colour(const struct flamegraph *fg, double change, char col[8])
 {
-	double k = fg->max_change > 0 ? absd(change) / fg->max_change : 0;
-	unsigned pale = (unsigned)(232 - 182 * k + 0.5), full = (unsigned)(232 + 23 * k + 0.5);
-
-	if (change > 0)
-		snprintf(col, 8, "#%02x%02x%02x", full, pale, pale);
-	else if (change < 0)
-		snprintf(col, 8, "#%02x%02x%02x", pale, pale, full);
-	else
-		snprintf(col, 8, "#%02x%02x%02x", 232, 232, 232);
+	svg__change_colour(fg->max_change > 0 ? change / fg->max_change : 0, col);
 }
 
 /*
@@ -571,15 +560,14 @@ static const char fg_script[] =
 static int add_diff_legend(struct sbuf *sb, const struct flamegraph *fg)
 {
 	static const char *const names[] = { "grew", "shrank", "unchanged" };
-	const double change[] = { 1, -1, 0 };
-	struct flamegraph one = { .max_change = 1 };
+	static const double change[] = { 1, -1, 0 };
 	double x = PAD;
 	size_t i;
 	char col[8];
 
 	sbuf_addstr(sb, "<g id=\"legend\" font-size=\"11\">\n");
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		change_colour(&one, change[i], col);
+		svg__change_colour(change[i], col);
 		sbuf_addf(sb, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			  "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
 			  x, LEGEND_Y, col, x + 16, LEGEND_Y + 10, names[i]);
