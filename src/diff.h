@@ -6,7 +6,9 @@
  *    sorted bytewise as fold sorts, raw weights (samples, or periods with
  *    weight_period): difffolded.pl's output, flamegraph.pl's input;
  *  - table: the functions that grew and shrank most, by self and by total
- *    weight, as shares of each run's total (or raw, absolute);
+ *    weight, as shares of each run's total (or raw, absolute), under a
+ *    line saying how much of NEW's JIT-leaf weight BASE has by name and by
+ *    whole stack (how well the runs' names matched);
  *  - svg: NEW's flame graph, each frame coloured by the change of its self
  *    weight from BASE (out-flamegraph.h: flamegraph__write_diff()).
  *
