@@ -1,5 +1,6 @@
 #include "common.h"
 #include "aggregate.h"
+#include "frame-normalize.h"
 #include "machine.h"
 #include "sbuf.h"
 #include "strpool.h"
@@ -244,6 +245,17 @@ static void grow_frame_table(struct aggregator *a)
 	a->frame_table_size = size;
 }
 
+/* The label in sb in its normal form (frame-normalize.h). */
+static void normal_label(struct sbuf *sb, enum frame_kind kind)
+{
+	struct sbuf n = SBUF_INIT;
+
+	frame_normalize(&n, sb->buf, sb->len, kind);
+	sbuf_reset(sb);
+	sbuf_add(sb, n.buf, n.len);
+	sbuf_release(&n);
+}
+
 /* The slot of fr's frame, interned (with its label) if new. */
 static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id *fr)
 {
@@ -261,6 +273,8 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id 
 	if (a->nr_frames >= UINT32_MAX - 1)
 		die("more than 2^32 distinct frames");
 	agg_frame_label(&sb, fr->sym, (enum frame_kind)fr->kind, a->opts.annotate);
+	if (a->opts.normalize)
+		normal_label(&sb, (enum frame_kind)fr->kind);
 	ALLOC_GROW(a->frames, a->nr_frames + 1, a->alloc_frames);
 	nf = &a->frames[a->nr_frames];
 	/* the resolver's strings go with the session: keep a copy */
@@ -654,22 +668,27 @@ const char *aggregator__event(const struct aggregator *a)
 	return a->event;
 }
 
-void aggregator__index(const struct aggregator *a, struct agg_index *t)
+void agg_index__build(const struct agg_node *nodes, size_t nr_nodes, struct agg_index *t)
 {
 	size_t i;
 
-	t->first = xcalloc(st_add(a->nr_nodes, 1), sizeof(*t->first));
-	t->child = xcalloc(a->nr_nodes, sizeof(*t->child));
-	for (i = 1; i < a->nr_nodes; i++)
-		t->first[a->nodes[i].parent + 1]++;
-	for (i = 0; i < a->nr_nodes; i++)
+	t->first = xcalloc(st_add(nr_nodes, 1), sizeof(*t->first));
+	t->child = xcalloc(nr_nodes ? nr_nodes : 1, sizeof(*t->child));
+	for (i = 1; i < nr_nodes; i++)
+		t->first[nodes[i].parent + 1]++;
+	for (i = 0; i < nr_nodes; i++)
 		t->first[i + 1] += t->first[i];
 	/* first[v] is the cursor of v's list; it ends where v + 1's begins */
-	for (i = 1; i < a->nr_nodes; i++)
-		t->child[t->first[a->nodes[i].parent]++] = (uint32_t)i;
-	for (i = a->nr_nodes; i > 0; i--)
+	for (i = 1; i < nr_nodes; i++)
+		t->child[t->first[nodes[i].parent]++] = (uint32_t)i;
+	for (i = nr_nodes; i > 0; i--)
 		t->first[i] = t->first[i - 1];
 	t->first[0] = 0;
+}
+
+void aggregator__index(const struct aggregator *a, struct agg_index *t)
+{
+	agg_index__build(a->nodes, a->nr_nodes, t);
 }
 
 void agg_index__release(struct agg_index *t)

@@ -38,6 +38,7 @@ struct aggregate_opts {
 	bool no_kernel;                 /* leave kernel frames out */
 	bool node_frames;               /* remember each node's first frame (aggregator__node_frame) */
 	bool weight_period;             /* a node's weight sums periods, not samples */
+	bool normalize;                 /* frame labels in the form diffs match (frame-normalize.h) */
 	/*
 	 * Key nodes by identity, not by label: a process node by (comm,
 	 * pid, tid) and its key a process id, a frame node by (symbol, kind,
@@ -121,6 +122,8 @@ const char *aggregator__event(const struct aggregator *a);
 
 /* Fill idx with the tree's child lists (unsorted); free with agg_index__release(). */
 void aggregator__index(const struct aggregator *a, struct agg_index *idx);
+/* The same for any nodes[nr] whose parents come before their children (diff's merged tree). */
+void agg_index__build(const struct agg_node *nodes, size_t nr, struct agg_index *idx);
 void agg_index__release(struct agg_index *idx);
 
 /*

@@ -26,6 +26,9 @@ struct command_run {
 	bool created;              /* -o named no file before: ours to remove */
 	int status;                /* the failure that stopped the run, or EXIT_OK */
 	bool write_failed;         /* finish() could not write */
+	const char *inputs[2];     /* with nr_inputs 2: BASE and NEW */
+	unsigned input;            /* the one being read */
+	bool started;              /* its start hook ran: it could be opened */
 };
 
 static size_t nr_options(const struct option *o)
@@ -127,11 +130,27 @@ static int parse_one(struct command_run *run, int c, const char *arg)
 	}
 }
 
+/* BASE and NEW, the arguments left after the options; -1 after error(). */
+static int two_inputs(struct command_run *run, int argc, char **argv, const char *dflt)
+{
+	if (run->opts.in.path != dflt)
+		return error("'%s' reads the two recordings it is given, not -i: "
+			     "jitsym %s BASE.data NEW.data", run->name, run->name);
+	if (argc - optind != 2)
+		return argc - optind > 2 ? error("unexpected argument '%s'", argv[optind + 2]) :
+		       error("'%s' needs two recordings: jitsym %s BASE.data NEW.data",
+			     run->name, run->name);
+	run->inputs[0] = argv[optind];
+	run->inputs[1] = argv[optind + 1];
+	return 0;
+}
+
 /* 0 to run; -1 after error() for a usage error; 1 after -h. */
 static int parse_argv(struct command_run *run, int argc, char **argv)
 {
 	struct option *longopts = long_options(run->c);
 	char *shortopts = short_options(longopts);
+	const char *dflt = run->opts.in.path;
 	int c, ret = 0;
 
 	opterr = 0;   /* bad_option() says it, in the form of every other message */
@@ -147,6 +166,8 @@ static int parse_argv(struct command_run *run, int argc, char **argv)
 	free(longopts);
 	if (ret)
 		return ret;
+	if (run->c->nr_inputs == 2)
+		return two_inputs(run, argc, argv, dflt);
 	if (optind < argc)
 		run->opts.in.path = argv[optind++];
 	if (optind < argc)
@@ -190,7 +211,8 @@ static void run_start(void *ctx, const struct session *s)
 {
 	struct command_run *run = ctx;
 
-	if (open_output(run))
+	run->started = true;
+	if (!run->out && open_output(run))
 		run->status = EXIT_OUTPUT;
 	else if (run->c->start && run->c->start(run->ctx, s, run->out))
 		run->status = EXIT_USAGE;
@@ -209,6 +231,8 @@ static void run_finish(void *ctx, const struct session *s)
 {
 	struct command_run *run = ctx;
 
+	if (run->c->nr_inputs == 2 && run->input == 0)
+		return;    /* after the last input only */
 	if (run->c->finish && run->c->finish(run->ctx, s, run->out))
 		run->write_failed = true;
 }
@@ -223,7 +247,19 @@ static int run_session(struct command_run *run)
 	progress__set_output(in->output);
 	if (run->c->prepare)
 		run->c->prepare(run->ctx, &run->opts);
-	ret = session__run(in->path, &in->session, &hooks);
+	if (run->c->nr_inputs == 2) {
+		ret = 0;
+		for (run->input = 0; run->input < 2 && run->status == EXIT_OK; run->input++) {
+			run->started = false;
+			if (session__run(run->inputs[run->input], &in->session, &hooks))
+				ret = -1;
+			/* one that cannot be opened: nothing to compare */
+			if (!run->started && run->status == EXIT_OK)
+				run->status = EXIT_INPUT;
+		}
+	} else {
+		ret = session__run(in->path, &in->session, &hooks);
+	}
 	close_output(run);
 	if (run->status != EXIT_OK)
 		return run->status;

@@ -10,6 +10,12 @@
  *     stdout) once the recording's header has been read and before any
  *     sample: a missing or invalid input leaves no output file behind, an
  *     unwritable one fails before the samples are read (EXIT_OUTPUT);
+ *     A command of two inputs (nr_inputs 2: diff) reads two recordings
+ *     named on the command line, one session after the other, through
+ *     the same hooks: start() once per input (the output opened before
+ *     the first), finish() once, after the last. An input that cannot be
+ *     opened ends the run (EXIT_INPUT, nothing written); damage in either
+ *     still lets finish() write, and exits EXIT_INPUT;
  *  4. finish() writes what it collected (also after damage: the part
  *     read before it), then the output is closed and the exit status
  *     chosen from enum jitsym_exit (msg.h).
@@ -51,6 +57,8 @@ struct command {
 	bool weight_period;              /* --weight's default */
 	bool all_events;                 /* every event by default, not only the first */
 	bool stacks;                     /* writes whole stacks: session_opts.stacks */
+	/* 0: one recording (-i or [perf.data]); 2: two, BASE and NEW, both named */
+	unsigned nr_inputs;
 	/*
 	 * Its sample hook reads only the resolved_sample and its own state
 	 * (handoff.h): with --threads, it runs on a second thread. prepare()
@@ -72,7 +80,10 @@ struct command {
 	int (*parse)(void *ctx, int c, const char *arg);
 	/* After parsing: build the writer. NULL: nothing to build. */
 	void (*prepare)(void *ctx, struct command_opts *o);
-	/* Header read, output open; -1 after error() to stop (a usage error). NULL: none. */
+	/*
+	 * Header read, output open; -1 after error() to stop (a usage error).
+	 * With nr_inputs 2, once per input, in order. NULL: none.
+	 */
 	int (*start)(void *ctx, const struct session *s, FILE *out);
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
 	/* After the last sample, session state still there; -1 when writing out failed. */

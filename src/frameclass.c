@@ -20,6 +20,7 @@ enum fc_match {
 #define K_USER (K_JITCODE | K_NATIVE)
 
 #define GUESS 1u
+#define MARK 2u     /* the rule's text ends in (prefix) or is (suffix) the tier marker */
 
 struct fc_rule {
 	const char *runtime;
@@ -28,15 +29,15 @@ struct fc_rule {
 	const char *text;
 	enum frame_category category;
 	const char *tier;
-	unsigned flags;             /* GUESS */
+	unsigned flags;             /* GUESS, MARK */
 };
 
 /* V8's code names: "JS:*fib /app/x.js:1:13"; older V8 "LazyCompile:~fib ...". */
 #define V8_TIERS(p) \
-	{ "V8", K_JITCODE, FC_PREFIX, p "~", FC_INTERPRETED, "Ignition", 0 }, \
-	{ "V8", K_JITCODE, FC_PREFIX, p "^", FC_BASELINE, "Sparkplug", 0 }, \
-	{ "V8", K_JITCODE, FC_PREFIX, p "+", FC_OPTIMIZED, "Maglev", 0 }, \
-	{ "V8", K_JITCODE, FC_PREFIX, p "*", FC_OPTIMIZED, "TurboFan", 0 }
+	{ "V8", K_JITCODE, FC_PREFIX, p "~", FC_INTERPRETED, "Ignition", MARK }, \
+	{ "V8", K_JITCODE, FC_PREFIX, p "^", FC_BASELINE, "Sparkplug", MARK }, \
+	{ "V8", K_JITCODE, FC_PREFIX, p "+", FC_OPTIMIZED, "Maglev", MARK }, \
+	{ "V8", K_JITCODE, FC_PREFIX, p "*", FC_OPTIMIZED, "TurboFan", MARK }
 
 static const struct fc_rule rules[] = {
 	{ NULL, K(FRAME_KERNEL), FC_ANY, NULL, FC_KERNEL, NULL, 0 },
@@ -69,10 +70,10 @@ static const struct fc_rule rules[] = {
 	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::baseline::", FC_RUNTIME, "compiler", 0 },
 	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::", FC_RUNTIME, "runtime", 0 },
 	/* the tier marker alone: a perf map of a V8 that drops the prefix */
-	{ "V8", K_JITCODE, FC_PREFIX, "~", FC_INTERPRETED, "Ignition", GUESS },
-	{ "V8", K_JITCODE, FC_PREFIX, "^", FC_BASELINE, "Sparkplug", GUESS },
-	{ "V8", K_JITCODE, FC_PREFIX, "+", FC_OPTIMIZED, "Maglev", GUESS },
-	{ "V8", K_JITCODE, FC_PREFIX, "*", FC_OPTIMIZED, "TurboFan", GUESS },
+	{ "V8", K_JITCODE, FC_PREFIX, "~", FC_INTERPRETED, "Ignition", GUESS | MARK },
+	{ "V8", K_JITCODE, FC_PREFIX, "^", FC_BASELINE, "Sparkplug", GUESS | MARK },
+	{ "V8", K_JITCODE, FC_PREFIX, "+", FC_OPTIMIZED, "Maglev", GUESS | MARK },
+	{ "V8", K_JITCODE, FC_PREFIX, "*", FC_OPTIMIZED, "TurboFan", GUESS | MARK },
 
 	/*
 	 * .NET (CoreCLR, DOTNET_PerfMapEnabled): "[App] Ns.Type::Method()[Tier0]" in
@@ -84,22 +85,22 @@ static const struct fc_rule rules[] = {
 	 * PreJit-cold for ReadyToRun code (perfmap.cpp). Tier0, Tier1, OSR and
 	 * the others are kept for other writers of the same form.
 	 */
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[QuickJitted]", FC_BASELINE, "Tier0", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[MinOptJitted]", FC_BASELINE, "MinOpts", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[OptimizedTier1]", FC_OPTIMIZED, "Tier1", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[OptimizedTier1OSR]", FC_OPTIMIZED, "OSR", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[Optimized]", FC_OPTIMIZED, "Optimized", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTier]", FC_BASELINE, "Instrumented", 0 },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[QuickJitted]", FC_BASELINE, "Tier0", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[MinOptJitted]", FC_BASELINE, "MinOpts", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[OptimizedTier1]", FC_OPTIMIZED, "Tier1", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[OptimizedTier1OSR]", FC_OPTIMIZED, "OSR", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Optimized]", FC_OPTIMIZED, "Optimized", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTier]", FC_BASELINE, "Instrumented", MARK },
 	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTierOptimized]", FC_OPTIMIZED,
-	  "InstrumentedTier1", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[PreJIT]", FC_OPTIMIZED, "PreJIT", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[PreJit-cold]", FC_OPTIMIZED, "PreJIT", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[Unknown]", FC_JIT, NULL, 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier0]", FC_BASELINE, "Tier0", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1]", FC_OPTIMIZED, "Tier1", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1-OSR]", FC_OPTIMIZED, "OSR", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[OSR]", FC_OPTIMIZED, "OSR", 0 },
-	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTier1]", FC_OPTIMIZED, "InstrumentedTier1", 0 },
+	  "InstrumentedTier1", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[PreJIT]", FC_OPTIMIZED, "PreJIT", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[PreJit-cold]", FC_OPTIMIZED, "PreJIT", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Unknown]", FC_JIT, NULL, MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier0]", FC_BASELINE, "Tier0", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1]", FC_OPTIMIZED, "Tier1", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[Tier1-OSR]", FC_OPTIMIZED, "OSR", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[OSR]", FC_OPTIMIZED, "OSR", MARK },
+	{ ".NET", K_JITCODE, FC_SUFFIX, "[InstrumentedTier1]", FC_OPTIMIZED, "InstrumentedTier1", MARK },
 	{ ".NET", K_JITCODE, FC_SUBSTR, "[Instrumented", FC_BASELINE, "Instrumented", 0 },
 	{ ".NET", K_JITCODE, FC_PREFIX, "stub<", FC_STUB, "stub", 0 },
 	/* stubs grouped by type (PerfMapStubGranularity 0): "stub TYPE<OWNER>" */
@@ -203,6 +204,21 @@ static bool rule_matches(const struct fc_rule *r, const char *sym, size_t len)
 	}
 }
 
+/* Where r's tier marker is in a name of len bytes: a prefix's last byte, a whole suffix. */
+static void set_mark(const struct fc_rule *r, size_t len, struct frame_class *out)
+{
+	size_t n = r->flags & MARK ? strlen(r->text) : 0;
+
+	out->mark_off = out->mark_len = 0;
+	if (n && r->match == FC_PREFIX) {
+		out->mark_off = n - 1;
+		out->mark_len = 1;
+	} else if (n && r->match == FC_SUFFIX) {
+		out->mark_off = len - n;
+		out->mark_len = n;
+	}
+}
+
 void frameclass__classify(enum frame_kind kind, const char *sym, struct frame_class *out)
 {
 	size_t len = sym ? strlen(sym) : 0, i;
@@ -216,12 +232,14 @@ void frameclass__classify(enum frame_kind kind, const char *sym, struct frame_cl
 		out->runtime = r->runtime;
 		out->tier = r->tier;
 		out->guess = r->flags & GUESS;
+		set_mark(r, len, out);
 		return;
 	}
 	out->category = FC_UNKNOWN;
 	out->runtime = NULL;
 	out->tier = NULL;
 	out->guess = false;
+	out->mark_off = out->mark_len = 0;
 }
 
 const char *frame_category__name(enum frame_category c)

@@ -10,6 +10,7 @@
 #define JITSYM_FRAMECLASS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "resolve.h"
 
@@ -36,6 +37,12 @@ struct frame_class {
 	 * misclassify (the flame graph's colours) may ignore it.
 	 */
 	bool guess;
+	/*
+	 * The bytes of the name that state the tier, when the rule knows
+	 * them: V8's marker ("~" of "JS:~fib"), .NET's suffix ("[Tier0]").
+	 * mark_len 0: none. Diffs leave them out (frame-normalize.h).
+	 */
+	size_t mark_off, mark_len;
 };
 
 /*

@@ -35,7 +35,11 @@ struct flamegraph {
 	const struct agg_label *labels;
 	uint64_t *total;            /* per node: the weight through it */
 	uint8_t *frame_kinds;       /* per frame id: svg_kind, SVGK_NR_KINDS until known */
-	size_t nr_frames;
+	size_t nr_frames, nr_nodes;
+	/* a differential graph: its tree (no aggregator), BASE's totals per node */
+	const struct flamegraph_diff *diff;
+	uint64_t *base_total;
+	double max_change;          /* the largest |change| of a frame drawn; 0: none */
 };
 
 struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts)
@@ -61,6 +65,7 @@ void flamegraph__delete(struct flamegraph *fg)
 		return;
 	aggregator__delete(fg->agg);
 	free(fg->total);
+	free(fg->base_total);
 	free(fg->frame_kinds);
 	sbuf_release(&fg->sb);
 	free(fg);
@@ -181,6 +186,48 @@ struct fg_layout {
 	int width, height, top;
 };
 
+/* ---- differences -------------------------------------------------------- */
+
+static double absd(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+/* Node v's change of self weight from BASE: in points of each run's total, or raw. */
+static double self_change(const struct flamegraph *fg, uint32_t v)
+{
+	const struct flamegraph_diff *d = fg->diff;
+	double base = (double)d->base_self[v], new = (double)fg->nodes[v].weight;
+
+	if (d->absolute)
+		return new - base;
+	return (fg->total[AGG_ROOT] ? 100 * new / (double)fg->total[AGG_ROOT] : 0) -
+	       (d->base_sum ? 100 * base / (double)d->base_sum : 0);
+}
+
+/* BASE's totals per node, and the largest change of a frame NEW has. */
+static void diff_totals(struct flamegraph *fg)
+{
+	size_t i;
+	double c;
+
+	fg->base_total = xcalloc(fg->nr_nodes ? fg->nr_nodes : 1, sizeof(*fg->base_total));
+	for (i = fg->nr_nodes; i-- > 0;) {
+		fg->base_total[i] += fg->diff->base_self[i];
+		if (i)
+			fg->base_total[fg->nodes[i].parent] += fg->base_total[i];
+		c = absd(self_change(fg, (uint32_t)i));
+		if (i && fg->total[i] && c > fg->max_change)
+			fg->max_change = c;
+	}
+}
+
+/* A change's colour: against the largest one drawn. */
+static void change_colour(const struct flamegraph *fg, double change, char col[8])
+{
+	svg__change_colour(fg->max_change > 0 ? change / fg->max_change : 0, col);
+}
+
 /*
  * Read the aggregator's tree for writing: each node's total (its own
  * weight and its callees'; a child's id is above its parent's, so one
@@ -188,22 +235,30 @@ struct fg_layout {
  */
 static void tree_totals(struct flamegraph *fg)
 {
-	size_t nr_nodes, nr_labels, i;
+	size_t nr_labels, i;
 
-	aggregator__freeze(fg->agg);
-	fg->nodes = aggregator__nodes(fg->agg, &nr_nodes);
-	fg->labels = aggregator__labels(fg->agg, &nr_labels);
-	aggregator__frames(fg->agg, &fg->nr_frames);
+	if (fg->diff) {
+		fg->nodes = fg->diff->nodes;
+		fg->nr_nodes = fg->diff->nr_nodes;
+		fg->labels = fg->diff->labels;
+	} else {
+		aggregator__freeze(fg->agg);
+		fg->nodes = aggregator__nodes(fg->agg, &fg->nr_nodes);
+		fg->labels = aggregator__labels(fg->agg, &nr_labels);
+		aggregator__frames(fg->agg, &fg->nr_frames);
+	}
 	fg->frame_kinds = xmalloc(fg->nr_frames ? fg->nr_frames : 1);
 	memset(fg->frame_kinds, SVGK_NR_KINDS, fg->nr_frames);
-	fg->total = xcalloc(nr_nodes, sizeof(*fg->total));
-	for (i = nr_nodes; i-- > 0;) {
+	fg->total = xcalloc(fg->nr_nodes ? fg->nr_nodes : 1, sizeof(*fg->total));
+	for (i = fg->nr_nodes; i-- > 0;) {
 		const struct agg_node *n = &fg->nodes[i];
 
 		fg->total[i] += n->weight;
 		if (i)
 			fg->total[n->parent] += fg->total[i];
 	}
+	if (fg->diff)
+		diff_totals(fg);
 }
 
 static const struct flamegraph *sort_fg;
@@ -232,7 +287,7 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 	struct agg_index idx;
 	uint32_t *c;
 
-	aggregator__index(fg->agg, &idx);
+	agg_index__build(fg->nodes, fg->nr_nodes, &idx);
 	sort_fg = fg;
 	ALLOC_GROW(todo, 1, alloc);
 	todo[nr++] = (struct fg_todo){ AGG_ROOT, 0, 0, false };
@@ -249,7 +304,7 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 		if (t.omit) {
 			lo->nr_omitted++;
 		} else {
-			enum svg_kind kind = node_kind(fg, t.node);
+			enum svg_kind kind = fg->diff ? SVGK_ROOT : node_kind(fg, t.node);
 
 			ALLOC_GROW(lo->frames, st_add(lo->nr, 1), lo->alloc);
 			lo->frames[lo->nr++] = (struct fg_frame){
@@ -262,6 +317,8 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 		start = t.start + sum;
 		for (i = nr_c; i-- > 0;) {
 			start -= fg->total[c[i]];
+			if (fg->diff && !fg->total[c[i]])
+				continue;       /* BASE's only */
 			ALLOC_GROW(todo, st_add(nr, 1), alloc);
 			todo[nr++] = (struct fg_todo){ c[i], start, t.depth + 1, t.omit };
 		}
@@ -499,13 +556,40 @@ static const char fg_script[] =
 	"})();\n"
 	;
 
+/* A differential graph's legend, on one line: what red, blue and grey mean. */
+static int add_diff_legend(struct sbuf *sb, const struct flamegraph *fg)
+{
+	static const char *const names[] = { "grew", "shrank", "unchanged" };
+	static const double change[] = { 1, -1, 0 };
+	double x = PAD;
+	size_t i;
+	char col[8];
+
+	sbuf_addstr(sb, "<g id=\"legend\" font-size=\"11\">\n");
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		svg__change_colour(change[i], col);
+		sbuf_addf(sb, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			  "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
+			  x, LEGEND_Y, col, x + 16, LEGEND_Y + 10, names[i]);
+		x += 16 + strlen(names[i]) * LEGEND_CW + 14;
+	}
+	sbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\">colour: change of a frame's self %s from BASE "
+		  "to NEW%s; width: NEW</text>\n", x, LEGEND_Y + 10,
+		  fg->opts.weight_period ? "period" : "samples",
+		  fg->diff->absolute ? "" : ", as shares of each run's total");
+	sbuf_addstr(sb, "</g>\n");
+	return 1;
+}
+
 /* The legend: one swatch per kind drawn; returns the number of lines. */
-static int add_legend(struct sbuf *sb, const struct fg_layout *lo)
+static int add_legend(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo)
 {
 	double x = PAD, item;
 	int line = 0, k;
 	char col[8];
 
+	if (fg->diff)
+		return add_diff_legend(sb, fg);
 	sbuf_addstr(sb, "<g id=\"legend\" font-size=\"11\">\n");
 	for (k = SVGK_PROCESS; k < SVGK_NR_KINDS; k++) {
 		if (!lo->kinds[k])
@@ -528,8 +612,8 @@ static int add_legend(struct sbuf *sb, const struct fg_layout *lo)
 
 static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo)
 {
-	uint64_t nr_samples = aggregator__nr_samples(fg->agg);
-	const char *event = aggregator__event(fg->agg);
+	uint64_t nr_samples = fg->diff ? fg->diff->nr_samples[1] : aggregator__nr_samples(fg->agg);
+	const char *event = fg->diff ? fg->diff->event : aggregator__event(fg->agg);
 
 	if (!fg->total[AGG_ROOT]) {
 		sbuf_addstr(sb, nr_samples ? "no weight: every sample has period 0" : "no samples");
@@ -538,6 +622,11 @@ static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const str
 	if (event) {
 		svg__add_xml(sb, event, SIZE_MAX);
 		sbuf_addstr(sb, ": ");
+	}
+	if (fg->diff) {
+		sbuf_addstr(sb, "BASE ");
+		svg__add_count(sb, fg->diff->nr_samples[0]);
+		sbuf_addstr(sb, ", NEW ");
 	}
 	svg__add_count(sb, nr_samples);
 	sbuf_addstr(sb, nr_samples == 1 ? " sample" : " samples");
@@ -569,7 +658,8 @@ static void add_head(struct sbuf *sb, const struct flamegraph *fg, const struct 
 	sbuf_addstr(sb, "<rect width=\"100%\" height=\"100%\" fill=\"#fafaf7\"/>\n");
 	sbuf_addf(sb, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\" "
 		  "font-family=\"sans-serif\" font-size=\"17\">", w / 2);
-	svg__add_xml(sb, fg->opts.title ? fg->opts.title : "Flame Graph", SIZE_MAX);
+	svg__add_xml(sb, fg->opts.title ? fg->opts.title :
+		     fg->diff ? "Differential Flame Graph" : "Flame Graph", SIZE_MAX);
 	sbuf_addf(sb, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"42\" text-anchor=\"middle\" "
 		  "font-size=\"11\" fill=\"#555\">", w / 2);
 	add_subtitle(sb, fg, lo);
@@ -583,6 +673,26 @@ static void add_head(struct sbuf *sb, const struct flamegraph *fg, const struct 
 		  "<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"></text>\n"
 		  "<text id=\"status\" display=\"none\">script not run</text>\n"
 		  "<g id=\"frames\">\n", PAD, h - 10, w - PAD, h - 10);
+}
+
+/* The rest of a differential frame's title: BASE's weights, the change; "</title>". */
+static void add_diff_title(struct sbuf *sb, const struct flamegraph *fg, uint32_t v)
+{
+	const struct flamegraph_diff *d = fg->diff;
+	double c = self_change(fg, v);
+
+	if (absd(c) < 0.005)
+		c = 0;          /* no "-0.00" */
+	sbuf_addstr(sb, "&#10;BASE ");
+	add_amount(sb, fg, fg->base_total[v]);
+	sbuf_addf(sb, " (%.2f%%), self ",
+		  d->base_sum ? (double)fg->base_total[v] * 100 / (double)d->base_sum : 0.0);
+	svg__add_count(sb, d->base_self[v]);
+	if (d->absolute)
+		sbuf_addf(sb, "&#10;self change %+.0f", c);
+	else
+		sbuf_addf(sb, "&#10;self change %+.2f points", c);
+	sbuf_addstr(sb, "</title>");
 }
 
 /* One frame, on one line: title (name, amount, kind), box, label. */
@@ -599,11 +709,18 @@ static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct
 		  fr->depth ? "" : " root", fr->start, count);
 	svg__add_xml(sb, name, SIZE_MAX);
 	sbuf_addstr(sb, "&#10;");
+	if (fg->diff)
+		sbuf_addstr(sb, "NEW ");
 	add_amount(sb, fg, count);
 	sbuf_addf(sb, " (%.2f%%), self ", (double)count * 100 / (double)fg->total[AGG_ROOT]);
 	svg__add_count(sb, fr->self);
-	sbuf_addf(sb, "&#10;%s</title>", svg__kind_name(fr->kind));
-	svg__frame_colour(fr->kind, name, col);
+	if (fg->diff) {
+		add_diff_title(sb, fg, fr->node);
+		change_colour(fg, self_change(fg, fr->node), col);
+	} else {
+		sbuf_addf(sb, "&#10;%s</title>", svg__kind_name(fr->kind));
+		svg__frame_colour(fr->kind, name, col);
+	}
 	sbuf_addf(sb, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
 		  x, y, w, RECT_H, col);
 	sbuf_addf(sb, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + TEXT_DY);
@@ -638,7 +755,7 @@ int flamegraph__write(struct flamegraph *fg, FILE *out)
 		lo.scale = (double)(lo.width - 2 * PAD) / (double)fg->total[AGG_ROOT];
 		layout(fg, &lo);
 	}
-	nr_lines = add_legend(&legend, &lo);
+	nr_lines = add_legend(&legend, fg, &lo);
 	lo.top = LEGEND_Y + nr_lines * LEGEND_H + 4;
 	lo.height = lo.top + (int)(lo.nr ? lo.max_depth + 1 : 1) * FRAME_H + BOTTOM;
 	sbuf_reset(sb);
@@ -657,6 +774,22 @@ int flamegraph__write(struct flamegraph *fg, FILE *out)
 	free(lo.frames);
 	/* the command reports it once, when it closes the output */
 	return fflush(out) || ferror(out) ? -1 : 0;
+}
+
+int flamegraph__write_diff(const struct flamegraph_opts *opts, const struct flamegraph_diff *d,
+			   FILE *out)
+{
+	struct flamegraph fg = { .opts = *opts, .diff = d, .sb = SBUF_INIT };
+	int ret;
+
+	if (!fg.opts.width)
+		fg.opts.width = FLAMEGRAPH_DEFAULT_WIDTH;
+	ret = flamegraph__write(&fg, out);
+	free(fg.total);
+	free(fg.base_total);
+	free(fg.frame_kinds);
+	sbuf_release(&fg.sb);
+	return ret;
 }
 
 int flamegraph__parse_minwidth(struct flamegraph_opts *opts, const char *arg)

@@ -27,6 +27,7 @@
 #define JITSYM_OUT_FLAMEGRAPH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "session.h"
@@ -61,6 +62,35 @@ void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs);
  * note() how many frames minwidth left out.
  */
 int flamegraph__write(struct flamegraph *fg, FILE *out);
+
+struct agg_node;
+struct agg_label;
+
+/*
+ * A differential flame graph ("jitsym diff --format svg", diff.h): NEW's
+ * stacks, widths from NEW, each frame coloured by the change of its self
+ * weight from BASE, as flamegraph.pl colours difffolded.pl's output: red
+ * grew, blue shrank, pale grey unchanged, the deeper the larger the
+ * change against the largest one drawn. Changes are in shares of each
+ * run's total (NEW's self / NEW's total - BASE's self / BASE's total), or
+ * with absolute in raw weight. Frames with no weight in NEW are not drawn
+ * (diff's table lists them). Title, tooltips ("base, new, change") and
+ * legend say so; zoom and search as above.
+ */
+struct flamegraph_diff {
+	const struct agg_node *nodes;   /* parents before children; weight: NEW's self */
+	size_t nr_nodes;
+	const struct agg_label *labels;
+	const uint64_t *base_self;      /* per node: BASE's self weight */
+	uint64_t base_sum;              /* BASE's total weight */
+	uint64_t nr_samples[2];         /* BASE's and NEW's samples */
+	bool absolute;
+	const char *event;              /* NULL: none named */
+};
+
+/* Write d as SVG with opts (which stacks: unused); as flamegraph__write(). */
+int flamegraph__write_diff(const struct flamegraph_opts *opts, const struct flamegraph_diff *d,
+			   FILE *out);
 
 /*
  * Parse a --minwidth argument, "0.5" (pixels) or "0.1%" (of all samples),

@@ -80,6 +80,23 @@ void svg__kind_colour(enum svg_kind kind, char buf[8])
 	hsl_hex((st->hue + st->hue_span / 2) % 360, st->sat, st->light, buf);
 }
 
+void svg__change_colour(double k, char buf[8])
+{
+	double a = k < 0 ? -k : k;
+	unsigned pale, full;
+
+	if (a > 1)
+		a = 1;
+	pale = (unsigned)(232 - 182 * a + 0.5);
+	full = (unsigned)(232 + 23 * a + 0.5);
+	if (k > 0)
+		snprintf(buf, 8, "#%02x%02x%02x", full, pale, pale);
+	else if (k < 0)
+		snprintf(buf, 8, "#%02x%02x%02x", pale, pale, full);
+	else
+		snprintf(buf, 8, "#%02x%02x%02x", 232, 232, 232);
+}
+
 void svg__kind_shade(enum svg_kind kind, unsigned j, unsigned m, char buf[8])
 {
 	const struct svg_style *st = &styles[kind < SVGK_NR_KINDS ? kind : SVGK_UNKNOWN];

@@ -42,6 +42,13 @@ void svg__kind_colour(enum svg_kind kind, char buf[8]);
 /* The j-th of m colours spread evenly through kind's range; m == 1: the middle. */
 void svg__kind_shade(enum svg_kind kind, unsigned j, unsigned m, char buf[8]);
 
+/*
+ * A differential flame graph's colour for a change of ratio k (-1 to 1:
+ * the change over the largest one): red for growth, blue for shrinking,
+ * the deeper the nearer |k| is to 1; pale grey for 0.
+ */
+void svg__change_colour(double k, char buf[8]);
+
 /* The kind a frameclass category (and its tier) is drawn as. */
 enum svg_kind svg__category_kind(enum frame_category c, const char *tier);
 

@@ -4,6 +4,9 @@
  *
  * usage: native-demo [SECONDS]     (default 1; fractions allowed)
  *
+ * NATIVE_DEMO_HASH_ROUNDS=N (1 to 100, default 1) makes hash_bytes do its
+ * work N times over: a function made slower, for "jitsym diff" tests.
+ *
  * Three threads repeat fixed, deterministic units of work until SECONDS
  * have passed (only the number of units depends on timing):
  *
@@ -104,15 +107,20 @@ static uint64_t xorshift(uint64_t x)
 
 /* ---- main thread: compute ---- */
 
+/* How many times hash_bytes goes over its bytes: NATIVE_DEMO_HASH_ROUNDS. */
+static unsigned int hash_rounds = 1;
+
 /* FNV-1a: the hot leaf with two callers (mix_block and stage_b). */
 static NOINLINE uint64_t hash_bytes(const uint8_t *p, size_t n, uint64_t h)
 {
 	size_t i;
+	unsigned int r;
 
 	KEEP_FRAME();
 
-	for (i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
+	for (r = 0; r < hash_rounds; r++)
+		for (i = 0; i < n; i++)
+			h = (h ^ p[i]) * 0x100000001b3ULL;
 	return h;
 }
 
@@ -322,6 +330,22 @@ static int parse_seconds(int argc, char **argv, double *secs)
 	return 0;
 }
 
+static int parse_rounds(void)
+{
+	const char *v = getenv("NATIVE_DEMO_HASH_ROUNDS");
+	char *end;
+	unsigned long n;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || n < 1 || n > 100)
+		return -1;
+	hash_rounds = (unsigned int)n;
+	return 0;
+}
+
 static int open_devices(void)
 {
 	zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
@@ -361,8 +385,8 @@ int main(int argc, char **argv)
 	uint64_t sum = 0;
 	int i, err;
 
-	if (parse_seconds(argc, argv, &secs)) {
-		fprintf(stderr, "usage: native-demo [SECONDS]\n");
+	if (parse_seconds(argc, argv, &secs) || parse_rounds()) {
+		fprintf(stderr, "usage: [NATIVE_DEMO_HASH_ROUNDS=1..100] native-demo [SECONDS]\n");
 		return 2;
 	}
 	if (open_devices())

@@ -35,7 +35,7 @@ trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 cat >"$scratch/jitsym-threads" <<'EOF_WRAPPER'
 #!/bin/sh
 case "${1:-}" in
-fold|flamegraph|script|report|pprof|tiers|sources)
+fold|flamegraph|script|report|pprof|tiers|sources|diff)
 	cmd=$1; shift
 	exec "$JITSYM_REAL" "$cmd" --threads "$JITSYM_THREADS" "$@" ;;
 esac
