@@ -229,6 +229,8 @@ static int run_session(struct command_run *run)
 		return run->status;
 	if (run->write_failed)
 		return EXIT_OUTPUT;
+	if (ret == SESSION_BAD_FILTER)
+		return EXIT_USAGE;
 	return ret ? EXIT_INPUT : EXIT_OK;
 }
 

@@ -1,5 +1,6 @@
 #include "common.h"
 #include "session.h"
+#include "filter.h"
 #include "handoff.h"
 #include "user-stack.h"
 #include "jitmap.h"
@@ -22,7 +23,9 @@ struct session_tally {
 	size_t alloc_read, alloc_kept;
 	uint64_t of_event;            /* samples of the kept event(s) */
 	uint64_t nr_kept;             /* samples passed to the command */
-	uint64_t pid_ok, tid_ok, comm_ok;  /* of those, the ones each filter alone keeps */
+	/* of those, the ones each filter alone keeps */
+	uint64_t pid_ok, tid_ok, comm_ok, time_ok, cpu_ok;
+	uint64_t first_time, last_time;     /* of the samples of the kept event(s) */
 	const char *comms[MAX_SEEN_COMMS];  /* the first comms seen (--comm only) */
 	size_t nr_comms;
 	bool more_comms;
@@ -44,6 +47,9 @@ struct session {
 	struct user_stack *user_stack;  /* --call-graph dwarf: made at the first dump */
 	uint64_t *user_ips;           /* its walks' addresses */
 	struct session_tally tally;
+	struct time_range *times;     /* --time, made at the start */
+	size_t nr_times;
+	bool bad_filter;              /* SESSION_BAD_FILTER */
 	struct mmap_scan *scan;       /* exec mmaps ahead of the samples: made on first need */
 };
 
@@ -95,23 +101,30 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
 {
 	const struct sample_filter *f = &s->opts->filter;
 	struct session_tally *c = &s->tally;
-	bool pid_ok, tid_ok, comm_ok;
+	bool pid_ok, tid_ok, comm_ok, time_ok, cpu_ok;
 
 	c->samples++;
 	if (smp->attr)
 		tally_attr(&c->read, &c->alloc_read, smp->attr->index);
 	if (s->event && smp->attr != s->event)
 		return false;
-	c->of_event++;
+	if (!c->of_event++ || smp->time < c->first_time)
+		c->first_time = smp->time;
+	if (smp->time > c->last_time)
+		c->last_time = smp->time;
 	pid_ok = !f->nr_pids || id_in(f->pids, f->nr_pids, smp->pid);
 	tid_ok = !f->nr_tids || id_in(f->tids, f->nr_tids, smp->tid);
 	comm_ok = !f->nr_comms || comm_in(f, t->comm);
+	time_ok = time_filter__keep(s->times, s->nr_times, smp->time);
+	cpu_ok = !f->cpus || cpu_filter__keep(f->cpus, smp->cpu);
 	c->pid_ok += pid_ok;
 	c->tid_ok += tid_ok;
 	c->comm_ok += comm_ok;
+	c->time_ok += time_ok;
+	c->cpu_ok += cpu_ok;
 	if (f->nr_comms)
 		tally_comm(c, t->comm);
-	if (!pid_ok || !tid_ok || !comm_ok)
+	if (!pid_ok || !tid_ok || !comm_ok || !time_ok || !cpu_ok)
 		return false;
 	c->nr_kept++;
 	if (smp->attr)
@@ -381,10 +394,68 @@ static struct jitmap *new_jitmap(struct session *s, const char *path)
 	return jm;
 }
 
+/* The first event kept that lacks sample_type bit, or NULL. */
+static const struct pd_attr *kept_without(const struct session *s, uint64_t bit)
+{
+	size_t i, n = pd_reader__nr_attrs(s->reader);
+
+	for (i = 0; i < n; i++) {
+		const struct pd_attr *a = pd_reader__attr(s->reader, i);
+
+		if ((!s->event || a == s->event) && !(a->attr.sample_type & bit))
+			return a;
+	}
+	return NULL;
+}
+
+/*
+ * --time and --cpu need the samples' times and CPUs, percent slices the
+ * recording's first and last sample time (as perf, from HEADER_SAMPLE_TIME,
+ * which perf writes at the end of a file; a pipe has none).
+ */
+static int setup_filters(struct session *s)
+{
+	const struct sample_filter *f = &s->opts->filter;
+	const struct pd_info *in = pd_reader__info(s->reader);
+	const char *path = pd_reader__path(s->reader);
+	const struct pd_attr *a;
+
+	if (f->time && (a = kept_without(s, PERF_SAMPLE_TIME)))
+		return error("'%s': event '%s' was recorded without sample times: --time cannot "
+			     "select its samples", path, a->name);
+	if (f->cpus && (a = kept_without(s, PERF_SAMPLE_CPU)))
+		return error("'%s': event '%s' was recorded without sample CPUs (perf record -a, "
+			     "-C or --sample-cpu records them): --cpu cannot select its samples",
+			     path, a->name);
+	if (f->cpus && in->nr_cpus_avail) {
+		uint32_t cpu;
+
+		/* as perf: a cpu past those the recording's machine had is a mistake */
+		for (cpu = in->nr_cpus_avail; cpu < FILTER_MAX_CPUS; cpu++)
+			if (cpu_filter__keep(f->cpus, cpu))
+				return error("'%s' was recorded on a machine of %" PRIu32 " CPUs: "
+					     "--cpu '%s' names cpu %" PRIu32, path,
+					     in->nr_cpus_avail, f->cpu_list, cpu);
+	}
+	if (!f->time)
+		return 0;
+	if (time_filter__is_percent(f->time) &&
+	    (!in->has_sample_time || (!in->first_sample_time && !in->last_sample_time)))
+		return error("'%s' does not say when its first and last samples were (perf's "
+			     "HEADER_SAMPLE_TIME%s): --time '%s' cannot take percent slices of it",
+			     path, in->pipe_mode ? ", which a pipe does not carry" : "", f->time);
+	return time_filter__parse(f->time, in->first_sample_time, in->last_sample_time,
+				  &s->times, &s->nr_times);
+}
+
 static int session_start(struct session *s)
 {
 	if (choose_event(s))
 		return -1;
+	if (setup_filters(s)) {
+		s->bad_filter = true;
+		return -1;
+	}
 	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
@@ -508,7 +579,13 @@ static void add_comm_filter(struct sbuf *sb, const struct sample_filter *f)
 	sbuf_addch(sb, '\'');
 }
 
-/* No sample passed --pid, --tid and --comm: name the filter(s) that matched nothing. */
+/* "--time '1,2'" */
+static void add_str_filter(struct sbuf *sb, const char *opt, const char *arg)
+{
+	sbuf_addf(sb, "%s%s '%s'", sb->len ? " and " : "", opt, arg);
+}
+
+/* No sample passed --pid, --tid, --comm, --time and --cpu: name the filter(s) that matched nothing. */
 static void explain_no_match(struct session *s)
 {
 	const struct sample_filter *f = &s->opts->filter;
@@ -516,7 +593,8 @@ static void explain_no_match(struct session *s)
 	struct sbuf what = SBUF_INIT, seen = SBUF_INIT;
 	/* a filter that alone matched nothing is to blame; else all of them together */
 	bool alone = (f->nr_pids && !c->pid_ok) || (f->nr_tids && !c->tid_ok) ||
-		     (f->nr_comms && !c->comm_ok);
+		     (f->nr_comms && !c->comm_ok) || (f->time && !c->time_ok) ||
+		     (f->cpus && !c->cpu_ok);
 	size_t i;
 
 	if (f->nr_pids && (!alone || !c->pid_ok))
@@ -528,6 +606,16 @@ static void explain_no_match(struct session *s)
 		for (i = 0; !c->comm_ok && i < c->nr_comms; i++)
 			sbuf_addf(&seen, "%s'%s'", i ? ", " : "", c->comms[i]);
 	}
+	if (f->time && (!alone || !c->time_ok)) {
+		add_str_filter(&what, "--time", f->time);
+		if (!c->time_ok)
+			sbuf_addf(&what, " (samples are from %" PRIu64 ".%06" PRIu64 " to %" PRIu64
+				  ".%06" PRIu64 ")", c->first_time / 1000000000,
+				  c->first_time % 1000000000 / 1000, c->last_time / 1000000000,
+				  c->last_time % 1000000000 / 1000);
+	}
+	if (f->cpus && (!alone || !c->cpu_ok))
+		add_str_filter(&what, "--cpu", f->cpu_list);
 	if (!what.len)
 		BUG("no sample kept, and no filter to blame");
 	warning("no sample matched %s%s%s%s%s", what.buf, alone ? "" : " together",
@@ -621,7 +709,8 @@ int session__run(const char *path, const struct session_opts *opts,
 	free(s.own_frames.v);
 	free(s.tally.read);
 	free(s.tally.kept);
-	return ret;
+	free(s.times);
+	return s.bad_filter ? SESSION_BAD_FILTER : ret;
 }
 
 int parse_id_list(const char *arg, uint32_t **list, size_t *nr)
