@@ -51,6 +51,9 @@ struct session {
 	size_t nr_times;
 	bool bad_filter;              /* SESSION_BAD_FILTER */
 	struct mmap_scan *scan;       /* exec mmaps ahead of the samples: made on first need */
+	struct offcpu *offcpu;        /* --off-cpu, --on-off-cpu */
+	const char *offcpu_sym;       /* OFFCPU_FRAME, interned */
+	uint64_t now;                 /* the time of the last record with one */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -97,7 +100,9 @@ static void tally_comm(struct session_tally *c, const char *comm)
 		c->more_comms = true;
 }
 
-static bool keep_sample(struct session *s, const struct pd_sample *smp, const struct thread *t)
+/* off_cpu: a switch-out stack (offcpu.h), of whichever event. */
+static bool keep_sample(struct session *s, const struct pd_sample *smp, const struct thread *t,
+			bool off_cpu)
 {
 	const struct sample_filter *f = &s->opts->filter;
 	struct session_tally *c = &s->tally;
@@ -106,7 +111,7 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
 	c->samples++;
 	if (smp->attr)
 		tally_attr(&c->read, &c->alloc_read, smp->attr->index);
-	if (s->event && smp->attr != s->event)
+	if (s->event && smp->attr != s->event && !off_cpu)
 		return false;
 	if (!c->of_event++ || smp->time < c->first_time)
 		c->first_time = smp->time;
@@ -194,14 +199,29 @@ static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct
 	return nr;
 }
 
+/* The OFFCPU_FRAME leaf, as the sample's frame *nr (counted up). */
+static void push_offcpu_frame(struct session *s, size_t *nr)
+{
+	struct frame_buf *fb = s->frames;
+	size_t at = st_add(fb->nr, *nr);
+
+	ALLOC_GROW(fb->v, at + 1, fb->alloc);
+	memset(&fb->v[at], 0, sizeof(fb->v[at]));
+	fb->v[at].sym = s->offcpu_sym;
+	fb->v[at].dso = s->offcpu_sym;
+	fb->v[at].kind = FRAME_UNKNOWN;
+	(*nr)++;
+}
+
+/* first: frames already pushed for this sample (the off-CPU leaf) */
 static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct thread *t,
-			    const struct unwind_result **unwound)
+			    size_t first, const struct unwind_result **unwound)
 {
 	const struct pd_sample *smp = &ev->sample;
 	uint16_t sample_mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint16_t cpumode = sample_mode;
 	bool exact = true, user_part = false;
-	size_t nr = 0;
+	size_t nr = first;
 	uint64_t i;
 
 	if (smp->callchain)
@@ -233,30 +253,50 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 		nr = unwind_user(s, smp, t, nr, unwound);
 		user_part = nr > before;
 	}
-	if (nr < MAX_FRAMES && !user_part && (user_mode(sample_mode) || nr == 0))
+	if (nr < MAX_FRAMES && !user_part && (user_mode(sample_mode) || nr == first))
 		push_frame(s, &nr, t, sample_mode, smp->ip, false);
 	return nr;
 }
 
-static void on_sample(struct session *s, const struct pd_event *ev)
+/* off_cpu: a switch-out stack offcpu gave, delivered when its thread ran again */
+static void deliver_sample(struct session *s, const struct pd_event *ev, bool off_cpu)
 {
 	struct thread *t = machine__findnew_thread(s->machine, ev->sample.pid, ev->sample.tid);
 	struct resolved_sample rs;
+	size_t first = 0;
 
-	if (!keep_sample(s, &ev->sample, t))
+	if (!keep_sample(s, &ev->sample, t, off_cpu))
 		return;
-	/* the process's JIT code as of this sample (code_changed() drops stale frames) */
-	jitmap__advance(s->jitmap, ev->sample.pid, ev->sample.time);
+	/*
+	 * the process's JIT code as of this sample (code_changed() drops stale
+	 * frames); an off-CPU stack is resolved now, when its time is known
+	 */
+	jitmap__advance(s->jitmap, ev->sample.pid, off_cpu ? s->now : ev->sample.time);
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
 	s->frames = s->handoff ? handoff__frames(s->handoff) : &s->own_frames;
-	rs.nr_frames = resolve_chain(s, ev, t, &rs.unwind);
+	if (off_cpu && s->opts->offcpu == OFFCPU_BOTH)
+		push_offcpu_frame(s, &first);
+	rs.nr_frames = resolve_chain(s, ev, t, first, &rs.unwind);
 	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
 	if (s->handoff)
 		handoff__add(s->handoff, &rs);
 	else
 		s->hooks->sample(s->hooks->ctx, &rs);
+}
+
+static void on_offcpu(void *ctx, const struct pd_event *ev)
+{
+	deliver_sample(ctx, ev, true);
+}
+
+static void on_sample(struct session *s, const struct pd_event *ev)
+{
+	/* with --off-cpu, on-CPU samples only tell offcpu that their thread runs */
+	if (s->offcpu && (offcpu__sample(s->offcpu, ev) || s->opts->offcpu == OFFCPU_ONLY))
+		return;
+	deliver_sample(s, ev, false);
 }
 
 static void on_mmap(struct session *s, const struct pd_event *ev)
@@ -277,7 +317,14 @@ static void deliver(void *ctx, const struct pd_event *ev)
 {
 	struct session *s = ctx;
 
+	if (ev->sample.time > s->now)
+		s->now = ev->sample.time;
 	switch (ev->type) {
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (s->offcpu)
+			offcpu__switch(s->offcpu, ev);
+		break;
 	case PERF_RECORD_SAMPLE:
 		on_sample(s, ev);
 		break;
@@ -297,6 +344,8 @@ static void deliver(void *ctx, const struct pd_event *ev)
 		break;
 	case PERF_RECORD_EXIT:
 		machine__exit(s->machine, ev->u.fork.pid, ev->u.fork.tid);
+		if (s->offcpu)
+			offcpu__exit(s->offcpu, ev->u.fork.tid);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -327,8 +376,14 @@ static int choose_event(struct session *s)
 		return error("'%s': no event named '%s' in the recording",
 			     pd_reader__path(s->reader), f->event);
 	}
-	if (f->first_event_only && n)
-		s->event = pd_reader__attr(s->reader, 0);
+	/* --off-cpu: the switches of every event; --on-off-cpu: the first that samples */
+	if (s->opts->offcpu == OFFCPU_ONLY)
+		return 0;
+	for (i = 0; f->first_event_only && i < n; i++)
+		if (!s->opts->offcpu || !offcpu__is_source(pd_reader__attr(s->reader, i))) {
+			s->event = pd_reader__attr(s->reader, i);
+			break;
+		}
 	return 0;
 }
 
@@ -452,10 +507,12 @@ static int session_start(struct session *s)
 {
 	if (choose_event(s))
 		return -1;
-	if (setup_filters(s)) {
+	if (setup_filters(s) ||
+	    (s->opts->offcpu && !(s->offcpu = offcpu__new(s->reader, on_offcpu, s)))) {
 		s->bad_filter = true;
 		return -1;
 	}
+	s->offcpu_sym = strpool__intern(s->pool, OFFCPU_FRAME);
 	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
@@ -551,7 +608,9 @@ static void explain_first_event(struct session *s)
 	const struct session_tally *c = &s->tally;
 	struct sbuf others = SBUF_INIT;
 
+	/* with --on-off-cpu the switches' event is used too, as it should be */
 	if (s->opts->filter.first_event_only && !s->opts->filter.event && s->event &&
+	    !s->opts->offcpu &&
 	    add_event_names(&others, s->reader, c->read, c->alloc_read, s->event))
 		warning("'%s' has %zu events; using '%s' only (also: %s); choose with --event",
 			pd_reader__path(s->reader), pd_reader__nr_attrs(s->reader), s->event->name,
@@ -697,6 +756,9 @@ int session__run(const char *path, const struct session_opts *opts,
 		session_explain(&s);
 	if (s.resolver && !s.aborted && s.hooks->finish)
 		s.hooks->finish(s.hooks->ctx, &s);
+	if (s.offcpu)
+		offcpu__report(s.offcpu);
+	offcpu__delete(s.offcpu);
 	user_stack__report(s.user_stack, pd_reader__path(s.reader));
 	user_stack__delete(s.user_stack);
 	free(s.user_ips);

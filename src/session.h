@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "offcpu.h"
 #include "perfdata.h"
 #include "resolve.h"
 
@@ -49,6 +50,15 @@ struct session_opts {
 	 */
 	unsigned int threads;
 	bool sample_anywhere;         /* the hook reads only its resolved_sample */
+	/*
+	 * --off-cpu, --on-off-cpu (offcpu.h): the hook gets each switch-out
+	 * stack as a sample whose period is the ns the thread was off the CPU
+	 * (with OFFCPU_BOTH, under a leaf frame OFFCPU_FRAME, and the on-CPU
+	 * samples of the event chosen, which is then the first event that is no
+	 * switch source); the filters apply to it as to a sample at its
+	 * switch-out time. A recording without switches is SESSION_BAD_FILTER.
+	 */
+	enum offcpu_mode offcpu;
 };
 
 struct resolved_sample {
