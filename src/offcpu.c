@@ -189,6 +189,9 @@ void offcpu__switch(struct offcpu *oc, const struct pd_event *ev)
 		runs(oc, s->tid, s->time);
 		return;
 	}
+	/* beside sched_switch samples, only the switch-ins: those have the stacks */
+	if (!oc->switch_records)
+		return;
 	t = lookup(oc, s->tid, true);
 	if (!t || t->pending)
 		return;                 /* the same switch from another event */
@@ -210,14 +213,9 @@ void offcpu__switch(struct offcpu *oc, const struct pd_event *ev)
 		t->out.ev.sample.cpu = s->cpu;
 }
 
-void offcpu__exit(struct offcpu *oc, uint32_t tid)
+void offcpu__exit(struct offcpu *oc, uint32_t tid, uint64_t time)
 {
-	struct tstate *t = lookup(oc, tid, false);
-
-	if (t && t->pending) {
-		t->pending = false;
-		oc->uncharged++;
-	}
+	runs(oc, tid, time);
 }
 
 static struct tracedata *switch_formats(const struct pd_reader *r)

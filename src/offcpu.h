@@ -19,11 +19,17 @@
  *    BPF): their period already is the time off the CPU in ns; they are
  *    passed on as they are.
  *
- * With sched_switch or switch records, a later sample of the thread also
- * ends its time off the CPU (it ran). Preemption counts as off-CPU time,
- * like blocking: the thread did not run. A thread that never runs again
- * before the recording ends (it exited, or was still blocked when the
- * recording stopped) is not charged: how long it stayed off is unknown.
+ * With sched_switch or switch records, a later sample of the thread, its
+ * next switch-out and its EXIT record (which the thread itself makes)
+ * also end its time off the CPU: it ran by then. That matters without -a,
+ * where a sched_switch is recorded only when a recorded thread leaves the
+ * CPU: a thread that comes back after the idle task is not seen to, and
+ * its time off then ends at the next of those, over by the time it ran
+ * meanwhile (--switch-events beside sched_switch gives the exact time).
+ * Preemption counts as off-CPU time, like blocking: the thread did not
+ * run. A thread that never runs again before the recording ends (its
+ * last switch after its EXIT, or still blocked when the recording
+ * stopped) is not charged: how long it stayed off is unknown.
  */
 #ifndef JITSYM_OFFCPU_H
 #define JITSYM_OFFCPU_H
@@ -63,8 +69,8 @@ bool offcpu__is_source(const struct pd_attr *attr);
 bool offcpu__sample(struct offcpu *oc, const struct pd_event *ev);
 /* A SWITCH or SWITCH_CPU_WIDE record, in time order. */
 void offcpu__switch(struct offcpu *oc, const struct pd_event *ev);
-/* Thread tid exited: whatever it left pending is not charged. */
-void offcpu__exit(struct offcpu *oc, uint32_t tid);
+/* Thread tid exits at time: it runs then (the thread itself makes the EXIT record). */
+void offcpu__exit(struct offcpu *oc, uint32_t tid, uint64_t time);
 /* At the end: a note (-v) of the switch-outs never followed by the thread running. */
 void offcpu__report(const struct offcpu *oc);
 

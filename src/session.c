@@ -343,9 +343,10 @@ static void deliver(void *ctx, const struct pd_event *ev)
 		resolver__invalidate(s->resolver, ev->u.fork.pid);
 		break;
 	case PERF_RECORD_EXIT:
-		machine__exit(s->machine, ev->u.fork.pid, ev->u.fork.tid);
+		/* its last time off is charged to it while it is still there */
 		if (s->offcpu)
-			offcpu__exit(s->offcpu, ev->u.fork.tid);
+			offcpu__exit(s->offcpu, ev->u.fork.tid, ev->u.fork.time);
+		machine__exit(s->machine, ev->u.fork.pid, ev->u.fork.tid);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:

@@ -100,8 +100,8 @@ def sched_spec():
     out.append(clock(101, 4500000, "user:0x400120,0x400010"))
     sw(5 * MS, 101, 1, 102)                     # sleeper again; reader back: 3 ms off
     out.append(clock(100, 6 * MS, "user:0x400020,0x400010"))  # main seen running: 2 ms off
-    sw(7 * MS, 102, 0x40, 0)                    # reader leaves for good
-    out.append("exit pid=100 ppid=1 tid=102 time=7500000 id=13")
+    out.append("exit pid=100 ppid=1 tid=102 time=6900000 id=13")  # reader exits: it runs
+    sw(7 * MS, 102, 0x40, 0)                    # and leaves for good
     out.append(clock(100, 8 * MS, "user:0x400020,0x400010"))
     return out
 
@@ -133,8 +133,10 @@ def switch_spec(wide):
     sw(7 * MS, 102, True, 101, preempt=True)    # reader preempted
     sw(7 * MS, 101, False, 102)                 # sleeper back: 3 ms
     sw(7200000, 102, False, 101)                # reader back: 0.2 ms
+    sw(7500000, 101, True, 102)                 # sleeper off again
+    out.append("exit pid=100 ppid=1 tid=101 time=7700000 id=13")  # exits: it ran, 0.2
+    out.append("exit pid=100 ppid=1 tid=100 time=7900000 id=13")
     sw(8 * MS, 100, True, 0)                    # main leaves for good
-    out.append("exit pid=100 ppid=1 tid=100 time=8500000 id=13")
     return out
 
 
