@@ -1,5 +1,6 @@
 #include "common.h"
 #include "filter.h"
+#include "session.h"
 
 #include <ctype.h>
 
@@ -242,4 +243,54 @@ int cpu_filter__parse(const char *arg, uint64_t **bits)
 		return 0;
 bad:
 	return error("invalid --cpu '%s': expected a cpu list such as 0-2,4", arg);
+}
+
+/* The first event kept that lacks sample_type bit, or NULL. */
+static const struct pd_attr *kept_without(const struct pd_reader *r, const struct pd_attr *event,
+					  uint64_t bit)
+{
+	size_t i, n = pd_reader__nr_attrs(r);
+
+	for (i = 0; i < n; i++) {
+		const struct pd_attr *a = pd_reader__attr(r, i);
+
+		if ((!event || a == event) && !(a->attr.sample_type & bit))
+			return a;
+	}
+	return NULL;
+}
+
+int filter__setup(const struct sample_filter *f, const struct pd_reader *r,
+		  const struct pd_attr *event, struct time_range **times, size_t *nr_times)
+{
+	const struct pd_info *in = pd_reader__info(r);
+	const char *path = pd_reader__path(r);
+	const struct pd_attr *a;
+
+	if (f->time && (a = kept_without(r, event, PERF_SAMPLE_TIME)))
+		return error("'%s': event '%s' was recorded without sample times: --time cannot "
+			     "select its samples", path, a->name);
+	if (f->cpus && (a = kept_without(r, event, PERF_SAMPLE_CPU)))
+		return error("'%s': event '%s' was recorded without sample CPUs (perf record -a, "
+			     "-C or --sample-cpu records them): --cpu cannot select its samples",
+			     path, a->name);
+	if (f->cpus && in->nr_cpus_avail) {
+		uint32_t cpu;
+
+		/* as perf: a cpu past those the recording's machine had is a mistake */
+		for (cpu = in->nr_cpus_avail; cpu < FILTER_MAX_CPUS; cpu++)
+			if (cpu_filter__keep(f->cpus, cpu))
+				return error("'%s' was recorded on a machine of %" PRIu32 " CPUs: "
+					     "--cpu '%s' names cpu %" PRIu32, path,
+					     in->nr_cpus_avail, f->cpu_list, cpu);
+	}
+	if (!f->time)
+		return 0;
+	if (time_filter__is_percent(f->time) &&
+	    (!in->has_sample_time || (!in->first_sample_time && !in->last_sample_time)))
+		return error("'%s' does not say when its first and last samples were (perf's "
+			     "HEADER_SAMPLE_TIME%s): --time '%s' cannot take percent slices of it",
+			     path, in->pipe_mode ? ", which a pipe does not carry" : "", f->time);
+	return time_filter__parse(f->time, in->first_sample_time, in->last_sample_time,
+				  times, nr_times);
 }

@@ -45,6 +45,21 @@ bool time_filter__keep(const struct time_range *ranges, size_t nr, uint64_t t);
  * once); -1 after error() on bad input.
  */
 int cpu_filter__parse(const char *arg, uint64_t **bits);
+struct sample_filter;
+struct pd_reader;
+struct pd_attr;
+
+/*
+ * Check --time and --cpu against the recording once its header is known:
+ * the samples of the events kept (event, or all when NULL) must have
+ * times and CPUs, the cpus must be the recording machine's, percent
+ * slices need the first and last sample time (as perf: HEADER_SAMPLE_TIME,
+ * which perf writes at the end of a file; a pipe has none). Then parse
+ * --time into *times. -1 after error() when the recording cannot satisfy them.
+ */
+int filter__setup(const struct sample_filter *f, const struct pd_reader *r,
+		  const struct pd_attr *event, struct time_range **times, size_t *nr_times);
+
 static inline bool cpu_filter__keep(const uint64_t *bits, uint32_t cpu)
 {
 	return cpu < FILTER_MAX_CPUS && (bits[cpu / 64] >> (cpu % 64) & 1);

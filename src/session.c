@@ -450,65 +450,11 @@ static struct jitmap *new_jitmap(struct session *s, const char *path)
 	return jm;
 }
 
-/* The first event kept that lacks sample_type bit, or NULL. */
-static const struct pd_attr *kept_without(const struct session *s, uint64_t bit)
-{
-	size_t i, n = pd_reader__nr_attrs(s->reader);
-
-	for (i = 0; i < n; i++) {
-		const struct pd_attr *a = pd_reader__attr(s->reader, i);
-
-		if ((!s->event || a == s->event) && !(a->attr.sample_type & bit))
-			return a;
-	}
-	return NULL;
-}
-
-/*
- * --time and --cpu need the samples' times and CPUs, percent slices the
- * recording's first and last sample time (as perf, from HEADER_SAMPLE_TIME,
- * which perf writes at the end of a file; a pipe has none).
- */
-static int setup_filters(struct session *s)
-{
-	const struct sample_filter *f = &s->opts->filter;
-	const struct pd_info *in = pd_reader__info(s->reader);
-	const char *path = pd_reader__path(s->reader);
-	const struct pd_attr *a;
-
-	if (f->time && (a = kept_without(s, PERF_SAMPLE_TIME)))
-		return error("'%s': event '%s' was recorded without sample times: --time cannot "
-			     "select its samples", path, a->name);
-	if (f->cpus && (a = kept_without(s, PERF_SAMPLE_CPU)))
-		return error("'%s': event '%s' was recorded without sample CPUs (perf record -a, "
-			     "-C or --sample-cpu records them): --cpu cannot select its samples",
-			     path, a->name);
-	if (f->cpus && in->nr_cpus_avail) {
-		uint32_t cpu;
-
-		/* as perf: a cpu past those the recording's machine had is a mistake */
-		for (cpu = in->nr_cpus_avail; cpu < FILTER_MAX_CPUS; cpu++)
-			if (cpu_filter__keep(f->cpus, cpu))
-				return error("'%s' was recorded on a machine of %" PRIu32 " CPUs: "
-					     "--cpu '%s' names cpu %" PRIu32, path,
-					     in->nr_cpus_avail, f->cpu_list, cpu);
-	}
-	if (!f->time)
-		return 0;
-	if (time_filter__is_percent(f->time) &&
-	    (!in->has_sample_time || (!in->first_sample_time && !in->last_sample_time)))
-		return error("'%s' does not say when its first and last samples were (perf's "
-			     "HEADER_SAMPLE_TIME%s): --time '%s' cannot take percent slices of it",
-			     path, in->pipe_mode ? ", which a pipe does not carry" : "", f->time);
-	return time_filter__parse(f->time, in->first_sample_time, in->last_sample_time,
-				  &s->times, &s->nr_times);
-}
-
 static int session_start(struct session *s)
 {
 	if (choose_event(s))
 		return -1;
-	if (setup_filters(s) ||
+	if (filter__setup(&s->opts->filter, s->reader, s->event, &s->times, &s->nr_times) ||
 	    (s->opts->offcpu && !(s->offcpu = offcpu__new(s->reader, on_offcpu, s)))) {
 		s->bad_filter = true;
 		return -1;
