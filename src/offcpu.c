@@ -226,15 +226,16 @@ static struct tracedata *switch_formats(const struct pd_reader *r)
 
 	if (!in->tracing_data) {
 		warning("'%s' has no tracing data: sched_switch samples do not say which thread "
-			"comes on the CPU; a thread's time off it ends at its next sample",
-			pd_reader__path(r));
+			"comes on the CPU; a thread's time off it ends at the next sign that it "
+			"ran (a sample, a switch-out, its exit)", pd_reader__path(r));
 		return NULL;
 	}
 	td = tracedata__new(in->tracing_data, (size_t)in->tracing_data_size, &err, NULL);
 	if (!td)
 		warning("'%s': tracing data unreadable (%s): sched_switch samples do not say "
-			"which thread comes on the CPU; a thread's time off it ends at its next "
-			"sample", pd_reader__path(r), tracedata__strerror(err));
+			"which thread comes on the CPU; a thread's time off it ends at the next "
+			"sign that it ran (a sample, a switch-out, its exit)", pd_reader__path(r),
+			tracedata__strerror(err));
 	return td;
 }
 
