@@ -50,6 +50,7 @@ struct session {
 	struct time_range *times;     /* --time, made at the start */
 	size_t nr_times;
 	bool bad_filter;              /* SESSION_BAD_FILTER */
+	bool filtering;               /* any of --pid, --tid, --comm, --time, --cpu */
 	struct mmap_scan *scan;       /* exec mmaps ahead of the samples: made on first need */
 	struct offcpu *offcpu;        /* --off-cpu, --on-off-cpu */
 	const char *offcpu_sym;       /* OFFCPU_FRAME, interned */
@@ -100,27 +101,22 @@ static void tally_comm(struct session_tally *c, const char *comm)
 		c->more_comms = true;
 }
 
-/* off_cpu: a switch-out stack (offcpu.h), of whichever event. */
-static bool keep_sample(struct session *s, const struct pd_sample *smp, const struct thread *t,
-			bool off_cpu)
+/* Whether the sample passes --pid, --tid, --comm, --time and --cpu, counted for the warnings. */
+static bool filters_pass(struct session *s, const struct pd_sample *smp, const struct thread *t)
 {
 	const struct sample_filter *f = &s->opts->filter;
 	struct session_tally *c = &s->tally;
 	bool pid_ok, tid_ok, comm_ok, time_ok, cpu_ok;
 
-	c->samples++;
-	if (smp->attr)
-		tally_attr(&c->read, &c->alloc_read, smp->attr->index);
-	if (s->event && smp->attr != s->event && !off_cpu)
-		return false;
-	if (!c->of_event++ || smp->time < c->first_time)
+	/* the span the --time warning names */
+	if (f->time && (c->of_event == 1 || smp->time < c->first_time))
 		c->first_time = smp->time;
-	if (smp->time > c->last_time)
+	if (f->time && smp->time > c->last_time)
 		c->last_time = smp->time;
 	pid_ok = !f->nr_pids || id_in(f->pids, f->nr_pids, smp->pid);
 	tid_ok = !f->nr_tids || id_in(f->tids, f->nr_tids, smp->tid);
 	comm_ok = !f->nr_comms || comm_in(f, t->comm);
-	time_ok = time_filter__keep(s->times, s->nr_times, smp->time);
+	time_ok = !s->nr_times || time_filter__keep(s->times, s->nr_times, smp->time);
 	cpu_ok = !f->cpus || cpu_filter__keep(f->cpus, smp->cpu);
 	c->pid_ok += pid_ok;
 	c->tid_ok += tid_ok;
@@ -129,7 +125,22 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
 	c->cpu_ok += cpu_ok;
 	if (f->nr_comms)
 		tally_comm(c, t->comm);
-	if (!pid_ok || !tid_ok || !comm_ok || !time_ok || !cpu_ok)
+	return pid_ok && tid_ok && comm_ok && time_ok && cpu_ok;
+}
+
+/* off_cpu: a switch-out stack (offcpu.h), of whichever event. */
+static bool keep_sample(struct session *s, const struct pd_sample *smp, const struct thread *t,
+			bool off_cpu)
+{
+	struct session_tally *c = &s->tally;
+
+	c->samples++;
+	if (smp->attr)
+		tally_attr(&c->read, &c->alloc_read, smp->attr->index);
+	if (s->event && smp->attr != s->event && !off_cpu)
+		return false;
+	c->of_event++;
+	if (s->filtering && !filters_pass(s, smp, t))
 		return false;
 	c->nr_kept++;
 	if (smp->attr)
@@ -460,6 +471,8 @@ static int session_start(struct session *s)
 		return -1;
 	}
 	s->offcpu_sym = strpool__intern(s->pool, OFFCPU_FRAME);
+	s->filtering = s->opts->filter.nr_pids || s->opts->filter.nr_tids ||
+		       s->opts->filter.nr_comms || s->nr_times || s->opts->filter.cpus;
 	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
