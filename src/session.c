@@ -471,6 +471,14 @@ static int session_start(struct session *s)
 		return -1;
 	}
 	s->offcpu_sym = strpool__intern(s->pool, OFFCPU_FRAME);
+	/* on-CPU periods in ns are those of the clock events */
+	if (s->opts->offcpu == OFFCPU_BOTH && s->event &&
+	    !(s->event->attr.type == PERF_TYPE_SOFTWARE &&
+	      (s->event->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       s->event->attr.config == PERF_COUNT_SW_TASK_CLOCK)))
+		warning("'%s': the periods of '%s' are not nanoseconds: its on-CPU weights "
+			"are not comparable with the off-CPU ones (record -e cpu-clock)",
+			pd_reader__path(s->reader), s->event->name);
 	s->filtering = s->opts->filter.nr_pids || s->opts->filter.nr_tids ||
 		       s->opts->filter.nr_comms || s->nr_times || s->opts->filter.cpus;
 	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
@@ -676,6 +684,11 @@ static void session_explain(struct session *s)
 	const struct session_tally *c = &s->tally;
 	struct sbuf events = SBUF_INIT;
 
+	if (!c->samples && s->opts->offcpu == OFFCPU_ONLY) {
+		warning("'%s': no thread left the CPU and ran again: no off-CPU time",
+			pd_reader__path(s->reader));
+		return;
+	}
 	if (!c->samples) {
 		warning("'%s' holds no samples", pd_reader__path(s->reader));
 		return;

@@ -5,6 +5,7 @@
 #   wide.spec    the same with SWITCH_CPU_WIDE records (--switch-events -a)
 #   bpf.spec     samples of "offcpu-time" (perf record --off-cpu)
 #   none.spec    cpu-clock alone: no switches
+#   gone.spec    switch records, but no thread that left came back
 # The times, threads and the weights they must give are in cmd. The
 # sched_switch format is Linux 6.18's (id 372), as in synth-tracepoint.
 import struct
@@ -166,8 +167,19 @@ def none_spec():
     return out
 
 
+def gone_spec():
+    out = ["# Made by make-specs.py: a thread leaves and never comes back; see cmd."]
+    common(out)
+    out.append("attr name=cpu-clock type=1 config=0 sample_period=%d sample_id_all=1 "
+               "context_switch=1 sample_type=IDENTIFIER,IP,TID,TIME,CPU,PERIOD,CALLCHAIN ids=13" % MS)
+    threads(out, 13)
+    out.append(clock(101, 500000, STACKS[101]))
+    out.append("switch id=13 pid=100 tid=101 time=%d cpu=0 out=1" % MS)
+    return out
+
+
 for name, lines in (("sched.spec", sched_spec()), ("switch.spec", switch_spec(False)),
                     ("wide.spec", switch_spec(True)), ("bpf.spec", bpf_spec()),
-                    ("none.spec", none_spec())):
+                    ("none.spec", none_spec()), ("gone.spec", gone_spec())):
     with open(name, "w") as f:
         f.write("\n".join(lines) + "\n")
