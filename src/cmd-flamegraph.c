@@ -15,6 +15,12 @@ static const char *const flamegraph_usage[] = {
 	"      --include-tid     append -PID/TID to the process name",
 	"      --no-kernel       leave kernel frames out",
 	"      --weight=period   sum sample periods instead of counting samples",
+	"      --off-cpu         weigh each stack by the time its thread was off the",
+	"                        CPU, in ns, from the recording's context switches",
+	"                        (perf record -e sched:sched_switch -g, --switch-events",
+	"                        or --off-cpu); implies --weight=period",
+	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for",
+	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]",
 	"      --title TEXT      the heading (default: Flame Graph)",
 	"      --width PX        image width in pixels (default: 1200)",
 	"      --minwidth PX     leave out frames narrower than PX pixels, or than",
@@ -102,7 +108,8 @@ static const struct command flamegraph_command = {
 	.sample_anywhere = true,
 	.usage = flamegraph_usage,
 	.options = flamegraph_options,
-	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL,
+	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL |
+		  CMD_OFF_CPU,
 	.weight_period = false,            /* count samples */
 	.parse = flamegraph_opt,
 	.prepare = flamegraph_prepare,

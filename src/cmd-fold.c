@@ -14,6 +14,12 @@ static const char *const fold_usage[] = {
 	"      --annotate        suffix kernel frames _[k] and JIT frames _[j]",
 	"      --no-kernel       leave kernel frames out",
 	"      --weight=period   sum sample periods instead of counting samples",
+	"      --off-cpu         weigh each stack by the time its thread was off the",
+	"                        CPU, in ns, from the recording's context switches",
+	"                        (perf record -e sched:sched_switch -g, --switch-events",
+	"                        or --off-cpu); implies --weight=period",
+	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for",
+	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]",
 	NULL,
 };
 
@@ -78,7 +84,8 @@ static const struct command fold_command = {
 	.sample_anywhere = true,
 	.usage = fold_usage,
 	.options = fold_options,
-	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL,
+	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL |
+		  CMD_OFF_CPU,
 	.weight_period = false,            /* count samples */
 	.parse = fold_opt,
 	.prepare = fold_prepare,

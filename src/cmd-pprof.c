@@ -12,6 +12,13 @@ static const char *const pprof_usage[] = {
 	"is used only when it is not a terminal.",
 	"",
 	"      --labels LIST     label samples with any of pid,tid,comm (default: none)",
+	"      --off-cpu         weigh each stack by the time its thread was off the",
+	"                        CPU, in ns, from the recording's context switches",
+	"                        (perf record -e sched:sched_switch -g, --switch-events",
+	"                        or --off-cpu): sample type off-cpu",
+	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for",
+	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]:",
+	"                        sample type on-off-cpu, nanoseconds",
 	NULL,
 };
 
@@ -63,6 +70,7 @@ static void pprof_prepare(void *ctx, struct command_opts *o)
 	struct pprof_cmd *cmd = ctx;
 
 	cmd->opts.event = o->in.session.filter.event;
+	cmd->opts.offcpu = o->in.session.offcpu;
 	o->in.session.jit_lines = true;          /* locations carry their lines */
 	cmd->b = pprof_builder__new(&cmd->opts);
 }
@@ -101,6 +109,7 @@ static void pprof_release(void *ctx)
 
 static const struct command pprof_command = {
 	.stacks = true,
+	.shared = CMD_OFF_CPU,
 	.usage = pprof_usage,
 	.options = pprof_options,
 	.binary_output = "a gzipped profile",

@@ -14,6 +14,8 @@ static const struct {
 	{ { "include-pid", no_argument, NULL, OPT_INCLUDE_PID }, CMD_INCLUDE_PID },
 	{ { "include-tid", no_argument, NULL, OPT_INCLUDE_TID }, CMD_INCLUDE_TID },
 	{ { "no-kernel", no_argument, NULL, OPT_NO_KERNEL }, CMD_NO_KERNEL },
+	{ { "off-cpu", no_argument, NULL, OPT_OFF_CPU }, CMD_OFF_CPU },
+	{ { "on-off-cpu", no_argument, NULL, OPT_ON_OFF_CPU }, CMD_OFF_CPU },
 };
 
 /* One run of a command: what command__run() and the session hooks share. */
@@ -123,6 +125,8 @@ static int parse_one(struct command_run *run, int c, const char *arg)
 	case OPT_INCLUDE_PID: o->include_pid = true; return 0;
 	case OPT_INCLUDE_TID: o->include_tid = true; return 0;
 	case OPT_NO_KERNEL:   o->no_kernel = true; return 0;
+	case OPT_OFF_CPU:     o->in.session.offcpu = OFFCPU_ONLY; return 0;
+	case OPT_ON_OFF_CPU:  o->in.session.offcpu = OFFCPU_BOTH; return 0;
 	default:
 		if (!run->c->parse)
 			BUG("option %d of '%s' has no parser", c, run->name);
@@ -265,6 +269,8 @@ static int run_session(struct command_run *run)
 		return run->status;
 	if (run->write_failed)
 		return EXIT_OUTPUT;
+	if (ret == SESSION_BAD_FILTER)
+		return EXIT_USAGE;
 	return ret ? EXIT_INPUT : EXIT_OK;
 }
 
@@ -301,6 +307,9 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 		input_opts__release(&run.opts.in);
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	}
+	/* off-CPU stacks weigh the ns their thread was off; on-CPU ones their period */
+	if (run.opts.in.session.offcpu)
+		run.opts.weight_period = true;
 	if (c->binary_output && !run.opts.in.output && isatty(STDOUT_FILENO)) {
 		error("not writing %s to a terminal: use -o FILE", c->binary_output);
 		input_opts__release(&run.opts.in);

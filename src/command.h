@@ -35,11 +35,13 @@ enum command_shared {
 	CMD_INCLUDE_PID = 1u << 1,   /* --include-pid */
 	CMD_INCLUDE_TID = 1u << 2,   /* --include-tid */
 	CMD_NO_KERNEL   = 1u << 3,   /* --no-kernel */
+	CMD_OFF_CPU     = 1u << 4,   /* --off-cpu, --on-off-cpu (session_opts.offcpu; weight: period) */
 };
 
 /* getopt_long values of the shared options; a command's own start at OPT_COMMAND_LAST. */
 enum {
 	OPT_WEIGHT = OPT_INPUT_LAST, OPT_INCLUDE_PID, OPT_INCLUDE_TID, OPT_NO_KERNEL,
+	OPT_OFF_CPU, OPT_ON_OFF_CPU,
 	OPT_COMMAND_LAST,
 };
 

@@ -1,6 +1,7 @@
 #include "common.h"
 #include "input-opts.h"
 #include "async-out.h"
+#include "filter.h"
 #include "jitmap.h"
 #include "pipeline.h"
 
@@ -18,6 +19,11 @@ const char *const input_opts_usage[] = {
 	"      --tid TID,...     only samples of these threads",
 	"      --comm NAME,...   only samples of threads with these names",
 	"      --event NAME      only samples of this event",
+	"      --time START,END  only samples in this time window, as perf script",
+	"                        takes it: seconds of the sample clock, either side",
+	"                        may be empty, ranges apart by blanks; or percent",
+	"                        slices of the recording: 10%/2, 0%-10%,30%-40%",
+	"      --cpu LIST        only samples taken on these CPUs (0-2,4)",
 	"      --jit-dir DIR     look for jit-PID.dump files in DIR too (repeatable)",
 	"      --perfmap-dir DIR look for perf-PID.map files in DIR too (repeatable)",
 	"      --jitdump PID=FILE",
@@ -44,6 +50,8 @@ const struct option input_long_options[] = {
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "jit-dir", required_argument, NULL, OPT_JIT_DIR },
 	{ "perfmap-dir", required_argument, NULL, OPT_PERFMAP_DIR },
 	{ "jitdump", required_argument, NULL, OPT_JITDUMP },
@@ -72,6 +80,7 @@ void input_opts__release(struct input_opts *o)
 	if (f->nr_comms)
 		free((void *)f->comms[0]);
 	free(f->comms);
+	free(f->cpus);
 	free(o->session.jit_dirs);
 	free(o->session.perfmap_dirs);
 	free(o->session.given);
@@ -117,6 +126,18 @@ static int parse_threads(struct session_opts *so, const char *arg)
 	return 0;
 }
 
+/* --time: checked here; percent slices are made when the recording's times are known. */
+static int parse_time(struct sample_filter *f, const char *arg)
+{
+	struct time_range *ranges = NULL;
+	size_t nr = 0;
+	int ret = time_filter__parse(arg, 0, 0, &ranges, &nr);
+
+	free(ranges);
+	f->time = arg;
+	return ret;
+}
+
 int input_opts__parse(struct input_opts *o, int c, const char *arg)
 {
 	struct sample_filter *f = &o->session.filter;
@@ -136,6 +157,12 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 		parse_str_list(arg, &f->comms, &f->nr_comms);
 		return 1;
 	case OPT_EVENT:       f->event = arg; return 1;
+	case OPT_TIME:        return parse_time(f, arg) ? -1 : 1;
+	case OPT_CPU:
+		if (f->cpus)
+			return error("--cpu given twice; list the cpus with commas"), -1;
+		f->cpu_list = arg;
+		return cpu_filter__parse(arg, &f->cpus) ? -1 : 1;
 	case OPT_JIT_DIR:
 		add_dir(&o->session.jit_dirs, &o->session.nr_jit_dirs, arg);
 		return 1;

@@ -101,7 +101,8 @@ static enum svg_kind frame_fg_kind(enum frame_kind kind, const char *sym)
 		return kind == FRAME_JIT ? SVGK_JIT : SVGK_PERFMAP;
 	case FRAME_UNKNOWN:
 	default:
-		return SVGK_UNKNOWN;
+		/* --on-off-cpu's leaf: blue, as off-CPU flame graphs are */
+		return sym && !strcmp(sym, OFFCPU_FRAME) ? SVGK_OFFCPU : SVGK_UNKNOWN;
 	}
 }
 

@@ -201,6 +201,14 @@ void pprof_builder__start(struct pprof_builder *b, const struct session *s)
 	b->sample_period = a->attr.freq ? 0 : a->attr.sample_period;
 	b->sample_freq = a->attr.freq ? a->attr.sample_freq : 0;
 	b->has_period = a->attr.sample_type & PERF_SAMPLE_PERIOD;
+	/* off-CPU stacks: nanoseconds, and no period between samples */
+	if (b->opts.offcpu) {
+		b->type = b->opts.offcpu == OFFCPU_ONLY ? "off-cpu" : "on-off-cpu";
+		b->unit = "nanoseconds";
+		b->has_period = true;
+		b->freq = false;
+		b->sample_period = 0;
+	}
 }
 
 void pprof_builder__finish(struct pprof_builder *b)

@@ -29,6 +29,7 @@
 struct pprof_opts {
 	bool label_pid, label_tid, label_comm;   /* --labels pid,tid,comm */
 	const char *event;   /* the event the samples are of (--event), NULL: the first */
+	enum offcpu_mode offcpu;   /* --off-cpu: sample type off-cpu, --on-off-cpu: on-off-cpu (ns) */
 };
 
 struct pprof_builder;

@@ -354,6 +354,11 @@ void pd_reader__feature(struct pd_reader *r, int feat, const uint8_t *p, uint64_
 	case FEAT_CLOCKID:
 		in->clock_res_ns = cursor_u64(&c);
 		break;
+	case FEAT_SAMPLE_TIME:
+		in->first_sample_time = cursor_u64(&c);
+		in->last_sample_time = cursor_u64(&c);
+		in->has_sample_time = !c.bad;
+		break;
 	case FEAT_COMPRESSED:
 		cursor_u32(&c);                 /* version */
 		in->comp_type = cursor_u32(&c);

@@ -57,6 +57,9 @@ struct pd_info {
 	uint64_t total_mem_kb;
 	uint64_t clock_res_ns;        /* HEADER_CLOCKID: the clock's resolution, 0 if absent
 	                                 (the clock itself is the attrs' clockid) */
+	/* HEADER_SAMPLE_TIME: the first and last sample's time (file mode only) */
+	bool has_sample_time;
+	uint64_t first_sample_time, last_sample_time;
 	bool compressed;              /* HEADER_COMPRESSED feature present */
 	uint32_t comp_type, comp_level;
 	uint32_t comp_mmap_len;       /* most one COMPRESSED record holds */

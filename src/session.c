@@ -1,5 +1,6 @@
 #include "common.h"
 #include "session.h"
+#include "filter.h"
 #include "handoff.h"
 #include "user-stack.h"
 #include "jitmap.h"
@@ -22,7 +23,9 @@ struct session_tally {
 	size_t alloc_read, alloc_kept;
 	uint64_t of_event;            /* samples of the kept event(s) */
 	uint64_t nr_kept;             /* samples passed to the command */
-	uint64_t pid_ok, tid_ok, comm_ok;  /* of those, the ones each filter alone keeps */
+	/* of those, the ones each filter alone keeps */
+	uint64_t pid_ok, tid_ok, comm_ok, time_ok, cpu_ok;
+	uint64_t first_time, last_time;     /* of the samples of the kept event(s) */
 	const char *comms[MAX_SEEN_COMMS];  /* the first comms seen (--comm only) */
 	size_t nr_comms;
 	bool more_comms;
@@ -44,7 +47,14 @@ struct session {
 	struct user_stack *user_stack;  /* --call-graph dwarf: made at the first dump */
 	uint64_t *user_ips;           /* its walks' addresses */
 	struct session_tally tally;
+	struct time_range *times;     /* --time, made at the start */
+	size_t nr_times;
+	bool bad_filter;              /* SESSION_BAD_FILTER */
+	bool filtering;               /* any of --pid, --tid, --comm, --time, --cpu */
 	struct mmap_scan *scan;       /* exec mmaps ahead of the samples: made on first need */
+	struct offcpu *offcpu;        /* --off-cpu, --on-off-cpu */
+	const char *offcpu_sym;       /* OFFCPU_FRAME, interned */
+	uint64_t now;                 /* the time of the last record with one */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -91,27 +101,46 @@ static void tally_comm(struct session_tally *c, const char *comm)
 		c->more_comms = true;
 }
 
-static bool keep_sample(struct session *s, const struct pd_sample *smp, const struct thread *t)
+/* Whether the sample passes --pid, --tid, --comm, --time and --cpu, counted for the warnings. */
+static bool filters_pass(struct session *s, const struct pd_sample *smp, const struct thread *t)
 {
 	const struct sample_filter *f = &s->opts->filter;
 	struct session_tally *c = &s->tally;
-	bool pid_ok, tid_ok, comm_ok;
+	bool pid_ok, tid_ok, comm_ok, time_ok, cpu_ok;
+
+	/* the span the --time warning names */
+	if (f->time && (c->of_event == 1 || smp->time < c->first_time))
+		c->first_time = smp->time;
+	if (f->time && smp->time > c->last_time)
+		c->last_time = smp->time;
+	pid_ok = !f->nr_pids || id_in(f->pids, f->nr_pids, smp->pid);
+	tid_ok = !f->nr_tids || id_in(f->tids, f->nr_tids, smp->tid);
+	comm_ok = !f->nr_comms || comm_in(f, t->comm);
+	time_ok = !s->nr_times || time_filter__keep(s->times, s->nr_times, smp->time);
+	cpu_ok = !f->cpus || cpu_filter__keep(f->cpus, smp->cpu);
+	c->pid_ok += pid_ok;
+	c->tid_ok += tid_ok;
+	c->comm_ok += comm_ok;
+	c->time_ok += time_ok;
+	c->cpu_ok += cpu_ok;
+	if (f->nr_comms)
+		tally_comm(c, t->comm);
+	return pid_ok && tid_ok && comm_ok && time_ok && cpu_ok;
+}
+
+/* off_cpu: a switch-out stack (offcpu.h), of whichever event. */
+static bool keep_sample(struct session *s, const struct pd_sample *smp, const struct thread *t,
+			bool off_cpu)
+{
+	struct session_tally *c = &s->tally;
 
 	c->samples++;
 	if (smp->attr)
 		tally_attr(&c->read, &c->alloc_read, smp->attr->index);
-	if (s->event && smp->attr != s->event)
+	if (s->event && smp->attr != s->event && !off_cpu)
 		return false;
 	c->of_event++;
-	pid_ok = !f->nr_pids || id_in(f->pids, f->nr_pids, smp->pid);
-	tid_ok = !f->nr_tids || id_in(f->tids, f->nr_tids, smp->tid);
-	comm_ok = !f->nr_comms || comm_in(f, t->comm);
-	c->pid_ok += pid_ok;
-	c->tid_ok += tid_ok;
-	c->comm_ok += comm_ok;
-	if (f->nr_comms)
-		tally_comm(c, t->comm);
-	if (!pid_ok || !tid_ok || !comm_ok)
+	if (s->filtering && !filters_pass(s, smp, t))
 		return false;
 	c->nr_kept++;
 	if (smp->attr)
@@ -181,14 +210,29 @@ static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct
 	return nr;
 }
 
+/* The OFFCPU_FRAME leaf, as the sample's frame *nr (counted up). */
+static void push_offcpu_frame(struct session *s, size_t *nr)
+{
+	struct frame_buf *fb = s->frames;
+	size_t at = st_add(fb->nr, *nr);
+
+	ALLOC_GROW(fb->v, at + 1, fb->alloc);
+	memset(&fb->v[at], 0, sizeof(fb->v[at]));
+	fb->v[at].sym = s->offcpu_sym;
+	fb->v[at].dso = s->offcpu_sym;
+	fb->v[at].kind = FRAME_UNKNOWN;
+	(*nr)++;
+}
+
+/* first: frames already pushed for this sample (the off-CPU leaf) */
 static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct thread *t,
-			    const struct unwind_result **unwound)
+			    size_t first, const struct unwind_result **unwound)
 {
 	const struct pd_sample *smp = &ev->sample;
 	uint16_t sample_mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint16_t cpumode = sample_mode;
 	bool exact = true, user_part = false;
-	size_t nr = 0;
+	size_t nr = first;
 	uint64_t i;
 
 	if (smp->callchain)
@@ -220,30 +264,50 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 		nr = unwind_user(s, smp, t, nr, unwound);
 		user_part = nr > before;
 	}
-	if (nr < MAX_FRAMES && !user_part && (user_mode(sample_mode) || nr == 0))
+	if (nr < MAX_FRAMES && !user_part && (user_mode(sample_mode) || nr == first))
 		push_frame(s, &nr, t, sample_mode, smp->ip, false);
 	return nr;
 }
 
-static void on_sample(struct session *s, const struct pd_event *ev)
+/* off_cpu: a switch-out stack offcpu gave, delivered when its thread ran again */
+static void deliver_sample(struct session *s, const struct pd_event *ev, bool off_cpu)
 {
 	struct thread *t = machine__findnew_thread(s->machine, ev->sample.pid, ev->sample.tid);
 	struct resolved_sample rs;
+	size_t first = 0;
 
-	if (!keep_sample(s, &ev->sample, t))
+	if (!keep_sample(s, &ev->sample, t, off_cpu))
 		return;
-	/* the process's JIT code as of this sample (code_changed() drops stale frames) */
-	jitmap__advance(s->jitmap, ev->sample.pid, ev->sample.time);
+	/*
+	 * the process's JIT code as of this sample (code_changed() drops stale
+	 * frames); an off-CPU stack is resolved now, when its time is known
+	 */
+	jitmap__advance(s->jitmap, ev->sample.pid, off_cpu ? s->now : ev->sample.time);
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
 	s->frames = s->handoff ? handoff__frames(s->handoff) : &s->own_frames;
-	rs.nr_frames = resolve_chain(s, ev, t, &rs.unwind);
+	if (off_cpu && s->opts->offcpu == OFFCPU_BOTH)
+		push_offcpu_frame(s, &first);
+	rs.nr_frames = resolve_chain(s, ev, t, first, &rs.unwind);
 	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
 	if (s->handoff)
 		handoff__add(s->handoff, &rs);
 	else
 		s->hooks->sample(s->hooks->ctx, &rs);
+}
+
+static void on_offcpu(void *ctx, const struct pd_event *ev)
+{
+	deliver_sample(ctx, ev, true);
+}
+
+static void on_sample(struct session *s, const struct pd_event *ev)
+{
+	/* with --off-cpu, on-CPU samples only tell offcpu that their thread runs */
+	if (s->offcpu && (offcpu__sample(s->offcpu, ev) || s->opts->offcpu == OFFCPU_ONLY))
+		return;
+	deliver_sample(s, ev, false);
 }
 
 static void on_mmap(struct session *s, const struct pd_event *ev)
@@ -264,7 +328,14 @@ static void deliver(void *ctx, const struct pd_event *ev)
 {
 	struct session *s = ctx;
 
+	if (ev->sample.time > s->now)
+		s->now = ev->sample.time;
 	switch (ev->type) {
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (s->offcpu)
+			offcpu__switch(s->offcpu, ev);
+		break;
 	case PERF_RECORD_SAMPLE:
 		on_sample(s, ev);
 		break;
@@ -283,6 +354,9 @@ static void deliver(void *ctx, const struct pd_event *ev)
 		resolver__invalidate(s->resolver, ev->u.fork.pid);
 		break;
 	case PERF_RECORD_EXIT:
+		/* its last time off is charged to it while it is still there */
+		if (s->offcpu)
+			offcpu__exit(s->offcpu, ev->u.fork.tid, ev->u.fork.time);
 		machine__exit(s->machine, ev->u.fork.pid, ev->u.fork.tid);
 		break;
 	case PERF_RECORD_MMAP:
@@ -314,8 +388,14 @@ static int choose_event(struct session *s)
 		return error("'%s': no event named '%s' in the recording",
 			     pd_reader__path(s->reader), f->event);
 	}
-	if (f->first_event_only && n)
-		s->event = pd_reader__attr(s->reader, 0);
+	/* --off-cpu: the switches of every event; --on-off-cpu: the first that samples */
+	if (s->opts->offcpu == OFFCPU_ONLY)
+		return 0;
+	for (i = 0; f->first_event_only && i < n; i++)
+		if (!s->opts->offcpu || !offcpu__is_source(pd_reader__attr(s->reader, i))) {
+			s->event = pd_reader__attr(s->reader, i);
+			break;
+		}
 	return 0;
 }
 
@@ -385,6 +465,22 @@ static int session_start(struct session *s)
 {
 	if (choose_event(s))
 		return -1;
+	if (filter__setup(&s->opts->filter, s->reader, s->event, &s->times, &s->nr_times) ||
+	    (s->opts->offcpu && !(s->offcpu = offcpu__new(s->reader, on_offcpu, s)))) {
+		s->bad_filter = true;
+		return -1;
+	}
+	s->offcpu_sym = strpool__intern(s->pool, OFFCPU_FRAME);
+	/* on-CPU periods in ns are those of the clock events */
+	if (s->opts->offcpu == OFFCPU_BOTH && s->event &&
+	    !(s->event->attr.type == PERF_TYPE_SOFTWARE &&
+	      (s->event->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       s->event->attr.config == PERF_COUNT_SW_TASK_CLOCK)))
+		warning("'%s': the periods of '%s' are not nanoseconds: its on-CPU weights "
+			"are not comparable with the off-CPU ones (record -e cpu-clock)",
+			pd_reader__path(s->reader), s->event->name);
+	s->filtering = s->opts->filter.nr_pids || s->opts->filter.nr_tids ||
+		       s->opts->filter.nr_comms || s->nr_times || s->opts->filter.cpus;
 	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
@@ -480,7 +576,9 @@ static void explain_first_event(struct session *s)
 	const struct session_tally *c = &s->tally;
 	struct sbuf others = SBUF_INIT;
 
+	/* with --on-off-cpu the switches' event is used too, as it should be */
 	if (s->opts->filter.first_event_only && !s->opts->filter.event && s->event &&
+	    !s->opts->offcpu &&
 	    add_event_names(&others, s->reader, c->read, c->alloc_read, s->event))
 		warning("'%s' has %zu events; using '%s' only (also: %s); choose with --event",
 			pd_reader__path(s->reader), pd_reader__nr_attrs(s->reader), s->event->name,
@@ -508,7 +606,13 @@ static void add_comm_filter(struct sbuf *sb, const struct sample_filter *f)
 	sbuf_addch(sb, '\'');
 }
 
-/* No sample passed --pid, --tid and --comm: name the filter(s) that matched nothing. */
+/* "--time '1,2'" */
+static void add_str_filter(struct sbuf *sb, const char *opt, const char *arg)
+{
+	sbuf_addf(sb, "%s%s '%s'", sb->len ? " and " : "", opt, arg);
+}
+
+/* No sample passed --pid, --tid, --comm, --time and --cpu: name the filter(s) that matched nothing. */
 static void explain_no_match(struct session *s)
 {
 	const struct sample_filter *f = &s->opts->filter;
@@ -516,7 +620,8 @@ static void explain_no_match(struct session *s)
 	struct sbuf what = SBUF_INIT, seen = SBUF_INIT;
 	/* a filter that alone matched nothing is to blame; else all of them together */
 	bool alone = (f->nr_pids && !c->pid_ok) || (f->nr_tids && !c->tid_ok) ||
-		     (f->nr_comms && !c->comm_ok);
+		     (f->nr_comms && !c->comm_ok) || (f->time && !c->time_ok) ||
+		     (f->cpus && !c->cpu_ok);
 	size_t i;
 
 	if (f->nr_pids && (!alone || !c->pid_ok))
@@ -528,6 +633,16 @@ static void explain_no_match(struct session *s)
 		for (i = 0; !c->comm_ok && i < c->nr_comms; i++)
 			sbuf_addf(&seen, "%s'%s'", i ? ", " : "", c->comms[i]);
 	}
+	if (f->time && (!alone || !c->time_ok)) {
+		add_str_filter(&what, "--time", f->time);
+		if (!c->time_ok)
+			sbuf_addf(&what, " (samples are from %" PRIu64 ".%06" PRIu64 " to %" PRIu64
+				  ".%06" PRIu64 ")", c->first_time / 1000000000,
+				  c->first_time % 1000000000 / 1000, c->last_time / 1000000000,
+				  c->last_time % 1000000000 / 1000);
+	}
+	if (f->cpus && (!alone || !c->cpu_ok))
+		add_str_filter(&what, "--cpu", f->cpu_list);
 	if (!what.len)
 		BUG("no sample kept, and no filter to blame");
 	warning("no sample matched %s%s%s%s%s", what.buf, alone ? "" : " together",
@@ -569,6 +684,11 @@ static void session_explain(struct session *s)
 	const struct session_tally *c = &s->tally;
 	struct sbuf events = SBUF_INIT;
 
+	if (!c->samples && s->opts->offcpu == OFFCPU_ONLY) {
+		warning("'%s': no thread left the CPU and ran again: no off-CPU time",
+			pd_reader__path(s->reader));
+		return;
+	}
 	if (!c->samples) {
 		warning("'%s' holds no samples", pd_reader__path(s->reader));
 		return;
@@ -609,6 +729,9 @@ int session__run(const char *path, const struct session_opts *opts,
 		session_explain(&s);
 	if (s.resolver && !s.aborted && s.hooks->finish)
 		s.hooks->finish(s.hooks->ctx, &s);
+	if (s.offcpu)
+		offcpu__report(s.offcpu);
+	offcpu__delete(s.offcpu);
 	user_stack__report(s.user_stack, pd_reader__path(s.reader));
 	user_stack__delete(s.user_stack);
 	free(s.user_ips);
@@ -621,7 +744,8 @@ int session__run(const char *path, const struct session_opts *opts,
 	free(s.own_frames.v);
 	free(s.tally.read);
 	free(s.tally.kept);
-	return ret;
+	free(s.times);
+	return s.bad_filter ? SESSION_BAD_FILTER : ret;
 }
 
 int parse_id_list(const char *arg, uint32_t **list, size_t *nr)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "offcpu.h"
 #include "perfdata.h"
 #include "resolve.h"
 
@@ -25,6 +26,9 @@ struct sample_filter {
 	size_t nr_comms;
 	const char *event;          /* event name, or NULL for all */
 	bool first_event_only;      /* no --event: only the first event (fold) */
+	const char *time;           /* --time as given (filter.h; parsed once the header is known) */
+	const char *cpu_list;       /* --cpu as given, for messages */
+	uint64_t *cpus;             /* --cpu: a bitmap of FILTER_MAX_CPUS bits, or NULL */
 };
 
 struct session_opts {
@@ -46,6 +50,15 @@ struct session_opts {
 	 */
 	unsigned int threads;
 	bool sample_anywhere;         /* the hook reads only its resolved_sample */
+	/*
+	 * --off-cpu, --on-off-cpu (offcpu.h): the hook gets each switch-out
+	 * stack as a sample whose period is the ns the thread was off the CPU
+	 * (with OFFCPU_BOTH, under a leaf frame OFFCPU_FRAME, and the on-CPU
+	 * samples of the event chosen, which is then the first event that is no
+	 * switch source); the filters apply to it as to a sample at its
+	 * switch-out time. A recording without switches is SESSION_BAD_FILTER.
+	 */
+	enum offcpu_mode offcpu;
 };
 
 struct resolved_sample {
@@ -93,12 +106,17 @@ struct resolver *session__resolver(const struct session *s);
 /*
  * Run the whole recording through the hooks. Returns 0, or -1 when the
  * input could not be opened or was damaged (an error has been printed;
- * the samples before the damage have been delivered). A recording read
+ * the samples before the damage have been delivered), or
+ * SESSION_BAD_FILTER when a filter asks for what the recording lacks
+ * (--time in percent without HEADER_SAMPLE_TIME, --time or --cpu on an
+ * event recorded without sample times or CPUs; an error has been printed,
+ * no sample delivered). A recording read
  * fine whose output is empty or partial gets one warning line each, and
  * still returns 0: no samples at all, a filter that matched no sample,
  * other events left out by first_event_only, and (with stacks) events
  * recorded without call chains.
  */
+#define SESSION_BAD_FILTER (-2)
 int session__run(const char *path, const struct session_opts *opts,
 		 const struct session_hooks *hooks);
 

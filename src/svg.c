@@ -22,6 +22,7 @@ static const struct svg_style {
 	[SVGK_UNKNOWN]      = { "unknown",                            0,  0,  0, 74, 8 },
 	[SVGK_STUB]         = { "JIT stubs, builtins",               44, 12, 84, 62, 8 },
 	[SVGK_RUNTIME]      = { "runtime (GC, compiler, ...)",      318, 14, 34, 58, 8 },
+	[SVGK_OFFCPU]       = { "off-CPU (blocked, waiting)",       215,  0, 70, 58, 0 },
 };
 
 const char *svg__kind_name(enum svg_kind kind)

@@ -30,6 +30,7 @@ enum svg_kind {
 	SVGK_UNKNOWN,
 	SVGK_STUB,            /* tiers only: JIT stubs, trampolines, builtins */
 	SVGK_RUNTIME,         /* tiers only: the runtime's own native code */
+	SVGK_OFFCPU,          /* the [off-cpu] leaf of --on-off-cpu (offcpu.h) */
 	SVGK_NR_KINDS,
 };
 

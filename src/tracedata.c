@@ -622,12 +622,12 @@ void tracedata__set_ksym_resolver(struct tracedata *td, tracedata_ksym_fn fn, vo
 		tep_set_function_resolver(td->tep, ksym_trampoline, td);
 }
 
-enum tracedata_fmt tracedata__format(struct tracedata *td, uint64_t id, const void *raw,
-				     size_t size, uint32_t cpu, struct sbuf *out)
+/* Copy a payload of event id into the zero-padded scratch buffer, as rec; its event. */
+static enum tracedata_fmt load_record(struct tracedata *td, uint64_t id, const void *raw,
+				      size_t size, uint32_t cpu, struct tep_record *rec,
+				      struct tep_event **event)
 {
 	struct tep_event *e = id <= INT32_MAX ? tep_find_event(td->tep, (int)id) : NULL;
-	struct tep_record rec;
-	struct trace_seq s;
 
 	if (!e)
 		return TRACEDATA_FMT_NO_EVENT;
@@ -637,14 +637,49 @@ enum tracedata_fmt tracedata__format(struct tracedata *td, uint64_t id, const vo
 	if (td->dirty > size)
 		memset(td->scratch + size, 0, td->dirty - size);
 	td->dirty = size;
-	memset(&rec, 0, sizeof(rec));
-	rec.cpu = (int)cpu;
-	rec.size = (int)size;
-	rec.record_size = (int)size;
-	rec.data = td->scratch;
+	memset(rec, 0, sizeof(*rec));
+	rec->cpu = (int)cpu;
+	rec->size = (int)size;
+	rec->record_size = (int)size;
+	rec->data = td->scratch;
 	/* libtraceevent picks the event by the payload's common_type */
-	if (tep_find_event_by_record(td->tep, &rec) != e)
+	if (tep_find_event_by_record(td->tep, rec) != e)
 		return TRACEDATA_FMT_MISMATCH;
+	*event = e;
+	return TRACEDATA_FMT_OK;
+}
+
+int tracedata__field_int(struct tracedata *td, uint64_t id, const void *raw, size_t size,
+			 const char *name, int64_t *val)
+{
+	struct tep_record rec;
+	struct tep_event *e;
+	struct tep_format_field *f;
+	unsigned long long v;
+
+	if (load_record(td, id, raw, size, 0, &rec, &e) != TRACEDATA_FMT_OK)
+		return -1;
+	f = tep_find_field(e, name);
+	/* within the payload: the scratch past it is zeros, not the field */
+	if (!f || f->size > 8 || f->offset < 0 || (size_t)f->offset + (size_t)f->size > size ||
+	    tep_read_number_field(f, td->scratch, &v))
+		return -1;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (f->size * 8 - 1) & 1))
+		v |= ~0ULL << (f->size * 8);    /* sign-extend */
+	*val = (int64_t)v;
+	return 0;
+}
+
+enum tracedata_fmt tracedata__format(struct tracedata *td, uint64_t id, const void *raw,
+				     size_t size, uint32_t cpu, struct sbuf *out)
+{
+	struct tep_record rec;
+	struct tep_event *e;
+	struct trace_seq s;
+	enum tracedata_fmt ret = load_record(td, id, raw, size, cpu, &rec, &e);
+
+	if (ret != TRACEDATA_FMT_OK)
+		return ret;
 	trace_seq_init(&s);
 	tep_print_event(td->tep, &s, &rec, "%s", TEP_PRINT_INFO);
 	sbuf_add(out, s.buffer, s.len);

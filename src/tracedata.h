@@ -88,5 +88,13 @@ enum tracedata_fmt {
  */
 enum tracedata_fmt tracedata__format(struct tracedata *td, uint64_t id, const void *raw,
 				     size_t size, uint32_t cpu, struct sbuf *out);
+/*
+ * The integer field name of one tracepoint sample (as tracedata__format()
+ * takes it; signed fields sign-extended): 0 and *val, or -1 when there is
+ * no format for id, the payload is another event's, or it has no such
+ * integer field within size bytes.
+ */
+int tracedata__field_int(struct tracedata *td, uint64_t id, const void *raw, size_t size,
+			 const char *name, int64_t *val);
 
 #endif
