@@ -42,10 +42,18 @@ struct mapping {
 	enum map_kind kind;
 	bool library;                   /* a shared object, or a [special] file */
 	size_t seq;                     /* order first seen */
-	uint64_t lo, hi;                /* lowest and highest address seen */
+	/*
+	 * [start, limit): the union of the MMAP records its frames were in
+	 * (for JIT code: the anonymous mmaps, else the functions' code; a
+	 * kernel address without a record: the addresses seen); offset: the
+	 * file offset at start, as the record gave it.
+	 */
+	uint64_t start, limit, offset;
 	const char *build_id;           /* hex, interned; NULL: none known */
 	bool header_tried;              /* the header's build ids were searched */
-	bool has_functions, has_filenames, has_line_numbers, has_inline_frames;
+	/* its locations: how many, and how many with a function, a file, a line */
+	uint64_t nr_locs, nr_functions, nr_filenames, nr_line_numbers;
+	bool has_inline_frames;
 	Perftools__Profiles__Mapping msg;   /* filled in when written */
 };
 
@@ -79,9 +87,11 @@ struct loc_class {
 	const void *dso, *sym, *jit;
 	uint64_t print_delta, elf_delta, kind;
 	uint32_t elf_zero;      /* elf_addr is 0 (not ip-relative) */
-	uint32_t map;           /* the mapping's seq: not part of the key */
+	uint32_t map;           /* the mapping's seq, NO_MAPPING: not part of the key */
 };
 #define CLASS_KEY_BYTES offsetof(struct loc_class, map)
+/* An address in no mmap and no JIT code: its locations have no mapping (id 0). */
+#define NO_MAPPING UINT32_MAX
 
 /*
  * A location as written: its address, its class, its lines

@@ -39,14 +39,14 @@ static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
 		m = maps[i];
 		perftools__profiles__mapping__init(msg);
 		msg->id = i + 1;
-		msg->memory_start = m->lo;
-		msg->memory_limit = m->hi == UINT64_MAX ? m->hi : m->hi + 1;
-		msg->file_offset = m->kind == MAP_FILE ? m->lo - m->key.bias : 0;
+		msg->memory_start = m->start;
+		msg->memory_limit = m->limit;
+		msg->file_offset = m->kind == MAP_JIT ? 0 : m->offset;
 		msg->filename = pprof_builder__str_index(b, m->key.name);
 		msg->build_id = pprof_builder__str_index(b, m->build_id);
-		msg->has_functions = m->has_functions;
-		msg->has_filenames = m->has_filenames;
-		msg->has_line_numbers = m->has_line_numbers;
+		msg->has_functions = m->nr_locs && m->nr_functions == m->nr_locs;
+		msg->has_filenames = m->nr_locs && m->nr_filenames == m->nr_locs;
+		msg->has_line_numbers = m->nr_locs && m->nr_line_numbers == m->nr_locs;
 		msg->has_inline_frames = m->has_inline_frames;
 		list[i] = msg;
 	}
@@ -152,7 +152,8 @@ static void write_locations(const struct pprof_builder *b, struct gz_sink *g, st
 
 		perftools__profiles__location__init(&msg);
 		msg.id = i + 1;
-		msg.mapping_id = b->map_list[class_at(b, l->cls)->map]->msg.id;
+		msg.mapping_id = class_at(b, l->cls)->map == NO_MAPPING ? 0 :
+				 b->map_list[class_at(b, l->cls)->map]->msg.id;
 		msg.address = l->ip;
 		for (j = l->first_line; j < end; j++) {
 			Perftools__Profiles__Line *line = &lines[j - l->first_line];

@@ -2,6 +2,7 @@
 #include "out-pprof.h"
 #include "out-pprof-internal.h"
 #include "dso.h"
+#include "jitmap.h"
 #include "kernel.h"
 #include "machine.h"
 #include "perfdata.h"
@@ -275,10 +276,46 @@ static bool is_library(const char *name)
 	return false;
 }
 
+/* Widen m to [start, start + len) (a length running past 2^64 ends there). */
+static void mapping_cover(struct mapping *m, uint64_t start, uint64_t len, uint64_t offset)
+{
+	uint64_t limit = start + len < start ? UINT64_MAX : start + len;
+
+	if (m->start == m->limit || start < m->start) {
+		if (m->start == m->limit)
+			m->limit = limit;
+		m->start = start;
+		m->offset = offset;
+	}
+	if (limit > m->limit)
+		m->limit = limit;
+}
+
 /*
- * The mapping a frame belongs to. A file mapped at different addresses
- * (by different processes) gets one mapping per load address, so that
- * each location's address is one in its mapping's range.
+ * The range a frame's mapping covers: its MMAP record (for JIT code only
+ * an anonymous one: code a jitdump describes inside a file's text is the
+ * file's too), else the JIT function's code, else (a kernel address
+ * without a record) the address itself.
+ */
+static void mapping_extend(struct mapping *m, const struct frame *f)
+{
+	const struct map *mp = f->map;
+
+	if (m->kind == MAP_JIT && mp && !mp->anon)
+		mp = NULL;
+	if (mp)
+		mapping_cover(m, mp->start, mp->len, mp->pgoff);
+	else if (m->kind == MAP_JIT && f->jit)
+		mapping_cover(m, f->jit->start, f->jit->size ? f->jit->size : 1, 0);
+	else
+		mapping_cover(m, f->ip, 1, 0);
+}
+
+/*
+ * The mapping a frame belongs to, NULL for an address in no mmap and no
+ * JIT code. A file mapped at different addresses (by different processes)
+ * gets one mapping per load address, so that each location's address is
+ * one in its mapping's range.
  */
 static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame *f)
 {
@@ -294,10 +331,13 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 			name = KSYM_DSO_KERNEL;
 	} else if (f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP) {
 		kind = MAP_JIT;
-	} else if (f->kind == FRAME_NATIVE ||
-		   (strcmp(name, KSYM_UNKNOWN) && !map_name_is_anon(name))) {
+	} else if (!f->map) {
+		return NULL;
+	} else if (f->kind == FRAME_NATIVE || !map_name_is_anon(name)) {
 		kind = MAP_FILE;
 		bias = f->ip - f->print_addr;
+	} else {
+		bias = f->ip - f->print_addr;   /* one per anonymous mmap's offset */
 	}
 	memset(&key.key, 0, sizeof(key.key));
 	key.key.name = strpool__intern(b->pool, name);
@@ -308,20 +348,16 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 		m->key = key.key;
 		m->kind = kind;
 		m->library = kind == MAP_FILE && is_library(name);
-		if (b->nr_maps >= UINT32_MAX)
+		if (b->nr_maps >= UINT32_MAX - 1)
 			die("more than 2^32 mappings");
 		ALLOC_GROW(b->map_list, b->nr_maps + 1, b->alloc_map_list);
 		b->map_list[b->nr_maps] = m;
 		m->seq = b->nr_maps++;
-		m->lo = m->hi = f->ip;
 		HASH_ADD(hh, b->maps, key, sizeof(m->key), m);
 	}
 	if (!m->build_id)
 		m->build_id = mapping_build_id(b, m, f);
-	if (f->ip < m->lo)
-		m->lo = f->ip;
-	if (f->ip > m->hi)
-		m->hi = f->ip;
+	mapping_extend(m, f);
 	return m;
 }
 
@@ -388,26 +424,31 @@ static size_t frame_lines(struct pprof_builder *b, const struct frame *f, struct
 }
 
 /*
- * What a mapping's locations say, in pprof's sense: how far symbolization
- * went (readers symbolize again only mappings with none of these set).
- * Memory without a file (//anon, [unknown]) has all it will ever have:
- * it is marked as having functions so that readers do not try to open
+ * Count what a mapping's location says, for pprof's has_functions,
+ * has_filenames and has_line_numbers: true when every location of the
+ * mapping has it (readers symbolize again the mappings without
+ * functions). Memory without a file (//anon) has all it will ever have:
+ * it counts as having functions so that readers do not try to open
  * "//anon".
  */
-static void mapping_flags(struct mapping *m, const struct src_loc *src, size_t n, bool debug)
+static void mapping_count(struct mapping *m, const struct src_loc *src, size_t n, bool debug)
 {
+	bool file = n > 0, line = n > 0;
 	size_t i;
 
+	m->nr_locs++;
 	if (n || m->kind == MAP_NOFILE)
-		m->has_functions = true;
+		m->nr_functions++;
 	if (debug)
 		m->has_inline_frames = true;
 	for (i = 0; i < n; i++) {
-		if (src[i].file && src[i].file[0])
-			m->has_filenames = true;
-		if (src[i].line)
-			m->has_line_numbers = true;
+		if (!src[i].file || !src[i].file[0])
+			file = false;
+		if (!src[i].line)
+			line = false;
 	}
+	m->nr_filenames += file;
+	m->nr_line_numbers += line;
 }
 
 static uint64_t location_hash(const struct location_key *k)
@@ -475,6 +516,7 @@ static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
 			 const struct location_key *key)
 {
 	struct loc_class c;
+	struct mapping *map;
 	size_t mask, pos;
 	uint32_t id;
 
@@ -495,7 +537,8 @@ static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
 			return id - 1;
 	if (b->nr_classes >= UINT32_MAX - 1)
 		die("more than 2^32 distinct locations");
-	c.map = (uint32_t)frame_mapping(b, f)->seq;
+	map = frame_mapping(b, f);
+	c.map = map ? (uint32_t)map->seq : NO_MAPPING;
 	CHUNK_RESERVE(b->class_chunks, b->alloc_class_chunks, b->nr_classes, CLASS_CHUNK_BITS);
 	*class_at(b, b->nr_classes) = c;
 	b->class_table.slots[pos] = (uint32_t)++b->nr_classes;
@@ -528,7 +571,8 @@ static uint32_t new_location(struct pprof_builder *b, const struct frame *f, uin
 		line->line = src[i].line;
 		line->column = src[i].column;
 	}
-	mapping_flags(map, src, n, debug);
+	if (map)
+		mapping_count(map, src, n, debug);
 	return (uint32_t)++b->nr_locs;
 }
 

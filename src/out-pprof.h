@@ -12,11 +12,14 @@
  * A location carries its frame's sampled address and one Line per source
  * position, innermost (inlined) first, from srcline.h; frames without line
  * information get a Line naming the function only, unresolved ones none.
- * Mappings: one per mapped file and load address (memory_start/limit span
- * the addresses seen, file_offset makes address - memory_start +
- * file_offset the file offset), one per jitdump or perf map the JIT
- * frames came from, [kernel.kallsyms] (and each kernel module) for kernel
- * frames, and one per kind of memory without a file (//anon, [unknown]).
+ * Mappings: one per mapped file and load address, as its MMAP record gave
+ * it (memory_start/limit: the record's start and start + len, file_offset
+ * its pgoff, the build id), one per jitdump or perf map the JIT frames
+ * came from (the anonymous mmaps the code is in, or the code's range),
+ * [kernel.kallsyms] (its MMAP record) and each kernel module, one per
+ * anonymous mmap offset for unresolved frames there (//anon). An address
+ * in no mmap has no mapping (mapping_id 0). has_functions, has_filenames
+ * and has_line_numbers say whether every location of the mapping has one.
  */
 #ifndef JITSYM_OUT_PPROF_H
 #define JITSYM_OUT_PPROF_H
