@@ -149,8 +149,17 @@ struct frame_key {
 /*
  * The distinct stacks with their labels, each a Sample when written, are
  * kept by pprof-stacks.h: keys of the location ids (leaf first) then the
- * label values (pid, tid, comm's string index, those asked for).
+ * label values: the string indices of those asked for (0: none known).
  */
+#define PPROF_MAX_LABELS 5
+#define LEAF_CACHE_BITS 8
+
+/* The category and tier labels of a leaf, by its kind and name. */
+struct leaf_slot {
+	const char *sym;        /* interned; NULL: empty slot or unresolved */
+	uint32_t kind;
+	uint32_t category, tier;   /* string indices, 0: none */
+};
 
 struct pprof_builder {
 	struct pprof_opts opts;
@@ -182,9 +191,12 @@ struct pprof_builder {
 	uint32_t *key;
 	size_t key_alloc;
 	size_t nr_labels;               /* label values at the end of each key */
-	int64_t label_keys[3];          /* their names' string indices, from the first stack */
+	int64_t label_keys[PPROF_MAX_LABELS];   /* their names' string indices, from the first stack */
 	const char *last_comm;          /* the session's pointer */
 	uint32_t last_comm_index;
+	uint32_t last_pid, last_tid;    /* the last sample's, and their strings' indices */
+	uint32_t last_pid_index, last_tid_index;
+	struct leaf_slot leaf_cache[1u << LEAF_CACHE_BITS];
 	struct srcline_cache *srcline;
 	const struct pd_info *info;     /* the header, while the session runs */
 	/* the event */

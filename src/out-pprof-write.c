@@ -99,7 +99,7 @@ static void write_field(struct packer *pk, struct gz_sink *g, unsigned tag,
  */
 static void write_samples(const struct pprof_builder *b, struct gz_sink *g, struct packer *pk)
 {
-	Perftools__Profiles__Label labels[3], *label_ptrs[3];
+	Perftools__Profiles__Label labels[PPROF_MAX_LABELS], *label_ptrs[PPROF_MAX_LABELS];
 	Perftools__Profiles__Sample msg;
 	struct stack_iter it = STACK_ITER_INIT;
 	const uint32_t *key;
@@ -120,17 +120,16 @@ static void write_samples(const struct pprof_builder *b, struct gz_sink *g, stru
 		values[1] = (int64_t)period;
 		msg.n_value = ARRAY_SIZE(values);
 		msg.value = values;
-		for (j = nr_ids; j < len; j++, nr_label++) {
+		for (j = nr_ids; j < len; j++) {
 			Perftools__Profiles__Label *l = &labels[nr_label];
 
+			/* all labels are strings; 0 (""): not known, left out */
+			if (!key[j])
+				continue;
 			perftools__profiles__label__init(l);
-			l->key = b->label_keys[nr_label];
-			/* comm, the last when asked, is a string */
-			if (b->opts.label_comm && j + 1 == len)
-				l->str = key[j];
-			else
-				l->num = key[j];
-			label_ptrs[nr_label] = l;
+			l->key = b->label_keys[j - nr_ids];
+			l->str = key[j];
+			label_ptrs[nr_label++] = l;
 		}
 		msg.n_label = nr_label;
 		msg.label = label_ptrs;

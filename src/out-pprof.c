@@ -2,6 +2,7 @@
 #include "out-pprof.h"
 #include "out-pprof-internal.h"
 #include "dso.h"
+#include "frameclass.h"
 #include "jitmap.h"
 #include "kernel.h"
 #include "machine.h"
@@ -112,7 +113,8 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 	b->opts = *opts;
 	b->pool = strpool__new();
 	pprof_builder__str_index(b, "");               /* string_table[0] must be "" */
-	b->nr_labels = (size_t)opts->label_pid + opts->label_tid + opts->label_comm;
+	b->nr_labels = (size_t)opts->label_pid + opts->label_tid + opts->label_comm +
+		       opts->label_category + opts->label_tier;
 	b->loc_table_size = 1u << 12;
 	b->loc_table = xcalloc(b->loc_table_size, sizeof(*b->loc_table));
 	b->loc_cache = xcalloc(1u << LOC_CACHE_BITS, sizeof(*b->loc_cache));
@@ -673,31 +675,81 @@ static uint64_t sample_period(const struct pprof_builder *b, const struct pd_sam
 	return b->has_period ? smp->period : b->sample_period;
 }
 
+/* The string index of a number, for the pid and tid labels. */
+static uint32_t number_index(struct pprof_builder *b, uint32_t v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%" PRIu32, v);
+	return (uint32_t)pprof_builder__str_index(b, buf);
+}
+
+/* The leaf's category and tier labels (string indices, 0: not known). */
+static const struct leaf_slot *leaf_labels(struct pprof_builder *b, const struct frame *leaf)
+{
+	uint64_t h = ((uintptr_t)leaf->sym ^ leaf->kind) * 0x9E3779B97F4A7C15ULL;
+	struct leaf_slot *slot = &b->leaf_cache[h >> (64 - LEAF_CACHE_BITS)];
+	struct frame_class fc;
+
+	if (slot->sym == leaf->sym && slot->kind == (uint32_t)leaf->kind && leaf->sym)
+		return slot;
+	frameclass__classify(leaf->kind, leaf->sym, &fc);
+	slot->sym = leaf->sym;
+	slot->kind = (uint32_t)leaf->kind;
+	slot->category = fc.category == FC_UNKNOWN ? 0 :
+		(uint32_t)pprof_builder__str_index(b, frame_category__name(fc.category));
+	slot->tier = fc.tier ? (uint32_t)pprof_builder__str_index(b, fc.tier) : 0;
+	return slot;
+}
+
+/* The label values asked for, after the location ids at b->key + n; the new n. */
+static size_t add_labels(struct pprof_builder *b, const struct resolved_sample *rs, size_t n)
+{
+	static const char *const names[PPROF_MAX_LABELS] = { "pid", "tid", "comm", "category", "tier" };
+	const bool asked[PPROF_MAX_LABELS] = {
+		b->opts.label_pid, b->opts.label_tid, b->opts.label_comm,
+		b->opts.label_category, b->opts.label_tier,
+	};
+	const struct pd_sample *smp = rs->sample;
+	const struct leaf_slot *leaf = NULL;
+	size_t i, k = 0;
+
+	/* the label names go into the string table as the first stack is seen */
+	if (!b->nr_samples)
+		for (i = 0; i < PPROF_MAX_LABELS; i++)
+			if (asked[i])
+				b->label_keys[k++] = pprof_builder__str_index(b, names[i]);
+	if ((b->opts.label_pid || b->opts.label_tid) &&
+	    (!b->last_pid_index || smp->pid != b->last_pid || smp->tid != b->last_tid)) {
+		b->last_pid = smp->pid;
+		b->last_tid = smp->tid;
+		b->last_pid_index = number_index(b, smp->pid);
+		b->last_tid_index = number_index(b, smp->tid);
+	}
+	if ((b->opts.label_category || b->opts.label_tier) && rs->nr_frames)
+		leaf = leaf_labels(b, &rs->frames[0]);
+	if (b->opts.label_pid)
+		b->key[n++] = b->last_pid_index;
+	if (b->opts.label_tid)
+		b->key[n++] = b->last_tid_index;
+	if (b->opts.label_comm)
+		b->key[n++] = comm_index(b, rs->thread->comm);
+	if (b->opts.label_category)
+		b->key[n++] = leaf ? leaf->category : 0;
+	if (b->opts.label_tier)
+		b->key[n++] = leaf ? leaf->tier : 0;
+	return n;
+}
+
 void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs)
 {
 	const struct pd_sample *smp = rs->sample;
 	uint64_t period = sample_period(b, smp);
-	size_t n = rs->nr_frames;
+	size_t n;
 
-	ALLOC_GROW(b->key, st_add(rs->nr_frames, 3), b->key_alloc);
+	ALLOC_GROW(b->key, st_add(rs->nr_frames, PPROF_MAX_LABELS), b->key_alloc);
 	location_ids(b, rs);
-	if (b->opts.label_pid)
-		b->key[n++] = smp->pid;
-	if (b->opts.label_tid)
-		b->key[n++] = smp->tid;
-	if (b->opts.label_comm)
-		b->key[n++] = comm_index(b, rs->thread->comm);
-	/* the label names go into the string table as the first stack is seen */
-	if (!b->nr_samples) {
-		size_t i = 0;
-
-		if (b->opts.label_pid)
-			b->label_keys[i++] = pprof_builder__str_index(b, "pid");
-		if (b->opts.label_tid)
-			b->label_keys[i++] = pprof_builder__str_index(b, "tid");
-		if (b->opts.label_comm)
-			b->label_keys[i++] = pprof_builder__str_index(b, "comm");
-	}
+	n = add_labels(b, rs, rs->nr_frames);
 	stack_store__add(b->stacks, (uintptr_t)rs->thread, b->key, n, period);
 	b->nr_samples++;
 	b->period_sum += period;

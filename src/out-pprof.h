@@ -4,6 +4,10 @@
  *
  * Values per sample: "samples/count" and the event's period,
  * "cpu/nanoseconds" for cpu-clock and task-clock, "EVENT/count" otherwise.
+ * Labels, those asked for, all strings (profile stores keep string labels):
+ * pid, tid, comm (the thread's name at the sample), and of the leaf frame
+ * (frameclass.h) its category ("interpreted", "optimized JIT", ...) and
+ * its runtime's tier name ("TurboFan", "Tier1"), each where known.
  * Identical stacks (with identical labels) become one Sample with summed
  * values; locations are shared by every stack through the same code, and
  * functions by every location in them, so memory grows with the distinct
@@ -30,7 +34,8 @@
 #include "session.h"
 
 struct pprof_opts {
-	bool label_pid, label_tid, label_comm;   /* --labels pid,tid,comm */
+	/* --labels pid,tid,comm,category,tier: string labels of each sample */
+	bool label_pid, label_tid, label_comm, label_category, label_tier;
 	const char *event;   /* the event the samples are of (--event), NULL: the first */
 };
 
