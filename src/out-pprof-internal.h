@@ -81,11 +81,13 @@ struct location_key {
  * addresses' offsets from the sampled one (constant through a mapping).
  * A key is a class and an ip, one to one: print_addr = ip + print_delta,
  * elf_addr = ip + elf_delta or 0. The class decides the mapping too
- * (its file and ip - print_addr), so many locations share one.
+ * (its file and ip - print_addr, or for JIT code and unresolved frames in
+ * anonymous memory the mmap), so many locations share one.
  */
 struct loc_class {
 	const void *dso, *sym, *jit;
 	uint64_t print_delta, elf_delta, kind;
+	uint64_t region;        /* the start of the anonymous mmap it is in, or 0 */
 	uint32_t elf_zero;      /* elf_addr is 0 (not ip-relative) */
 	uint32_t map;           /* the mapping's seq, NO_MAPPING: not part of the key */
 };

@@ -313,11 +313,19 @@ static void mapping_extend(struct mapping *m, const struct frame *f)
 		mapping_cover(m, f->ip, 1, 0);
 }
 
+/* The anonymous mmap a user frame is in, by its start; 0: none. */
+static uint64_t frame_region(const struct frame *f)
+{
+	return f->kind != FRAME_KERNEL && f->map && f->map->anon ? f->map->start : 0;
+}
+
 /*
  * The mapping a frame belongs to, NULL for an address in no mmap and no
  * JIT code. A file mapped at different addresses (by different processes)
  * gets one mapping per load address, so that each location's address is
- * one in its mapping's range.
+ * one in its mapping's range; JIT code and unresolved frames one per
+ * anonymous mmap they are in (JIT code outside any: one, spanning its
+ * functions). Its range grows as locations are added (mapping_note()).
  */
 static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame *f)
 {
@@ -333,13 +341,14 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 			name = KSYM_DSO_KERNEL;
 	} else if (f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP) {
 		kind = MAP_JIT;
+		bias = frame_region(f);
 	} else if (!f->map) {
 		return NULL;
 	} else if (f->kind == FRAME_NATIVE || !map_name_is_anon(name)) {
 		kind = MAP_FILE;
 		bias = f->ip - f->print_addr;
 	} else {
-		bias = f->ip - f->print_addr;   /* one per anonymous mmap's offset */
+		bias = frame_region(f);
 	}
 	memset(&key.key, 0, sizeof(key.key));
 	key.key.name = strpool__intern(b->pool, name);
@@ -357,10 +366,15 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 		m->seq = b->nr_maps++;
 		HASH_ADD(hh, b->maps, key, sizeof(m->key), m);
 	}
+	return m;
+}
+
+/* A new location of f's in m: its build id when f has one, its range. */
+static void mapping_note(struct pprof_builder *b, struct mapping *m, const struct frame *f)
+{
 	if (!m->build_id)
 		m->build_id = mapping_build_id(b, m, f);
 	mapping_extend(m, f);
-	return m;
 }
 
 static uint64_t func_hash(const struct pprof_builder *b, size_t i)
@@ -503,7 +517,7 @@ static uint64_t class_key_hash(const struct loc_class *c)
 {
 	uint64_t h = ptr_hash(c->sym, c->jit) ^ ptr_hash(c->dso, NULL);
 
-	h ^= (c->print_delta + 3 * c->elf_delta + (c->kind << 1 | c->elf_zero)) *
+	h ^= (c->print_delta + 3 * c->elf_delta + 5 * c->region + (c->kind << 1 | c->elf_zero)) *
 	     0x9E3779B97F4A7C15ULL;
 	return h ^ h >> 31;
 }
@@ -530,6 +544,7 @@ static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
 	c.elf_zero = !key->elf_addr;
 	c.elf_delta = key->elf_addr ? key->elf_addr - key->ip : 0;
 	c.kind = key->kind;
+	c.region = frame_region(f);
 	if (2 * (b->nr_classes + 1) > b->class_table.size)
 		index_table_grow(&b->class_table, b->nr_classes, b, class_hash);
 	mask = b->class_table.size - 1;
@@ -558,7 +573,9 @@ static uint32_t new_location(struct pprof_builder *b, const struct frame *f, uin
 	if (b->nr_locs >= UINT32_MAX - 1 || b->nr_lines > UINT32_MAX - n)
 		die("more than 2^32 distinct locations");
 	/* the class's, with the address seen (and a build id, when f has one) */
-	map = frame_mapping(b, f);
+	map = class_at(b, cls)->map == NO_MAPPING ? NULL : b->map_list[class_at(b, cls)->map];
+	if (map)
+		mapping_note(b, map, f);
 	CHUNK_RESERVE(b->loc_chunks, b->alloc_loc_chunks, b->nr_locs, LOC_CHUNK_BITS);
 	l = loc_at(b, b->nr_locs);
 	l->ip = f->ip;
