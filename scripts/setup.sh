@@ -25,8 +25,9 @@ PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
 
 # Only tests use these, and they skip without them: chromium for the flame
 # graph and tiers browser tests, libxml2-utils (xmllint) for the SVG golden checks,
-# erlang-base (erl, erlc: ~10 MB) for the Erlang JIT live test.
-OPTIONAL_PACKAGES="chromium libxml2-utils erlang-base"
+# erlang-base (erl, erlc: ~10 MB) for the Erlang JIT live test, man-db (man -l)
+# for the man page test.
+OPTIONAL_PACKAGES="chromium libxml2-utils erlang-base man-db"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

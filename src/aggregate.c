@@ -1,6 +1,7 @@
 #include "common.h"
 #include "aggregate.h"
 #include "frame-normalize.h"
+#include "kernel.h"
 #include "machine.h"
 #include "sbuf.h"
 #include "strpool.h"
@@ -101,13 +102,27 @@ struct aggregator {
 
 /* ---- labels -------------------------------------------------------------- */
 
-void agg_frame_label(struct sbuf *sb, const char *sym, enum frame_kind kind, bool annotate)
+/* Append s with ';' (it separates frames) as ':' and a newline (it ends the line) as ' '. */
+static void add_name(struct sbuf *sb, const char *s)
 {
-	const char *s;
-
-	/* ';' separates frames and a newline ends the line: keep them out of names */
-	for (s = sym ? sym : "[unknown]"; *s; s++)
+	for (; *s; s++)
 		sbuf_addch(sb, *s == ';' ? ':' : *s == '\n' ? ' ' : *s);
+}
+
+void agg_frame_label(struct sbuf *sb, const char *sym, const char *dso, enum frame_kind kind,
+		     bool annotate, bool unknown_dso)
+{
+	if (sym) {
+		add_name(sb, sym);
+	} else if (unknown_dso && dso && dso[0] && strcmp(dso, KSYM_UNKNOWN)) {
+		const char *base = strrchr(dso, '/');
+
+		sbuf_addch(sb, '[');
+		add_name(sb, base ? base + 1 : dso);
+		sbuf_addch(sb, ']');
+	} else {
+		sbuf_addstr(sb, KSYM_UNKNOWN);
+	}
 	if (annotate && kind == FRAME_KERNEL)
 		sbuf_addstr(sb, "_[k]");
 	else if (annotate && (kind == FRAME_JIT || kind == FRAME_PERFMAP))
@@ -272,7 +287,8 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id 
 	}
 	if (a->nr_frames >= UINT32_MAX - 1)
 		die("more than 2^32 distinct frames");
-	agg_frame_label(&sb, fr->sym, (enum frame_kind)fr->kind, a->opts.annotate);
+	agg_frame_label(&sb, fr->sym, fr->dso, (enum frame_kind)fr->kind, a->opts.annotate,
+			a->opts.unknown_dso);
 	if (a->opts.normalize)
 		normal_label(&sb, (enum frame_kind)fr->kind);
 	ALLOC_GROW(a->frames, a->nr_frames + 1, a->alloc_frames);

@@ -35,6 +35,7 @@ struct sbuf;
 struct aggregate_opts {
 	bool include_pid, include_tid;  /* the process label: comm-PID, comm-PID/TID */
 	bool annotate;                  /* frame labels get "_[k]" (kernel), "_[j]" (JIT) */
+	bool unknown_dso;               /* an unresolved frame in a known DSO is "[DSO basename]" */
 	bool no_kernel;                 /* leave kernel frames out */
 	bool node_frames;               /* remember each node's first frame (aggregator__node_frame) */
 	bool weight_period;             /* a node's weight sums periods, not samples */
@@ -127,12 +128,15 @@ void agg_index__build(const struct agg_node *nodes, size_t nr, struct agg_index 
 void agg_index__release(struct agg_index *idx);
 
 /*
- * The label of a frame: its symbol or "[unknown]", ';' (the folded
- * format's separator) as ':' and a newline as a space; with annotate,
- * "_[k]" after kernel frames and "_[j]" after JIT (jitdump, perf map) ones.
- * Appended to sb.
+ * The label of a frame: its symbol or "[unknown]" (with unknown_dso and a
+ * DSO other than "[unknown]": "[" the DSO's basename "]", "[libc.so.6]",
+ * as stackcollapse-perf.pl names them), ';' (the folded format's
+ * separator) as ':' and a newline as a space; with annotate, "_[k]" after
+ * kernel frames and "_[j]" after JIT (jitdump, perf map) ones. Appended
+ * to sb.
  */
-void agg_frame_label(struct sbuf *sb, const char *sym, enum frame_kind kind, bool annotate);
+void agg_frame_label(struct sbuf *sb, const char *sym, const char *dso, enum frame_kind kind,
+		     bool annotate, bool unknown_dso);
 /*
  * The label of a process: comm with ';' as ':', a newline as a space and
  * a space as '_' (stackcollapse-perf.pl joins words), then "-PID/TID" with

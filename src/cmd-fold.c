@@ -12,6 +12,10 @@ static const char *const fold_usage[] = {
 	"      --include-pid     append -PID to the process name",
 	"      --include-tid     append -PID/TID to the process name",
 	"      --annotate        suffix kernel frames _[k] and JIT frames _[j]",
+	"      --unknown=dso|unknown",
+	"                        name an unresolved frame in a known file after it,",
+	"                        [libc.so.6], as stackcollapse-perf.pl does, or",
+	"                        [unknown] (the default)",
 	"      --no-kernel       leave kernel frames out",
 	"      --weight=period   sum sample periods instead of counting samples",
 	"      --off-cpu         weigh each stack by the time its thread was off the",
@@ -23,10 +27,11 @@ static const char *const fold_usage[] = {
 	NULL,
 };
 
-enum { OPT_ANNOTATE = OPT_COMMAND_LAST };
+enum { OPT_ANNOTATE = OPT_COMMAND_LAST, OPT_UNKNOWN };
 
 static const struct option fold_options[] = {
 	{ "annotate", no_argument, NULL, OPT_ANNOTATE },
+	{ "unknown", required_argument, NULL, OPT_UNKNOWN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -39,7 +44,12 @@ static int fold_opt(void *ctx, int c, const char *arg)
 {
 	struct fold_cmd *cmd = ctx;
 
-	(void)arg;
+	if (c == OPT_UNKNOWN) {
+		if (strcmp(arg, "dso") && strcmp(arg, "unknown"))
+			return error("--unknown takes dso or unknown, not '%s'", arg);
+		cmd->opts.unknown_dso = !strcmp(arg, "dso");
+		return 0;
+	}
 	if (c != OPT_ANNOTATE)
 		BUG("fold option %d", c);
 	cmd->opts.annotate = true;

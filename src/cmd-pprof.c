@@ -11,7 +11,9 @@ static const char *const pprof_usage[] = {
 	"stack, with functions, source lines and mappings. Standard output",
 	"is used only when it is not a terminal.",
 	"",
-	"      --labels LIST     label samples with any of pid,tid,comm (default: none)",
+	"      --labels LIST     label samples with any of pid,tid,comm,category,tier",
+	"                        (string labels; category and tier: the leaf's",
+	"                        frame kind and JIT tier; default: none)",
 	"      --off-cpu         weigh each stack by the time its thread was off the",
 	"                        CPU, in ns, from the recording's context switches",
 	"                        (perf record -e sched:sched_switch -g, --switch-events",
@@ -48,8 +50,13 @@ static int parse_labels(struct pprof_opts *o, const char *arg)
 			o->label_tid = true;
 		else if (!strcmp(names[i], "comm"))
 			o->label_comm = true;
+		else if (!strcmp(names[i], "category"))
+			o->label_category = true;
+		else if (!strcmp(names[i], "tier"))
+			o->label_tier = true;
 		else
-			ret = error("--labels takes pid, tid and comm, not '%s'", names[i]);
+			ret = error("--labels takes pid, tid, comm, category and tier, not '%s'",
+				    names[i]);
 	}
 	free((void *)names[0]);
 	free(names);

@@ -312,6 +312,9 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 	map->filename = strpool__intern(m->pool, tmpl->filename);
 	map->anon = map_name_is_anon(map->filename);
 	map->dso = NULL;
+	map->start = start;
+	map->len = len;
+	map->pgoff = pgoff;
 	ALLOC_GROW(m->maps, m->nr_maps + 1, m->alloc_maps);
 	m->maps[m->nr_maps++] = map;
 	p = findnew_proc(m, pid);

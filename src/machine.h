@@ -27,6 +27,8 @@ struct map {
 	uint8_t build_id_size;        /* from MMAP2, 0 if none */
 	uint8_t build_id[20];
 	void *dso;                    /* resolver's cache, filled lazily */
+	/* the record's range and file offset, whatever later mmaps cover of it */
+	uint64_t start, len, pgoff;
 };
 
 /* Where an address falls: the part of a mapping still mapped around it. */
@@ -64,7 +66,8 @@ void machine__fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid,
 void machine__exit(struct machine *m, uint32_t pid, uint32_t tid);
 /*
  * MMAP/MMAP2 of [start, start + len) at file offset pgoff into process pid
- * (pid -1: the kernel's address space); tmpl's fields are copied.
+ * (pid -1: the kernel's address space); tmpl's fields are copied, but
+ * start, len and pgoff, which are these. The map lives as long as m.
  */
 void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len,
 		   uint64_t pgoff, const struct map *tmpl);

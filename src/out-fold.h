@@ -5,7 +5,8 @@
  *	comm[-pid[/tid]];outermost;...;leaf COUNT
  *
  * sorted bytewise, as flamegraph.pl, inferno and speedscope read it.
- * Unresolved frames are "[unknown]"; with annotate, kernel frames get the
+ * Unresolved frames are "[unknown]", or with unknown_dso "[DSO basename]"
+ * when their DSO is known; with annotate, kernel frames get the
  * suffix "_[k]" and JIT frames "_[j]". The stacks and their labels are
  * the aggregator's (aggregate.h: agg_frame_label(), agg_process_label());
  * memory grows with the number of distinct stack prefixes (24 bytes
@@ -22,6 +23,7 @@
 struct fold_opts {
 	bool include_pid, include_tid;
 	bool annotate;
+	bool unknown_dso;     /* --unknown=dso: "[libc.so.6]" rather than "[unknown]" */
 	bool no_kernel;
 	bool weight_period;   /* sum periods rather than count samples */
 };

@@ -42,10 +42,18 @@ struct mapping {
 	enum map_kind kind;
 	bool library;                   /* a shared object, or a [special] file */
 	size_t seq;                     /* order first seen */
-	uint64_t lo, hi;                /* lowest and highest address seen */
+	/*
+	 * [start, limit): the union of the MMAP records its frames were in
+	 * (for JIT code: the anonymous mmaps, else the functions' code; a
+	 * kernel address without a record: the addresses seen); offset: the
+	 * file offset at start, as the record gave it.
+	 */
+	uint64_t start, limit, offset;
 	const char *build_id;           /* hex, interned; NULL: none known */
 	bool header_tried;              /* the header's build ids were searched */
-	bool has_functions, has_filenames, has_line_numbers, has_inline_frames;
+	/* its locations: how many, and how many with a function, a file, a line */
+	uint64_t nr_locs, nr_functions, nr_filenames, nr_line_numbers;
+	bool has_inline_frames;
 	Perftools__Profiles__Mapping msg;   /* filled in when written */
 };
 
@@ -73,15 +81,19 @@ struct location_key {
  * addresses' offsets from the sampled one (constant through a mapping).
  * A key is a class and an ip, one to one: print_addr = ip + print_delta,
  * elf_addr = ip + elf_delta or 0. The class decides the mapping too
- * (its file and ip - print_addr), so many locations share one.
+ * (its file and ip - print_addr, or for JIT code and unresolved frames in
+ * anonymous memory the mmap), so many locations share one.
  */
 struct loc_class {
 	const void *dso, *sym, *jit;
 	uint64_t print_delta, elf_delta, kind;
+	uint64_t region;        /* the start of the anonymous mmap it is in, or 0 */
 	uint32_t elf_zero;      /* elf_addr is 0 (not ip-relative) */
-	uint32_t map;           /* the mapping's seq: not part of the key */
+	uint32_t map;           /* the mapping's seq, NO_MAPPING: not part of the key */
 };
 #define CLASS_KEY_BYTES offsetof(struct loc_class, map)
+/* An address in no mmap and no JIT code: its locations have no mapping (id 0). */
+#define NO_MAPPING UINT32_MAX
 
 /*
  * A location as written: its address, its class, its lines
@@ -139,8 +151,17 @@ struct frame_key {
 /*
  * The distinct stacks with their labels, each a Sample when written, are
  * kept by pprof-stacks.h: keys of the location ids (leaf first) then the
- * label values (pid, tid, comm's string index, those asked for).
+ * label values: the string indices of those asked for (0: none known).
  */
+#define PPROF_MAX_LABELS 5
+#define LEAF_CACHE_BITS 8
+
+/* The category and tier labels of a leaf, by its kind and name. */
+struct leaf_slot {
+	const char *sym;        /* interned; NULL: empty slot or unresolved */
+	uint32_t kind;
+	uint32_t category, tier;   /* string indices, 0: none */
+};
 
 struct pprof_builder {
 	struct pprof_opts opts;
@@ -172,9 +193,12 @@ struct pprof_builder {
 	uint32_t *key;
 	size_t key_alloc;
 	size_t nr_labels;               /* label values at the end of each key */
-	int64_t label_keys[3];          /* their names' string indices, from the first stack */
+	int64_t label_keys[PPROF_MAX_LABELS];   /* their names' string indices, from the first stack */
 	const char *last_comm;          /* the session's pointer */
 	uint32_t last_comm_index;
+	uint32_t last_pid, last_tid;    /* the last sample's, and their strings' indices */
+	uint32_t last_pid_index, last_tid_index;
+	struct leaf_slot leaf_cache[1u << LEAF_CACHE_BITS];
 	struct srcline_cache *srcline;
 	const struct pd_info *info;     /* the header, while the session runs */
 	/* the event */

@@ -39,14 +39,14 @@ static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
 		m = maps[i];
 		perftools__profiles__mapping__init(msg);
 		msg->id = i + 1;
-		msg->memory_start = m->lo;
-		msg->memory_limit = m->hi == UINT64_MAX ? m->hi : m->hi + 1;
-		msg->file_offset = m->kind == MAP_FILE ? m->lo - m->key.bias : 0;
+		msg->memory_start = m->start;
+		msg->memory_limit = m->limit;
+		msg->file_offset = m->kind == MAP_JIT ? 0 : m->offset;
 		msg->filename = pprof_builder__str_index(b, m->key.name);
 		msg->build_id = pprof_builder__str_index(b, m->build_id);
-		msg->has_functions = m->has_functions;
-		msg->has_filenames = m->has_filenames;
-		msg->has_line_numbers = m->has_line_numbers;
+		msg->has_functions = m->nr_locs && m->nr_functions == m->nr_locs;
+		msg->has_filenames = m->nr_locs && m->nr_filenames == m->nr_locs;
+		msg->has_line_numbers = m->nr_locs && m->nr_line_numbers == m->nr_locs;
 		msg->has_inline_frames = m->has_inline_frames;
 		list[i] = msg;
 	}
@@ -99,7 +99,7 @@ static void write_field(struct packer *pk, struct gz_sink *g, unsigned tag,
  */
 static void write_samples(const struct pprof_builder *b, struct gz_sink *g, struct packer *pk)
 {
-	Perftools__Profiles__Label labels[3], *label_ptrs[3];
+	Perftools__Profiles__Label labels[PPROF_MAX_LABELS], *label_ptrs[PPROF_MAX_LABELS];
 	Perftools__Profiles__Sample msg;
 	struct stack_iter it = STACK_ITER_INIT;
 	const uint32_t *key;
@@ -120,17 +120,16 @@ static void write_samples(const struct pprof_builder *b, struct gz_sink *g, stru
 		values[1] = (int64_t)period;
 		msg.n_value = ARRAY_SIZE(values);
 		msg.value = values;
-		for (j = nr_ids; j < len; j++, nr_label++) {
+		for (j = nr_ids; j < len; j++) {
 			Perftools__Profiles__Label *l = &labels[nr_label];
 
+			/* all labels are strings; 0 (""): not known, left out */
+			if (!key[j])
+				continue;
 			perftools__profiles__label__init(l);
-			l->key = b->label_keys[nr_label];
-			/* comm, the last when asked, is a string */
-			if (b->opts.label_comm && j + 1 == len)
-				l->str = key[j];
-			else
-				l->num = key[j];
-			label_ptrs[nr_label] = l;
+			l->key = b->label_keys[j - nr_ids];
+			l->str = key[j];
+			label_ptrs[nr_label++] = l;
 		}
 		msg.n_label = nr_label;
 		msg.label = label_ptrs;
@@ -152,7 +151,8 @@ static void write_locations(const struct pprof_builder *b, struct gz_sink *g, st
 
 		perftools__profiles__location__init(&msg);
 		msg.id = i + 1;
-		msg.mapping_id = b->map_list[class_at(b, l->cls)->map]->msg.id;
+		msg.mapping_id = class_at(b, l->cls)->map == NO_MAPPING ? 0 :
+				 b->map_list[class_at(b, l->cls)->map]->msg.id;
 		msg.address = l->ip;
 		for (j = l->first_line; j < end; j++) {
 			Perftools__Profiles__Line *line = &lines[j - l->first_line];

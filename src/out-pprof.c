@@ -2,6 +2,8 @@
 #include "out-pprof.h"
 #include "out-pprof-internal.h"
 #include "dso.h"
+#include "frameclass.h"
+#include "jitmap.h"
 #include "kernel.h"
 #include "machine.h"
 #include "perfdata.h"
@@ -111,7 +113,8 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 	b->opts = *opts;
 	b->pool = strpool__new();
 	pprof_builder__str_index(b, "");               /* string_table[0] must be "" */
-	b->nr_labels = (size_t)opts->label_pid + opts->label_tid + opts->label_comm;
+	b->nr_labels = (size_t)opts->label_pid + opts->label_tid + opts->label_comm +
+		       opts->label_category + opts->label_tier;
 	b->loc_table_size = 1u << 12;
 	b->loc_table = xcalloc(b->loc_table_size, sizeof(*b->loc_table));
 	b->loc_cache = xcalloc(1u << LOC_CACHE_BITS, sizeof(*b->loc_cache));
@@ -283,10 +286,54 @@ static bool is_library(const char *name)
 	return false;
 }
 
+/* Widen m to [start, start + len) (a length running past 2^64 ends there). */
+static void mapping_cover(struct mapping *m, uint64_t start, uint64_t len, uint64_t offset)
+{
+	uint64_t limit = start + len < start ? UINT64_MAX : start + len;
+
+	if (m->start == m->limit || start < m->start) {
+		if (m->start == m->limit)
+			m->limit = limit;
+		m->start = start;
+		m->offset = offset;
+	}
+	if (limit > m->limit)
+		m->limit = limit;
+}
+
 /*
- * The mapping a frame belongs to. A file mapped at different addresses
- * (by different processes) gets one mapping per load address, so that
- * each location's address is one in its mapping's range.
+ * The range a frame's mapping covers: its MMAP record (for JIT code only
+ * an anonymous one: code a jitdump describes inside a file's text is the
+ * file's too), else the JIT function's code, else (a kernel address
+ * without a record) the address itself.
+ */
+static void mapping_extend(struct mapping *m, const struct frame *f)
+{
+	const struct map *mp = f->map;
+
+	if (m->kind == MAP_JIT && mp && !mp->anon)
+		mp = NULL;
+	if (mp)
+		mapping_cover(m, mp->start, mp->len, mp->pgoff);
+	else if (m->kind == MAP_JIT && f->jit)
+		mapping_cover(m, f->jit->start, f->jit->size ? f->jit->size : 1, 0);
+	else
+		mapping_cover(m, f->ip, 1, 0);
+}
+
+/* The anonymous mmap a user frame is in, by its start; 0: none. */
+static uint64_t frame_region(const struct frame *f)
+{
+	return f->kind != FRAME_KERNEL && f->map && f->map->anon ? f->map->start : 0;
+}
+
+/*
+ * The mapping a frame belongs to, NULL for an address in no mmap and no
+ * JIT code. A file mapped at different addresses (by different processes)
+ * gets one mapping per load address, so that each location's address is
+ * one in its mapping's range; JIT code and unresolved frames one per
+ * anonymous mmap they are in (JIT code outside any: one, spanning its
+ * functions). Its range grows as locations are added (mapping_note()).
  */
 static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame *f)
 {
@@ -302,10 +349,14 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 			name = KSYM_DSO_KERNEL;
 	} else if (f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP) {
 		kind = MAP_JIT;
-	} else if (f->kind == FRAME_NATIVE ||
-		   (strcmp(name, KSYM_UNKNOWN) && !map_name_is_anon(name))) {
+		bias = frame_region(f);
+	} else if (!f->map) {
+		return NULL;
+	} else if (f->kind == FRAME_NATIVE || !map_name_is_anon(name)) {
 		kind = MAP_FILE;
 		bias = f->ip - f->print_addr;
+	} else {
+		bias = frame_region(f);
 	}
 	memset(&key.key, 0, sizeof(key.key));
 	key.key.name = strpool__intern(b->pool, name);
@@ -316,21 +367,22 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 		m->key = key.key;
 		m->kind = kind;
 		m->library = kind == MAP_FILE && is_library(name);
-		if (b->nr_maps >= UINT32_MAX)
+		if (b->nr_maps >= UINT32_MAX - 1)
 			die("more than 2^32 mappings");
 		ALLOC_GROW(b->map_list, b->nr_maps + 1, b->alloc_map_list);
 		b->map_list[b->nr_maps] = m;
 		m->seq = b->nr_maps++;
-		m->lo = m->hi = f->ip;
 		HASH_ADD(hh, b->maps, key, sizeof(m->key), m);
 	}
+	return m;
+}
+
+/* A new location of f's in m: its build id when f has one, its range. */
+static void mapping_note(struct pprof_builder *b, struct mapping *m, const struct frame *f)
+{
 	if (!m->build_id)
 		m->build_id = mapping_build_id(b, m, f);
-	if (f->ip < m->lo)
-		m->lo = f->ip;
-	if (f->ip > m->hi)
-		m->hi = f->ip;
-	return m;
+	mapping_extend(m, f);
 }
 
 static uint64_t func_hash(const struct pprof_builder *b, size_t i)
@@ -396,26 +448,31 @@ static size_t frame_lines(struct pprof_builder *b, const struct frame *f, struct
 }
 
 /*
- * What a mapping's locations say, in pprof's sense: how far symbolization
- * went (readers symbolize again only mappings with none of these set).
- * Memory without a file (//anon, [unknown]) has all it will ever have:
- * it is marked as having functions so that readers do not try to open
+ * Count what a mapping's location says, for pprof's has_functions,
+ * has_filenames and has_line_numbers: true when every location of the
+ * mapping has it (readers symbolize again the mappings without
+ * functions). Memory without a file (//anon) has all it will ever have:
+ * it counts as having functions so that readers do not try to open
  * "//anon".
  */
-static void mapping_flags(struct mapping *m, const struct src_loc *src, size_t n, bool debug)
+static void mapping_count(struct mapping *m, const struct src_loc *src, size_t n, bool debug)
 {
+	bool file = n > 0, line = n > 0;
 	size_t i;
 
+	m->nr_locs++;
 	if (n || m->kind == MAP_NOFILE)
-		m->has_functions = true;
+		m->nr_functions++;
 	if (debug)
 		m->has_inline_frames = true;
 	for (i = 0; i < n; i++) {
-		if (src[i].file && src[i].file[0])
-			m->has_filenames = true;
-		if (src[i].line)
-			m->has_line_numbers = true;
+		if (!src[i].file || !src[i].file[0])
+			file = false;
+		if (!src[i].line)
+			line = false;
 	}
+	m->nr_filenames += file;
+	m->nr_line_numbers += line;
 }
 
 static uint64_t location_hash(const struct location_key *k)
@@ -468,7 +525,7 @@ static uint64_t class_key_hash(const struct loc_class *c)
 {
 	uint64_t h = ptr_hash(c->sym, c->jit) ^ ptr_hash(c->dso, NULL);
 
-	h ^= (c->print_delta + 3 * c->elf_delta + (c->kind << 1 | c->elf_zero)) *
+	h ^= (c->print_delta + 3 * c->elf_delta + 5 * c->region + (c->kind << 1 | c->elf_zero)) *
 	     0x9E3779B97F4A7C15ULL;
 	return h ^ h >> 31;
 }
@@ -483,6 +540,7 @@ static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
 			 const struct location_key *key)
 {
 	struct loc_class c;
+	struct mapping *map;
 	size_t mask, pos;
 	uint32_t id;
 
@@ -494,6 +552,7 @@ static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
 	c.elf_zero = !key->elf_addr;
 	c.elf_delta = key->elf_addr ? key->elf_addr - key->ip : 0;
 	c.kind = key->kind;
+	c.region = frame_region(f);
 	if (2 * (b->nr_classes + 1) > b->class_table.size)
 		index_table_grow(&b->class_table, b->nr_classes, b, class_hash);
 	mask = b->class_table.size - 1;
@@ -503,7 +562,8 @@ static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
 			return id - 1;
 	if (b->nr_classes >= UINT32_MAX - 1)
 		die("more than 2^32 distinct locations");
-	c.map = (uint32_t)frame_mapping(b, f)->seq;
+	map = frame_mapping(b, f);
+	c.map = map ? (uint32_t)map->seq : NO_MAPPING;
 	CHUNK_RESERVE(b->class_chunks, b->alloc_class_chunks, b->nr_classes, CLASS_CHUNK_BITS);
 	*class_at(b, b->nr_classes) = c;
 	b->class_table.slots[pos] = (uint32_t)++b->nr_classes;
@@ -521,7 +581,9 @@ static uint32_t new_location(struct pprof_builder *b, const struct frame *f, uin
 	if (b->nr_locs >= UINT32_MAX - 1 || b->nr_lines > UINT32_MAX - n)
 		die("more than 2^32 distinct locations");
 	/* the class's, with the address seen (and a build id, when f has one) */
-	map = frame_mapping(b, f);
+	map = class_at(b, cls)->map == NO_MAPPING ? NULL : b->map_list[class_at(b, cls)->map];
+	if (map)
+		mapping_note(b, map, f);
 	CHUNK_RESERVE(b->loc_chunks, b->alloc_loc_chunks, b->nr_locs, LOC_CHUNK_BITS);
 	l = loc_at(b, b->nr_locs);
 	l->ip = f->ip;
@@ -536,7 +598,8 @@ static uint32_t new_location(struct pprof_builder *b, const struct frame *f, uin
 		line->line = src[i].line;
 		line->column = src[i].column;
 	}
-	mapping_flags(map, src, n, debug);
+	if (map)
+		mapping_count(map, src, n, debug);
 	return (uint32_t)++b->nr_locs;
 }
 
@@ -637,31 +700,81 @@ static uint64_t sample_period(const struct pprof_builder *b, const struct pd_sam
 	return b->has_period ? smp->period : b->sample_period;
 }
 
+/* The string index of a number, for the pid and tid labels. */
+static uint32_t number_index(struct pprof_builder *b, uint32_t v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%" PRIu32, v);
+	return (uint32_t)pprof_builder__str_index(b, buf);
+}
+
+/* The leaf's category and tier labels (string indices, 0: not known). */
+static const struct leaf_slot *leaf_labels(struct pprof_builder *b, const struct frame *leaf)
+{
+	uint64_t h = ((uintptr_t)leaf->sym ^ leaf->kind) * 0x9E3779B97F4A7C15ULL;
+	struct leaf_slot *slot = &b->leaf_cache[h >> (64 - LEAF_CACHE_BITS)];
+	struct frame_class fc;
+
+	if (slot->sym == leaf->sym && slot->kind == (uint32_t)leaf->kind && leaf->sym)
+		return slot;
+	frameclass__classify(leaf->kind, leaf->sym, &fc);
+	slot->sym = leaf->sym;
+	slot->kind = (uint32_t)leaf->kind;
+	slot->category = fc.category == FC_UNKNOWN ? 0 :
+		(uint32_t)pprof_builder__str_index(b, frame_category__name(fc.category));
+	slot->tier = fc.tier ? (uint32_t)pprof_builder__str_index(b, fc.tier) : 0;
+	return slot;
+}
+
+/* The label values asked for, after the location ids at b->key + n; the new n. */
+static size_t add_labels(struct pprof_builder *b, const struct resolved_sample *rs, size_t n)
+{
+	static const char *const names[PPROF_MAX_LABELS] = { "pid", "tid", "comm", "category", "tier" };
+	const bool asked[PPROF_MAX_LABELS] = {
+		b->opts.label_pid, b->opts.label_tid, b->opts.label_comm,
+		b->opts.label_category, b->opts.label_tier,
+	};
+	const struct pd_sample *smp = rs->sample;
+	const struct leaf_slot *leaf = NULL;
+	size_t i, k = 0;
+
+	/* the label names go into the string table as the first stack is seen */
+	if (!b->nr_samples)
+		for (i = 0; i < PPROF_MAX_LABELS; i++)
+			if (asked[i])
+				b->label_keys[k++] = pprof_builder__str_index(b, names[i]);
+	if ((b->opts.label_pid || b->opts.label_tid) &&
+	    (!b->last_pid_index || smp->pid != b->last_pid || smp->tid != b->last_tid)) {
+		b->last_pid = smp->pid;
+		b->last_tid = smp->tid;
+		b->last_pid_index = number_index(b, smp->pid);
+		b->last_tid_index = number_index(b, smp->tid);
+	}
+	if ((b->opts.label_category || b->opts.label_tier) && rs->nr_frames)
+		leaf = leaf_labels(b, &rs->frames[0]);
+	if (b->opts.label_pid)
+		b->key[n++] = b->last_pid_index;
+	if (b->opts.label_tid)
+		b->key[n++] = b->last_tid_index;
+	if (b->opts.label_comm)
+		b->key[n++] = comm_index(b, rs->thread->comm);
+	if (b->opts.label_category)
+		b->key[n++] = leaf ? leaf->category : 0;
+	if (b->opts.label_tier)
+		b->key[n++] = leaf ? leaf->tier : 0;
+	return n;
+}
+
 void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs)
 {
 	const struct pd_sample *smp = rs->sample;
 	uint64_t period = sample_period(b, smp);
-	size_t n = rs->nr_frames;
+	size_t n;
 
-	ALLOC_GROW(b->key, st_add(rs->nr_frames, 3), b->key_alloc);
+	ALLOC_GROW(b->key, st_add(rs->nr_frames, PPROF_MAX_LABELS), b->key_alloc);
 	location_ids(b, rs);
-	if (b->opts.label_pid)
-		b->key[n++] = smp->pid;
-	if (b->opts.label_tid)
-		b->key[n++] = smp->tid;
-	if (b->opts.label_comm)
-		b->key[n++] = comm_index(b, rs->thread->comm);
-	/* the label names go into the string table as the first stack is seen */
-	if (!b->nr_samples) {
-		size_t i = 0;
-
-		if (b->opts.label_pid)
-			b->label_keys[i++] = pprof_builder__str_index(b, "pid");
-		if (b->opts.label_tid)
-			b->label_keys[i++] = pprof_builder__str_index(b, "tid");
-		if (b->opts.label_comm)
-			b->label_keys[i++] = pprof_builder__str_index(b, "comm");
-	}
+	n = add_labels(b, rs, rs->nr_frames);
 	stack_store__add(b->stacks, (uintptr_t)rs->thread, b->key, n, period);
 	b->nr_samples++;
 	b->period_sum += period;

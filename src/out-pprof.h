@@ -4,6 +4,10 @@
  *
  * Values per sample: "samples/count" and the event's period,
  * "cpu/nanoseconds" for cpu-clock and task-clock, "EVENT/count" otherwise.
+ * Labels, those asked for, all strings (profile stores keep string labels):
+ * pid, tid, comm (the thread's name at the sample), and of the leaf frame
+ * (frameclass.h) its category ("interpreted", "optimized JIT", ...) and
+ * its runtime's tier name ("TurboFan", "Tier1"), each where known.
  * Identical stacks (with identical labels) become one Sample with summed
  * values; locations are shared by every stack through the same code, and
  * functions by every location in them, so memory grows with the distinct
@@ -12,11 +16,14 @@
  * A location carries its frame's sampled address and one Line per source
  * position, innermost (inlined) first, from srcline.h; frames without line
  * information get a Line naming the function only, unresolved ones none.
- * Mappings: one per mapped file and load address (memory_start/limit span
- * the addresses seen, file_offset makes address - memory_start +
- * file_offset the file offset), one per jitdump or perf map the JIT
- * frames came from, [kernel.kallsyms] (and each kernel module) for kernel
- * frames, and one per kind of memory without a file (//anon, [unknown]).
+ * Mappings: one per mapped file and load address, as its MMAP record gave
+ * it (memory_start/limit: the record's start and start + len, file_offset
+ * its pgoff, the build id), one per jitdump or perf map the JIT frames
+ * came from (the anonymous mmaps the code is in, or the code's range),
+ * [kernel.kallsyms] (its MMAP record) and each kernel module, one per
+ * anonymous mmap offset for unresolved frames there (//anon). An address
+ * in no mmap has no mapping (mapping_id 0). has_functions, has_filenames
+ * and has_line_numbers say whether every location of the mapping has one.
  */
 #ifndef JITSYM_OUT_PPROF_H
 #define JITSYM_OUT_PPROF_H
@@ -27,7 +34,8 @@
 #include "session.h"
 
 struct pprof_opts {
-	bool label_pid, label_tid, label_comm;   /* --labels pid,tid,comm */
+	/* --labels pid,tid,comm,category,tier: string labels of each sample */
+	bool label_pid, label_tid, label_comm, label_category, label_tier;
 	const char *event;   /* the event the samples are of (--event), NULL: the first */
 	enum offcpu_mode offcpu;   /* --off-cpu: sample type off-cpu, --on-off-cpu: on-off-cpu (ns) */
 };

@@ -174,12 +174,15 @@ static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct 
 {
 	bool loaded = r->ksyms && kernel_syms__usable(r->ksyms);
 	const struct ksym *s = NULL;
+	struct map_hit hit;
 
 	f->at_call = caller;
 	if (loaded)
 		s = caller ? kernel_caller(r, ip, f) : kernel_syms__find(r->ksyms, ip);
 	f->kind = FRAME_KERNEL;
 	f->print_addr = ip;
+	if (proc__find_map(machine__kernel(r->machine), ip, &hit))
+		f->map = hit.map;
 	/* like perf: a miss among loaded kernel symbols has no DSO */
 	f->dso = loaded ? r->s_unknown : r->s_kernel;
 	if (!s)
@@ -370,6 +373,7 @@ static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool
 	f->dso = r->s_unknown;
 	f->at_call = at_call;
 	if (mapped) {
+		f->map = hit.map;
 		f->dso = hit.map->filename;
 		f->print_addr = ip - hit.start + hit.pgoff;
 	}

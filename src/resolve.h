@@ -77,6 +77,11 @@ struct frame {
 	uint64_t ip;          /* the address as sampled (a return address for callers) */
 	bool at_call;         /* a caller looked up at ip - 1, its call */
 	enum frame_kind kind;
+	/*
+	 * The MMAP record ip was in (the kernel's or a module's for kernel
+	 * frames), as it was; NULL when none. Lives as long as the session.
+	 */
+	const struct map *map;
 };
 
 struct resolve_opts {

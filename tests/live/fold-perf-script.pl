@@ -23,7 +23,10 @@
 #
 #   COMM;OUTERMOST;...;LEAF COUNT
 #
-#   - frames outermost first; COUNT is the number of samples
+#   - frames outermost first; COUNT is the number of samples (with
+#     --weight=period, the sum of the period column perf script prints
+#     before the event name, as current stackcollapse-perf.pl sums it; a
+#     sample without one counts 1)
 #   - the "+0xOFF" offset is dropped from symbols
 #   - a symbol perf could not resolve stays "[unknown]" (with
 #     --unknown-module it becomes "[DSO-BASENAME]" when the DSO is known,
@@ -80,6 +83,7 @@ my %opt = (
 	'caller-start-wild' => 0,
 	'plt-wild' => 0,
 	'cut-after-vdso' => 0,
+	'weight' => 'count',
 );
 
 sub usage {
@@ -92,6 +96,7 @@ usage: fold-perf-script.pl [OPTIONS] [FILE...]
   --annotate        suffix kernel frames with _[k], JIT frames with _[j]
   --unknown-module  name an unresolved symbol after its DSO: [libc.so.6]
   --tidy            strip C++ parameter lists and quotes from names
+  --weight=period   sum the samples' periods instead of counting them
   --normalize       print header and frame fields line by line, no folding
   --caller-start-wild  a caller frame at sym+0x0 gets symbol "*" (jitsym
                     resolves return addresses at ip - 1): in folded stacks
@@ -111,8 +116,9 @@ EOF
 
 GetOptions(\%opt, 'include-pid', 'include-tid', 'annotate',
 	   'unknown-module', 'tidy', 'normalize', 'caller-start-wild', 'plt-wild', 'cut-after-vdso',
-	   'help|h' => sub { usage(0) })
+	   'weight=s', 'help|h' => sub { usage(0) })
 	or usage(2);
+usage(2) unless $opt{weight} eq 'count' || $opt{weight} eq 'period';
 
 # x86-64 and arm64 kernels live in the upper half of the address space.
 sub is_kernel_addr {
@@ -125,7 +131,8 @@ sub is_jit_frame {
 	return $dso =~ m{(?:^|/)perf-\d+\.map$} || $dso =~ m{(?:^|/)jitted-\d+-\d+\.so$};
 }
 
-# Parse a header line: returns (comm, pid, tid, time, event) or ().
+# Parse a header line: returns (comm, pid, tid, time, event, period) or
+# (), period undef when the line has none.
 # COMM is matched lazily and the rest of the line must fit, so a COMM with
 # spaces and digits in it ("V8 Worker 2") is still taken whole.
 sub parse_header {
@@ -135,9 +142,9 @@ sub parse_header {
 		\s+(-?\d+)(?:/(-?\d+))?	# tid, or pid/tid (-1: no task)
 		\s+(?:\[\d+\]\s+)?		# optional [cpu]
 		(\d+\.\d+):			# time
-		\s+(?:\d+\s+)?			# optional period
+		\s+(?:(\d+)\s+)?		# optional period
 		(\S+):(?:\s.*)?$		# event, then optional payload
-	}x ? ($1, defined $3 ? $2 : undef, defined $3 ? $3 : $2, $4, $5) : ();
+	}x ? ($1, defined $3 ? $2 : undef, defined $3 ? $3 : $2, $4, $6, $5) : ();
 }
 
 # Parse a frame line: returns (addr, symbol without offset, dso) or ().
@@ -208,12 +215,13 @@ sub stack_prefix {
 
 my %count;		# folded stack -> samples
 my ($prefix, @frames);	# the sample being read; frames leaf first
+my $weight;		# its weight: 1, or its period with --weight=period
 my $in_kernel;		# still in the kernel part of its call chain
 my $bad = 0;
 
 sub end_sample {
 	return unless defined $prefix;
-	$count{join(';', $prefix, reverse @frames)}++;
+	$count{join(';', $prefix, reverse @frames)} += $weight;
 	undef $prefix;
 	@frames = ();
 }
@@ -256,6 +264,7 @@ sub fold_line {
 		}
 		end_sample();		# tolerate a missing blank line
 		$prefix = stack_prefix(@h[0 .. 2]);
+		$weight = $opt{weight} eq 'period' && defined $h[5] ? $h[5] : 1;
 		$in_kernel = 1;
 	}
 }
@@ -293,7 +302,7 @@ sub normalize_line {
 		$norm_kernel = 0;
 		@f = parse_header($line) or return bad_line($line);
 		$f[1] = '-' unless defined $f[1];
-		print join("\t", 'H', @f), "\n";
+		print join("\t", 'H', @f[0 .. 4]), "\n";
 	}
 }
 

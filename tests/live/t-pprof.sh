@@ -5,7 +5,11 @@
 #     "jitsym script" on the same recording;
 #   - the demo's functions are named and a line of native-demo.c is there
 #     (native-demo is built with -g);
-#   - with --labels pid,tid,comm, the threads' names are labels.
+#   - native-demo's mapping in go tool pprof -raw is its executable MMAP2
+#     record as perf script --show-mmap-events prints it (start, end,
+#     file offset);
+#   - with --labels pid,tid,comm,category, the threads' names are labels,
+#     and the leaf frames' categories (native, kernel).
 # tests/tools/pprof-dump, when built, checks the profile's structure too.
 # See lib.sh for the environment it reads; exit 77 when perf cannot
 # record or there is no go command (Debian package 'golang-go').
@@ -72,6 +76,24 @@ fi
 grep -q '^samples/count cpu/nanoseconds$' "$pb.raw" ||
 	live_fail "sample types are not samples/count cpu/nanoseconds"
 
+# Mappings: native-demo's r-xp MMAP2 "[0xSTART(0xLEN) @ 0xPGOFF ...]" is
+# go tool pprof's "ID: 0xSTART/0xEND/0xPGOFF native-demo"
+rec=$("$PERF" script -i "$data" --show-mmap-events 2>/dev/null |
+	awk '/PERF_RECORD_MMAP2/ && / r-xp / && /native-demo$/ {
+		s = $0; sub(/.*\[/, "", s); split(s, a, /[(): @\]]+/)
+		print a[1], a[2], a[3]; exit }')
+want=
+if [ -n "$rec" ]; then
+	set -- $rec
+	want=$(printf '0x%x/0x%x/%s' $(($1)) $(($1 + $2)) "$3")
+fi
+got=$(awk '/^Mappings/ { m = 1; next } m && / [^ ]*native-demo / { print $2; exit }' "$pb.raw")
+if [ -n "$want" ] && [ "$want" = "$got" ]; then
+	live_say "native-demo's mapping is its MMAP2 record: $got"
+else
+	live_fail "native-demo's mapping: go tool pprof says '$got', perf script's MMAP2 '$want'"
+fi
+
 pprof -top -nodefraction=0 -nodecount=100000 "$pb" >"$pb.top" 2>/dev/null ||
 	live_fail "go tool pprof -top failed"
 for fn in hash_bytes spin_leaf descend demo_lib_checksum cmp_keys; do
@@ -86,14 +108,16 @@ else
 	live_fail "no source line of native-demo.c for hash_bytes in go tool pprof -lines"
 fi
 
-live_say "jitsym pprof --labels pid,tid,comm"
-if live_jitsym pprof --labels pid,tid,comm -o "$pb.labels" "$data" 2>/dev/null &&
+live_say "jitsym pprof --labels pid,tid,comm,category"
+if live_jitsym pprof --labels pid,tid,comm,category -o "$pb.labels" "$data" 2>/dev/null &&
    pprof -tags "$pb.labels" >"$pb.tags" 2>/dev/null; then
 	for comm in native-demo 'demo sorter' demo-io; do
 		grep -q "$comm\$" "$pb.tags" || live_fail "no comm label '$comm' in go tool pprof -tags"
 	done
 	grep -q 'pid' "$pb.tags" && grep -q 'tid' "$pb.tags" ||
 		live_fail "no pid or tid labels in go tool pprof -tags"
+	grep -q ' native$' "$pb.tags" ||
+		live_fail "no category label 'native' in go tool pprof -tags"
 else
 	live_fail "jitsym pprof --labels or go tool pprof -tags failed"
 fi

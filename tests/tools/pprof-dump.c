@@ -14,7 +14,8 @@
  *
  * Output: the sample types, period, duration, the mappings in id order,
  * the totals per sample type, then each sample, sorted by its text: its
- * values and labels, then one line per location, leaf first:
+ * values and labels (KEY=VALUE for a string, KEY=#N for a number), then
+ * one line per location, leaf first:
  *
  *	ADDRESS mMAPPING-ID FUNCTION [{SYSTEM-NAME}] [FILE:LINE[:COLUMN]] | ...
  *
@@ -318,7 +319,7 @@ static char *sample_text(const struct profile *pr, const Perftools__Profiles__Sa
 		if (l->str)
 			text_addf(&t, " %s=%s", str(pr, l->key), str(pr, l->str));
 		else
-			text_addf(&t, " %s=%" PRId64, str(pr, l->key), l->num);
+			text_addf(&t, " %s=#%" PRId64, str(pr, l->key), l->num);
 	}
 	text_addf(&t, "\n");
 	for (i = 0; i < s->n_location_id; i++)

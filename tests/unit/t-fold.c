@@ -6,9 +6,11 @@
  * and sorts them with strcmp. The outputs must be equal byte for byte.
  * Then fold and the flame graph on one process name holding a newline,
  * a space and a ';': both must label it the same (they share
- * agg_process_label()), and --weight=period must sum periods.
+ * agg_process_label()), and --weight=period must sum periods. Last,
+ * agg_frame_label()'s "[libc.so.6]" for unresolved frames (--unknown=dso).
  */
 #include "common.h"
+#include "aggregate.h"
 #include "machine.h"
 #include "out-flamegraph.h"
 #include "out-fold.h"
@@ -171,9 +173,39 @@ static void process_labels(void)
 	free(fold);
 }
 
+/* agg_frame_label()'s --unknown=dso naming, as stackcollapse-perf.pl's */
+static void unknown_labels(void)
+{
+	static const struct {
+		const char *sym, *dso;
+		bool unknown_dso;
+		const char *want;
+	} cases[] = {
+		{ NULL, "/usr/lib/x86_64-linux-gnu/libc.so.6", true, "[libc.so.6]" },
+		{ NULL, "/usr/lib/x86_64-linux-gnu/libc.so.6", false, "[unknown]" },
+		{ NULL, "[unknown]", true, "[unknown]" },
+		{ NULL, NULL, true, "[unknown]" },
+		{ NULL, "//anon", true, "[anon]" },
+		{ NULL, "[vdso]", true, "[[vdso]]" },
+		{ NULL, "/a;b/c;d", true, "[c:d]" },
+		{ "main", "/bin/prog", true, "main" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct sbuf sb = SBUF_INIT;
+
+		agg_frame_label(&sb, cases[i].sym, cases[i].dso, FRAME_NATIVE, false,
+				cases[i].unknown_dso);
+		T(cases[i].want, sb.buf && !strcmp(sb.buf, cases[i].want));
+		sbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	process_labels();
+	unknown_labels();
 	run("no samples", false, 0, 0);
 	run("stacks without frames", false, 20, 0);
 	run("shallow stacks", false, 500, 2);
