@@ -9,7 +9,7 @@
 
 const char *const input_opts_usage[] = {
 	"  -i, --input FILE      perf.data to read (default: perf.data; '-' for stdin)",
-	"  -o, --output FILE     write to FILE (default: stdout)",
+	"  -o, --output FILE     write to FILE (default, and with -o -: stdout)",
 	"      --symfs DIR       look for every binary under DIR",
 	"      --kallsyms FILE   kernel symbols (default: /proc/kallsyms when the",
 	"                        recording was made on the running kernel)",
@@ -144,7 +144,8 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 
 	switch (c) {
 	case 'i':             o->path = arg; return 1;
-	case 'o':             o->output = arg; return 1;
+	/* '-' is standard output, as '-' for the input is standard input */
+	case 'o':             o->output = strcmp(arg, "-") ? arg : NULL; return 1;
 	case OPT_SYMFS:       o->session.resolve.symfs = arg; return 1;
 	case OPT_KALLSYMS:    o->session.resolve.kallsyms = arg; return 1;
 	case OPT_BUILDID_DIR: o->session.resolve.buildid_dir = arg; return 1;

@@ -13,6 +13,7 @@
 #   --threads not a number from 1 to 1024     1
 #   script -F naming a field the samples lack 1 (after reading the header)
 #   output that fails while written (/dev/full) 3
+# and a valid run writes its -o FILE, and with -o - stdout.
 # Each with --threads 1 and --threads 2: the threads change nothing here.
 set -u
 . "$(dirname "$0")/../setup.sh"
@@ -110,6 +111,15 @@ for threads in 1 2; do
 		else
 			bad "$cmd --threads $threads: a valid run writes -o"; sed 's/^/#   /' "$tmp/err"
 		fi
+		# -o - is standard output, as a missing -o: same bytes, no file '-'
+		(cd "$tmp" && ${JITSYM_WRAPPER:-} "$JITSYM" "$cmd" --threads "$threads" $common -o - \
+			"$tmp/valid.data" >"$tmp/dash" 2>"$tmp/err")
+		if cmp -s "$tmp/good" "$tmp/dash" && [ ! -e "$tmp/-" ] && [ ! -s "$tmp/err" ]; then
+			ok "$cmd --threads $threads: -o - writes to stdout"
+		else
+			bad "$cmd --threads $threads: -o - writes to stdout"; sed 's/^/#   /' "$tmp/err"
+		fi
+		rm -f "$tmp/-"
 	done
 done
 exit $fail
