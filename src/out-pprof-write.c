@@ -1,6 +1,7 @@
 #include "common.h"
 #include "out-pprof-internal.h"
 #include "gzsink.h"
+#include "varint.h"
 
 /*
  * Writing the profile: the messages are made and packed one at a time as
@@ -58,18 +59,6 @@ static Perftools__Profiles__Mapping **mapping_list(struct pprof_builder *b)
 #define SAMPLE_TAG (2u << 3 | 2u)
 #define LOCATION_TAG (4u << 3 | 2u)
 #define FUNCTION_TAG (5u << 3 | 2u)
-
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
 
 /* Scratch space for packing one message at a time. */
 struct packer {

@@ -1,5 +1,6 @@
 #include "common.h"
 #include "pprof-stacks.h"
+#include "varint.h"
 
 /*
  * Records sit in chunks of CHUNK_BYTES, unaligned, in the order the
@@ -105,18 +106,6 @@ void stack_store__delete(struct stack_store *s)
 size_t stack_store__count(const struct stack_store *s)
 {
 	return s->nr_stacks;
-}
-
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
 }
 
 /* Our own varints: at most 5 bytes for a 32-bit value, never damaged. */
