@@ -58,6 +58,17 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* What pipeline__new() made, once the worker is gone or never started. */
+static void pipeline_free(struct pipeline *p)
+{
+	pthread_cond_destroy(&p->room);
+	pthread_cond_destroy(&p->work);
+	pthread_mutex_destroy(&p->lock);
+	free(p->queue);
+	free(p->free_items);
+	free(p);
+}
+
 struct pipeline *pipeline__new(pipeline_fn fn, void *ctx, void *const *items, size_t nr_items)
 {
 	struct pipeline *p;
@@ -78,12 +89,7 @@ struct pipeline *pipeline__new(pipeline_fn fn, void *ctx, void *const *items, si
 	pthread_cond_init(&p->room, NULL);
 	err = pthread_create(&p->thread, NULL, worker, p);
 	if (err) {
-		pthread_cond_destroy(&p->room);
-		pthread_cond_destroy(&p->work);
-		pthread_mutex_destroy(&p->lock);
-		free(p->queue);
-		free(p->free_items);
-		free(p);
+		pipeline_free(p);
 		errno = err;
 		return NULL;
 	}
@@ -100,12 +106,7 @@ void pipeline__delete(struct pipeline *p)
 	pthread_mutex_unlock(&p->lock);
 	/* the worker empties the queue before it sees stop */
 	pthread_join(p->thread, NULL);
-	pthread_cond_destroy(&p->room);
-	pthread_cond_destroy(&p->work);
-	pthread_mutex_destroy(&p->lock);
-	free(p->queue);
-	free(p->free_items);
-	free(p);
+	pipeline_free(p);
 }
 
 void *pipeline__get(struct pipeline *p)
