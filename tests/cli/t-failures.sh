@@ -16,12 +16,8 @@
 # and a valid run writes its -o FILE, and with -o - stdout.
 # Each with --threads 1 and --threads 2: the threads change nothing here.
 set -u
-. "$(dirname "$0")/../setup.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fail=1; }
+# shellcheck source=../tap.sh
+. "$(dirname "$0")/../tap.sh"
 
 cat >"$tmp/valid.spec" <<'SPEC'
 feature osrelease 6.1.0-test

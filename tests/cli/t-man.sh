@@ -11,12 +11,8 @@
 #    do groff -ww and mandoc -Tlint where they are installed (each
 #    check skipped without its program; the test skips without man).
 set -u
-. "$(dirname "$0")/../setup.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fail=1; }
+# shellcheck source=../tap.sh
+. "$(dirname "$0")/../tap.sh"
 page=$abs_top_builddir/jitsym.1
 
 [ -f "$page" ] || { echo "not ok - $page was not built"; exit 1; }

@@ -10,12 +10,8 @@
 # from a pipe, compressed, cut short at several places (damage: the same
 # output, message and exit status), and written to a full disk.
 set -u
-. "$(dirname "$0")/../setup.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fail=1; }
+# shellcheck source=../tap.sh
+. "$(dirname "$0")/../tap.sh"
 
 P1=7000001 P2=7000002 P3=7000003 NR_SAMPLES=${NR_SAMPLES:-20000}
 mkdir "$tmp/maps"

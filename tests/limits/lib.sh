@@ -1,9 +1,4 @@
 # tests/limits/lib.sh: what every tests/limits script starts with, sourced
-# after "set -u": the build's settings (setup.sh), a temporary directory
-# $tmp removed at exit, and TAP-style ok/bad that set $fail.
-. "$(dirname "$0")/../setup.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fail=1; }
+# after "set -u": tests/tap.sh ($tmp, ok, bad, $fail and the build's
+# settings).
+. "$(dirname "$0")/../tap.sh"
