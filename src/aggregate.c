@@ -98,6 +98,7 @@ struct aggregator {
 	size_t key_alloc, fkey_alloc, hash_alloc, ids_alloc;
 	uint64_t nr_samples, period;
 	const char *event;
+	bool summed;                        /* aggregator__sum_subtrees() done */
 };
 
 /* ---- labels -------------------------------------------------------------- */
@@ -627,6 +628,18 @@ void aggregator__freeze(struct aggregator *a)
 	free(a->frame_table);
 	a->frame_table = NULL;
 	a->frame_table_size = 0;
+}
+
+void aggregator__sum_subtrees(struct aggregator *a)
+{
+	size_t i;
+
+	if (a->table_size || a->summed)
+		BUG("aggregator__sum_subtrees() before aggregator__freeze() or twice");
+	a->summed = true;
+	/* a child's id is above its parent's: from the last node up, each is whole when added */
+	for (i = a->nr_nodes; i-- > 1;)
+		a->nodes[a->nodes[i].parent].weight += a->nodes[i].weight;
 }
 
 /* ---- reading ------------------------------------------------------------- */
