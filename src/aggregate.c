@@ -87,8 +87,17 @@ struct aggregator {
 	bool last_valid;
 	struct agg_node *nodes;
 	size_t nr_nodes, alloc_nodes;
-	uint32_t *node_frames;              /* opts.node_frames: frame id per node */
-	size_t alloc_node_frames;
+	/*
+	 * opts.node_frames: a frame node's frame is, nearly always, the first
+	 * one that made a node of its key (key_frames, by key); the few others
+	 * (a label that frames of two DSOs print) are exceptions, kept in
+	 * node order. 4 bytes a node was 17 MB for node-large; 838 of its
+	 * 4.17 M nodes are exceptions.
+	 */
+	uint32_t *key_frames;               /* AGG_NO_FRAME: no frame node has the key yet */
+	size_t alloc_key_frames;
+	struct { uint32_t node, frame; } *exceptions;
+	size_t nr_exceptions, alloc_exceptions;
 	uint32_t *table;                    /* child node ids; 0 (the root): empty */
 	size_t table_size;                  /* a power of two; 0: frozen */
 	struct path_slot paths[PATH_SLOTS];
@@ -98,6 +107,7 @@ struct aggregator {
 	size_t key_alloc, fkey_alloc, hash_alloc, ids_alloc;
 	uint64_t nr_samples, period;
 	const char *event;
+	bool summed;                        /* aggregator__sum_subtrees() done */
 };
 
 /* ---- labels -------------------------------------------------------------- */
@@ -180,10 +190,6 @@ struct aggregator *aggregator__new(const struct aggregate_opts *opts)
 	ALLOC_GROW(a->nodes, 1, a->alloc_nodes);
 	memset(&a->nodes[AGG_ROOT], 0, sizeof(a->nodes[AGG_ROOT]));
 	a->nr_nodes = 1;
-	if (opts->node_frames) {
-		ALLOC_GROW(a->node_frames, 1, a->alloc_node_frames);
-		a->node_frames[AGG_ROOT] = AGG_NO_FRAME;
-	}
 	return a;
 }
 
@@ -214,7 +220,8 @@ void aggregator__delete(struct aggregator *a)
 	free(a->processes);
 	free(a->labels);
 	free(a->nodes);
-	free(a->node_frames);
+	free(a->key_frames);
+	free(a->exceptions);
 	free(a->table);
 	free(a->key);
 	free(a->fkey);
@@ -419,6 +426,24 @@ static void grow_table(struct aggregator *a)
 	a->table = table;
 }
 
+/* Remember that frame made node id, of key key (opts.node_frames; not a process node). */
+static void set_node_frame(struct aggregator *a, uint32_t id, uint32_t key, uint32_t frame)
+{
+	if (key >= a->alloc_key_frames) {
+		size_t old = a->alloc_key_frames;
+
+		ALLOC_GROW(a->key_frames, st_add(key, 1), a->alloc_key_frames);
+		memset(a->key_frames + old, 0xff, (a->alloc_key_frames - old) * sizeof(uint32_t));
+	}
+	if (a->key_frames[key] == AGG_NO_FRAME) {
+		a->key_frames[key] = frame;
+	} else if (a->key_frames[key] != frame) {
+		ALLOC_GROW(a->exceptions, a->nr_exceptions + 1, a->alloc_exceptions);
+		a->exceptions[a->nr_exceptions].node = id;
+		a->exceptions[a->nr_exceptions++].frame = frame;
+	}
+}
+
 /* A new node under parent, at table slot pos (empty). */
 static uint32_t new_node(struct aggregator *a, uint32_t parent, uint32_t label, uint32_t frame,
 			 size_t pos)
@@ -430,10 +455,8 @@ static uint32_t new_node(struct aggregator *a, uint32_t parent, uint32_t label, 
 		die("more than 2^32 distinct stack prefixes");
 	id = (uint32_t)a->nr_nodes;
 	ALLOC_GROW(a->nodes, a->nr_nodes + 1, a->alloc_nodes);
-	if (a->opts.node_frames) {
-		ALLOC_GROW(a->node_frames, a->nr_nodes + 1, a->alloc_node_frames);
-		a->node_frames[id] = frame;
-	}
+	if (a->opts.node_frames && parent != AGG_ROOT)
+		set_node_frame(a, id, label, frame);
 	n = &a->nodes[a->nr_nodes++];
 	n->parent = parent;
 	n->label = label;
@@ -629,6 +652,18 @@ void aggregator__freeze(struct aggregator *a)
 	a->frame_table_size = 0;
 }
 
+void aggregator__sum_subtrees(struct aggregator *a)
+{
+	size_t i;
+
+	if (a->table_size || a->summed)
+		BUG("aggregator__sum_subtrees() before aggregator__freeze() or twice");
+	a->summed = true;
+	/* a child's id is above its parent's: from the last node up, each is whole when added */
+	for (i = a->nr_nodes; i-- > 1;)
+		a->nodes[a->nodes[i].parent].weight += a->nodes[i].weight;
+}
+
 /* ---- reading ------------------------------------------------------------- */
 
 const struct agg_node *aggregator__nodes(const struct aggregator *a, size_t *nr)
@@ -664,9 +699,23 @@ const struct agg_frame *aggregator__frames(const struct aggregator *a, size_t *n
 
 uint32_t aggregator__node_frame(const struct aggregator *a, uint32_t v)
 {
-	if (!a->opts.node_frames || v >= a->nr_nodes)
+	size_t lo = 0, hi = a->nr_exceptions;
+
+	if (!a->opts.node_frames || v >= a->nr_nodes || v == AGG_ROOT ||
+	    a->nodes[v].parent == AGG_ROOT)
 		return AGG_NO_FRAME;
-	return a->node_frames[v];
+	/* the exceptions are in node order: they were made in it */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->exceptions[mid].node == v)
+			return a->exceptions[mid].frame;
+		if (a->exceptions[mid].node < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return a->key_frames[a->nodes[v].label];
 }
 
 uint64_t aggregator__nr_samples(const struct aggregator *a)

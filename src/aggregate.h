@@ -100,6 +100,14 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
  */
 void aggregator__freeze(struct aggregator *a);
 
+/*
+ * After aggregator__freeze(): each node's weight becomes its subtree's,
+ * its own and its descendants' (the totals a writer needs, without an
+ * array of them beside the tree); a node's own weight is then its weight
+ * less its children's. Once: BUG() before freezing or a second time.
+ */
+void aggregator__sum_subtrees(struct aggregator *a);
+
 /* The nodes, *nr of them (node 0 the root); valid until the next add. */
 const struct agg_node *aggregator__nodes(const struct aggregator *a, size_t *nr);
 /* The labels by id, *nr of them; label 0 is "" (the root's). */

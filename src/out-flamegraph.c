@@ -33,7 +33,12 @@ struct flamegraph {
 	/* while writing */
 	const struct agg_node *nodes;
 	const struct agg_label *labels;
-	uint64_t *total;            /* per node: the weight through it */
+	/*
+	 * Per node, the weight through it: the aggregator's nodes carry it
+	 * (aggregator__sum_subtrees()); a differential graph's, here.
+	 */
+	uint64_t *total;
+	bool ready;                 /* the totals are known */
 	uint8_t *frame_kinds;       /* per frame id: svg_kind, SVGK_NR_KINDS until known */
 	size_t nr_frames, nr_nodes;
 	/* a differential graph: its tree (no aggregator), BASE's totals per node */
@@ -194,6 +199,12 @@ static double absd(double x)
 	return x < 0 ? -x : x;
 }
 
+/* The weight through node v: its own and its callees'. */
+static uint64_t node_total(const struct flamegraph *fg, uint32_t v)
+{
+	return fg->total ? fg->total[v] : fg->nodes[v].weight;
+}
+
 /* Node v's change of self weight from BASE: in points of each run's total, or raw. */
 static double self_change(const struct flamegraph *fg, uint32_t v)
 {
@@ -202,7 +213,7 @@ static double self_change(const struct flamegraph *fg, uint32_t v)
 
 	if (d->absolute)
 		return new - base;
-	return (fg->total[AGG_ROOT] ? 100 * new / (double)fg->total[AGG_ROOT] : 0) -
+	return (node_total(fg, AGG_ROOT) ? 100 * new / (double)node_total(fg, AGG_ROOT) : 0) -
 	       (d->base_sum ? 100 * base / (double)d->base_sum : 0);
 }
 
@@ -230,36 +241,37 @@ static void change_colour(const struct flamegraph *fg, double change, char col[8
 }
 
 /*
- * Read the aggregator's tree for writing: each node's total (its own
- * weight and its callees'; a child's id is above its parent's, so one
- * pass from the last node up sums them) and the frame kinds' cache.
+ * Read the tree for writing: each node's total (its own weight and its
+ * callees'), in the aggregator's nodes or, for a differential graph, in
+ * an array (a child's id is above its parent's, so one pass from the last
+ * node up sums them); and the frame kinds' cache.
  */
 static void tree_totals(struct flamegraph *fg)
 {
 	size_t nr_labels, i;
 
-	if (fg->diff) {
-		fg->nodes = fg->diff->nodes;
-		fg->nr_nodes = fg->diff->nr_nodes;
-		fg->labels = fg->diff->labels;
-	} else {
+	fg->ready = true;
+	if (!fg->diff) {
 		aggregator__freeze(fg->agg);
+		aggregator__sum_subtrees(fg->agg);
 		fg->nodes = aggregator__nodes(fg->agg, &fg->nr_nodes);
 		fg->labels = aggregator__labels(fg->agg, &nr_labels);
 		aggregator__frames(fg->agg, &fg->nr_frames);
 	}
 	fg->frame_kinds = xmalloc(fg->nr_frames ? fg->nr_frames : 1);
 	memset(fg->frame_kinds, SVGK_NR_KINDS, fg->nr_frames);
+	if (!fg->diff)
+		return;
+	fg->nodes = fg->diff->nodes;
+	fg->nr_nodes = fg->diff->nr_nodes;
+	fg->labels = fg->diff->labels;
 	fg->total = xcalloc(fg->nr_nodes ? fg->nr_nodes : 1, sizeof(*fg->total));
 	for (i = fg->nr_nodes; i-- > 0;) {
-		const struct agg_node *n = &fg->nodes[i];
-
-		fg->total[i] += n->weight;
+		fg->total[i] += fg->nodes[i].weight;
 		if (i)
-			fg->total[n->parent] += fg->total[i];
+			fg->total[fg->nodes[i].parent] += fg->total[i];
 	}
-	if (fg->diff)
-		diff_totals(fg);
+	diff_totals(fg);
 }
 
 static const struct flamegraph *sort_fg;
@@ -280,7 +292,7 @@ struct fg_todo {
 /* Place every frame; without recursion, as stacks can be thousands deep. */
 static void layout(struct flamegraph *fg, struct fg_layout *lo)
 {
-	uint64_t total = fg->total[AGG_ROOT], start, sum;
+	uint64_t total = node_total(fg, AGG_ROOT), start, sum;
 	double min = fg->opts.minwidth_pct ? fg->opts.minwidth / 100 * (double)total :
 		     fg->opts.minwidth / lo->scale;
 	struct fg_todo *todo = NULL, t;
@@ -294,14 +306,14 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 	todo[nr++] = (struct fg_todo){ AGG_ROOT, 0, 0, false };
 	while (nr) {
 		t = todo[--nr];
-		t.omit = t.omit || (double)fg->total[t.node] < min;
+		t.omit = t.omit || (double)node_total(fg, t.node) < min;
 		/* the children, sorted by name in place */
 		c = idx.child + idx.first[t.node];
 		nr_c = idx.first[t.node + 1] - idx.first[t.node];
 		if (nr_c > 1)
 			qsort(c, nr_c, sizeof(*c), cmp_nodes);
 		for (sum = 0, i = 0; i < nr_c; i++)
-			sum += fg->total[c[i]];
+			sum += node_total(fg, c[i]);
 		if (t.omit) {
 			lo->nr_omitted++;
 		} else {
@@ -309,7 +321,7 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 
 			ALLOC_GROW(lo->frames, st_add(lo->nr, 1), lo->alloc);
 			lo->frames[lo->nr++] = (struct fg_frame){
-				t.node, kind, t.start, fg->total[t.node] - sum, t.depth };
+				t.node, kind, t.start, node_total(fg, t.node) - sum, t.depth };
 			if (t.depth > lo->max_depth)
 				lo->max_depth = t.depth;
 			lo->kinds[kind] = true;
@@ -317,8 +329,8 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 		/* callees left to right, so pushed right to left */
 		start = t.start + sum;
 		for (i = nr_c; i-- > 0;) {
-			start -= fg->total[c[i]];
-			if (fg->diff && !fg->total[c[i]])
+			start -= node_total(fg, c[i]);
+			if (fg->diff && !node_total(fg, c[i]))
 				continue;       /* BASE's only */
 			ALLOC_GROW(todo, st_add(nr, 1), alloc);
 			todo[nr++] = (struct fg_todo){ c[i], start, t.depth + 1, t.omit };
@@ -616,7 +628,7 @@ static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const str
 	uint64_t nr_samples = fg->diff ? fg->diff->nr_samples[1] : aggregator__nr_samples(fg->agg);
 	const char *event = fg->diff ? fg->diff->event : aggregator__event(fg->agg);
 
-	if (!fg->total[AGG_ROOT]) {
+	if (!node_total(fg, AGG_ROOT)) {
 		sbuf_addstr(sb, nr_samples ? "no weight: every sample has period 0" : "no samples");
 		return;
 	}
@@ -633,7 +645,7 @@ static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const str
 	sbuf_addstr(sb, nr_samples == 1 ? " sample" : " samples");
 	if (fg->opts.weight_period) {
 		sbuf_addstr(sb, ", weighted by period (");
-		svg__add_count(sb, fg->total[AGG_ROOT]);
+		svg__add_count(sb, node_total(fg, AGG_ROOT));
 		sbuf_addstr(sb, ")");
 	}
 	if (lo->nr_omitted) {
@@ -700,7 +712,7 @@ static void add_diff_title(struct sbuf *sb, const struct flamegraph *fg, uint32_
 static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo,
 		      const struct fg_frame *fr)
 {
-	uint64_t count = fg->total[fr->node];
+	uint64_t count = node_total(fg, fr->node);
 	const char *name = node_name(fg, fr->node);
 	double x = PAD + (double)fr->start * lo->scale, w = (double)count * lo->scale;
 	int y = lo->height - BOTTOM - (int)(fr->depth + 1) * FRAME_H;
@@ -713,7 +725,7 @@ static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct
 	if (fg->diff)
 		sbuf_addstr(sb, "NEW ");
 	add_amount(sb, fg, count);
-	sbuf_addf(sb, " (%.2f%%), self ", (double)count * 100 / (double)fg->total[AGG_ROOT]);
+	sbuf_addf(sb, " (%.2f%%), self ", (double)count * 100 / (double)node_total(fg, AGG_ROOT));
 	svg__add_count(sb, fr->self);
 	if (fg->diff) {
 		add_diff_title(sb, fg, fr->node);
@@ -733,7 +745,7 @@ static void add_tail(struct sbuf *sb, const struct flamegraph *fg, const struct 
 {
 	sbuf_addf(sb, "</g>\n<script><![CDATA[\n"
 		  "var fg = { total: %" PRIu64 ", width: %d, pad: %d, cw: %g };\n%s]]></script>\n"
-		  "</svg>\n", fg->total[AGG_ROOT], lo->width, PAD, CHAR_W, fg_script);
+		  "</svg>\n", node_total(fg, AGG_ROOT), lo->width, PAD, CHAR_W, fg_script);
 }
 
 static void flush_sbuf(struct sbuf *sb, FILE *out)
@@ -750,10 +762,10 @@ int flamegraph__write(struct flamegraph *fg, FILE *out)
 	int nr_lines;
 	size_t i;
 
-	if (!fg->total)
+	if (!fg->ready)
 		tree_totals(fg);
-	if (fg->total[AGG_ROOT]) {
-		lo.scale = (double)(lo.width - 2 * PAD) / (double)fg->total[AGG_ROOT];
+	if (node_total(fg, AGG_ROOT)) {
+		lo.scale = (double)(lo.width - 2 * PAD) / (double)node_total(fg, AGG_ROOT);
 		layout(fg, &lo);
 	}
 	nr_lines = add_legend(&legend, fg, &lo);

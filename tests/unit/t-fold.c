@@ -8,6 +8,9 @@
  * a space and a ';': both must label it the same (they share
  * agg_process_label()), and --weight=period must sum periods. Last,
  * agg_frame_label()'s "[libc.so.6]" for unresolved frames (--unknown=dso).
+ * And the tree's own bookkeeping against a reference: the first frame
+ * of each node (frames of two DSOs and kinds print the same label) and
+ * the subtree weights of aggregator__sum_subtrees().
  */
 #include "common.h"
 #include "aggregate.h"
@@ -202,8 +205,92 @@ static void unknown_labels(void)
 	}
 }
 
+/* The aggregator's id of frame (sym, dso, kind), by its copies of the names. */
+static uint32_t frame_id(const struct aggregator *a, const struct frame *fr)
+{
+	const struct agg_frame *frames;
+	size_t nr, i;
+
+	frames = aggregator__frames(a, &nr);
+	for (i = 0; i < nr; i++)
+		if (!strcmp(frames[i].sym, fr->sym) && !strcmp(frames[i].dso, fr->dso) &&
+		    frames[i].kind == fr->kind)
+			return (uint32_t)i;
+	return AGG_NO_FRAME;
+}
+
+/* One random sample into a; the frames of the nodes it made into want[]. */
+static void tree_sample(struct aggregator *a, struct strpool *pool, uint32_t *want,
+			uint64_t *weight)
+{
+	static const char *const dsos[] = { "/lib/a.so", "/lib/b.so" };
+	struct thread t = { .tid = 1 + test_rnd(2), .comm = strpool__intern(pool, "p") };
+	struct pd_sample smp = { .pid = 1, .tid = t.tid, .period = 1 + test_rnd(9) };
+	struct frame frames[8];
+	struct resolved_sample rs = { .sample = &smp, .thread = &t, .frames = frames,
+				      .nr_frames = 1 + test_rnd(ARRAY_SIZE(frames)) };
+	size_t before, nr, d;
+	const struct agg_node *nodes;
+	uint32_t v;
+
+	for (d = 0; d < rs.nr_frames; d++) {
+		memset(&frames[d], 0, sizeof(frames[d]));
+		frames[d].sym = strpool__intern(pool, names[test_rnd(3)]);
+		frames[d].dso = strpool__intern(pool, dsos[test_rnd(2)]);
+		frames[d].kind = test_rnd(2) ? FRAME_NATIVE : FRAME_JIT;
+	}
+	aggregator__nodes(a, &before);
+	v = aggregator__add(a, &rs);
+	nodes = aggregator__nodes(a, &nr);
+	weight[v] += smp.period;
+	/* the leaf frame is frames[0]: a node d levels up the path is frames[d] */
+	for (d = 0; v != AGG_ROOT && nodes[v].parent != AGG_ROOT; d++, v = nodes[v].parent)
+		if (v >= before)
+			want[v] = frame_id(a, &frames[d]);
+}
+
+static void tree_bookkeeping(void)
+{
+	struct aggregate_opts ao = { .node_frames = true, .weight_period = true };
+	struct aggregator *a = aggregator__new(&ao);
+	struct strpool *pool = strpool__new();
+	uint32_t want[4096];
+	uint64_t weight[4096] = { 0 }, total[4096] = { 0 };
+	const struct agg_node *nodes;
+	bool frames_ok = true, totals_ok = true;
+	size_t nr = 0, i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		want[i] = AGG_NO_FRAME;
+	for (i = 0; i < 300 && nr + 8 < ARRAY_SIZE(want); i++) {
+		tree_sample(a, pool, want, weight);
+		aggregator__nodes(a, &nr);
+	}
+	for (i = 0; i < nr; i++)
+		frames_ok &= aggregator__node_frame(a, (uint32_t)i) == want[i];
+	T("node frames: each node's first frame, where labels are shared", frames_ok);
+	aggregator__freeze(a);
+	nodes = aggregator__nodes(a, &nr);
+	for (i = nr; i-- > 0;) {
+		total[i] += weight[i];
+		if (i)
+			total[nodes[i].parent] += total[i];
+	}
+	aggregator__sum_subtrees(a);
+	nodes = aggregator__nodes(a, &nr);
+	for (i = 0; i < nr; i++)
+		totals_ok &= nodes[i].weight == total[i];
+	T("sum_subtrees: each node's weight is its subtree's", totals_ok && total[0]);
+	for (i = 0; i < nr; i++)
+		frames_ok &= aggregator__node_frame(a, (uint32_t)i) == want[i];
+	T("node frames: the same after freezing", frames_ok);
+	aggregator__delete(a);
+	strpool__delete(pool);
+}
+
 int main(void)
 {
+	tree_bookkeeping();
 	process_labels();
 	unknown_labels();
 	run("no samples", false, 0, 0);
