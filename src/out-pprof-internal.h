@@ -137,7 +137,7 @@ struct loc_slot {
 
 /* The frames of a thread's last sample (any thread's that maps here). */
 struct last_frames {
-	const struct thread *thread;
+	uintptr_t thread;               /* its resolved_sample's thread_id */
 	struct loc_slot *slots;         /* root first */
 	size_t nr, alloc;               /* slots[0..nr) are set */
 };
@@ -161,6 +161,12 @@ struct leaf_slot {
 	const char *sym;        /* interned; NULL: empty slot or unresolved */
 	uint32_t kind;
 	uint32_t category, tier;   /* string indices, 0: none */
+};
+
+/* The header's build ids as they were at some sample. */
+struct bid_snapshot {
+	size_t nr;
+	struct pd_build_id ids[];
 };
 
 struct pprof_builder {
@@ -200,7 +206,16 @@ struct pprof_builder {
 	uint32_t last_pid_index, last_tid_index;
 	struct leaf_slot leaf_cache[1u << LEAF_CACHE_BITS];
 	struct srcline_cache *srcline;
+	/*
+	 * The header's build ids, which in pipe mode grow as records come:
+	 * pprof_builder__prepare() (on the session's thread, which alone may
+	 * read info) copies them whenever they grew, and each sample carries
+	 * the copy current at it, which pprof_builder__add() reads.
+	 */
 	const struct pd_info *info;     /* the header, while the session runs */
+	struct bid_snapshot **snaps;    /* every copy made, freed with the builder */
+	size_t nr_snaps, alloc_snaps;
+	const struct bid_snapshot *bids;   /* the sample's being added */
 	/* the event */
 	const char *type, *unit;
 	bool freq;
