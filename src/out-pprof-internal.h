@@ -124,7 +124,9 @@ struct loc_line {
  * in front of it a direct-mapped cache, and in front of that the frames
  * of the thread's last sample by depth from the root, where a thread's
  * samples most often agree: most frames cost one compare of the key with
- * one in L1, and the cache slots of the others are fetched together.
+ * one in L1, and the cache slots of the others are fetched together. The
+ * cache holds ids only (a key would make it 16 times larger, 4 MiB): a
+ * slot's location is checked against the key by its address and class.
  */
 #define LOC_CACHE_BITS 16
 #define LAST_THREAD_BITS 6
@@ -191,7 +193,7 @@ struct pprof_builder {
 	struct loc_class **class_chunks;   /* CLASS_CHUNK_BITS a chunk */
 	size_t nr_classes, alloc_class_chunks;
 	struct index_table class_table;
-	struct loc_slot *loc_cache;     /* 1 << LOC_CACHE_BITS */
+	uint32_t *loc_cache;            /* 1 << LOC_CACHE_BITS ids, 0: empty */
 	struct last_frames last[1u << LAST_THREAD_BITS];
 	struct frame_key *frame_keys;   /* the sample's, leaf first */
 	size_t alloc_frame_keys;

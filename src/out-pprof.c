@@ -640,18 +640,32 @@ static uint32_t location_id_slow(struct pprof_builder *b, const struct frame *f,
 	return id;
 }
 
+/* Whether location id (> 0) is key's: its address, and its class but for the region. */
+static bool location_is(const struct pprof_builder *b, uint32_t id, const struct location_key *key)
+{
+	const struct location *l = loc_at(b, id - 1);
+	const struct loc_class *c;
+
+	if (l->ip != key->ip)
+		return false;
+	c = class_at(b, l->cls);
+	return c->dso == key->dso && c->sym == key->sym && c->jit == key->jit &&
+	       c->kind == key->kind && c->print_delta == key->print_addr - key->ip &&
+	       c->elf_zero == !key->elf_addr &&
+	       c->elf_delta == (key->elf_addr ? key->elf_addr - key->ip : 0);
+}
+
 /* The id of f's location, fk its key; *last is set to it. */
 static uint32_t location_id(struct pprof_builder *b, const struct frame *f,
 			    const struct frame_key *fk, struct loc_slot *last)
 {
-	struct loc_slot *slot = &b->loc_cache[fk->hash >> (64 - LOC_CACHE_BITS)];
+	uint32_t *slot = &b->loc_cache[fk->hash >> (64 - LOC_CACHE_BITS)];
 
-	if (!slot->id || memcmp(&slot->key, &fk->key, sizeof(fk->key))) {
-		slot->key = fk->key;
-		slot->id = location_id_slow(b, f, &fk->key);
-	}
-	*last = *slot;
-	return slot->id;
+	if (!*slot || !location_is(b, *slot, &fk->key))
+		*slot = location_id_slow(b, f, &fk->key);
+	last->key = fk->key;
+	last->id = *slot;
+	return *slot;
 }
 
 /*
