@@ -11,8 +11,8 @@
  * is still in the shared cache when it reads it. NR_BATCHES bounds the
  * memory: the session waits when the hook is that far behind.
  */
-#define BATCH_FRAMES (1u << 13)
-#define BATCH_SAMPLES (1u << 9)
+#define BATCH_FRAMES (1u << 12)
+#define BATCH_SAMPLES (1u << 8)
 #define NR_BATCHES 4
 #define NO_ATTR UINT32_MAX
 
