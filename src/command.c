@@ -231,6 +231,13 @@ static void run_sample(void *ctx, const struct resolved_sample *rs)
 	run->c->sample(run->ctx, rs);
 }
 
+static const void *run_prepare(void *ctx, const struct resolved_sample *rs)
+{
+	struct command_run *run = ctx;
+
+	return run->c->sample_prepare(run->ctx, rs);
+}
+
 static void run_finish(void *ctx, const struct session *s)
 {
 	struct command_run *run = ctx;
@@ -244,7 +251,13 @@ static void run_finish(void *ctx, const struct session *s)
 /* Read the recording through the command; the exit status. */
 static int run_session(struct command_run *run)
 {
-	struct session_hooks hooks = { run_start, run_sample, run_finish, run };
+	struct session_hooks hooks = {
+		.start = run_start,
+		.prepare = run->c->sample_prepare ? run_prepare : NULL,
+		.sample = run_sample,
+		.finish = run_finish,
+		.ctx = run,
+	};
 	struct input_opts *in = &run->opts.in;
 	int ret;
 

@@ -11,8 +11,8 @@
  * is still in the shared cache when it reads it. NR_BATCHES bounds the
  * memory: the session waits when the hook is that far behind.
  */
-#define BATCH_FRAMES (1u << 13)
-#define BATCH_SAMPLES (1u << 9)
+#define BATCH_FRAMES (1u << 12)
+#define BATCH_SAMPLES (1u << 8)
 #define NR_BATCHES 4
 #define NO_ATTR UINT32_MAX
 
@@ -21,6 +21,8 @@ struct held_sample {
 	struct thread thread;
 	struct unwind_result unwind;
 	size_t first, nr_frames;
+	uintptr_t thread_id;
+	const void *note;
 	uint32_t attr;               /* its copy in the batch's attrs, or NO_ATTR */
 	bool unwound;
 };
@@ -59,9 +61,11 @@ static int hand_batch(void *ctx, void *item)
 			.ev = &hs->ev,
 			.sample = &hs->ev.sample,
 			.thread = &hs->thread,
+			.thread_id = hs->thread_id,
 			.frames = b->frames.v ? b->frames.v + hs->first : NULL,
 			.nr_frames = hs->nr_frames,
 			.unwind = hs->unwound ? &hs->unwind : NULL,
+			.note = hs->note,
 		};
 
 		hs->ev.sample.attr = hs->attr == NO_ATTR ? NULL : &b->attrs[hs->attr];
@@ -169,6 +173,8 @@ void handoff__add(struct handoff *h, const struct resolved_sample *rs)
 	hs->thread.tid = rs->thread->tid;
 	hs->thread.comm = rs->thread->comm;
 	hs->thread.proc = NULL;
+	hs->thread_id = rs->thread_id;
+	hs->note = rs->note;
 	hs->unwound = rs->unwind != NULL;
 	if (rs->unwind)
 		hs->unwind = *rs->unwind;

@@ -17,12 +17,18 @@
  *    it), without its ids; the same attr may be a different copy in
  *    another batch, so a hook must not compare attr pointers;
  *  - the thread: tid and comm as they were (a later COMM renames the
- *    session's), proc NULL; a hook must not keep the pointer;
- *  - the unwind result, by value.
+ *    session's), proc NULL; a hook must not keep the pointer, nor tell
+ *    threads apart by it: thread_id does that;
+ *  - the unwind result, by value;
+ *  - thread_id and note, by value: what note points to is the prepare
+ *    hook's (session.h), made on the session's thread before the sample
+ *    was added and left unchanged since, so the hook may read it.
  * So a hook that runs here reads only its resolved_sample and its own
  * state; it must call nothing of the session (session__resolver(),
- * srcline lookups, ...) and print nothing (messages keep their order only
- * on the session's thread). command.h's sample_anywhere says which do.
+ * srcline lookups through the session, ...) and print nothing (messages
+ * keep their order only on the session's thread). What it needs of the
+ * session, a prepare hook looks up on the session's thread and hands over
+ * in rs->note. command.h's sample_anywhere says which hooks may run here.
  */
 #ifndef JITSYM_HANDOFF_H
 #define JITSYM_HANDOFF_H

@@ -124,7 +124,9 @@ struct loc_line {
  * in front of it a direct-mapped cache, and in front of that the frames
  * of the thread's last sample by depth from the root, where a thread's
  * samples most often agree: most frames cost one compare of the key with
- * one in L1, and the cache slots of the others are fetched together.
+ * one in L1, and the cache slots of the others are fetched together. The
+ * cache holds ids only (a key would make it 16 times larger, 4 MiB): a
+ * slot's location is checked against the key by its address and class.
  */
 #define LOC_CACHE_BITS 16
 #define LAST_THREAD_BITS 6
@@ -137,7 +139,7 @@ struct loc_slot {
 
 /* The frames of a thread's last sample (any thread's that maps here). */
 struct last_frames {
-	const struct thread *thread;
+	uintptr_t thread;               /* its resolved_sample's thread_id */
 	struct loc_slot *slots;         /* root first */
 	size_t nr, alloc;               /* slots[0..nr) are set */
 };
@@ -163,6 +165,12 @@ struct leaf_slot {
 	uint32_t category, tier;   /* string indices, 0: none */
 };
 
+/* The header's build ids as they were at some sample. */
+struct bid_snapshot {
+	size_t nr;
+	struct pd_build_id ids[];
+};
+
 struct pprof_builder {
 	struct pprof_opts opts;
 	struct strpool *pool;
@@ -185,7 +193,7 @@ struct pprof_builder {
 	struct loc_class **class_chunks;   /* CLASS_CHUNK_BITS a chunk */
 	size_t nr_classes, alloc_class_chunks;
 	struct index_table class_table;
-	struct loc_slot *loc_cache;     /* 1 << LOC_CACHE_BITS */
+	uint32_t *loc_cache;            /* 1 << LOC_CACHE_BITS ids, 0: empty */
 	struct last_frames last[1u << LAST_THREAD_BITS];
 	struct frame_key *frame_keys;   /* the sample's, leaf first */
 	size_t alloc_frame_keys;
@@ -200,7 +208,16 @@ struct pprof_builder {
 	uint32_t last_pid_index, last_tid_index;
 	struct leaf_slot leaf_cache[1u << LEAF_CACHE_BITS];
 	struct srcline_cache *srcline;
+	/*
+	 * The header's build ids, which in pipe mode grow as records come:
+	 * pprof_builder__prepare() (on the session's thread, which alone may
+	 * read info) copies them whenever they grew, and each sample carries
+	 * the copy current at it, which pprof_builder__add() reads.
+	 */
 	const struct pd_info *info;     /* the header, while the session runs */
+	struct bid_snapshot **snaps;    /* every copy made, freed with the builder */
+	size_t nr_snaps, alloc_snaps;
+	const struct bid_snapshot *bids;   /* the sample's being added */
 	/* the event */
 	const char *type, *unit;
 	bool freq;

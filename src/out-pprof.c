@@ -159,6 +159,9 @@ void pprof_builder__delete(struct pprof_builder *b)
 	for (i = 0; i < ARRAY_SIZE(b->last); i++)
 		free(b->last[i].slots);
 	free(b->frame_keys);
+	for (i = 0; i < b->nr_snaps; i++)
+		free(b->snaps[i]);
+	free(b->snaps);
 	stack_store__delete(b->stacks);
 	free(b->key);
 	strpool__delete(b->pool);
@@ -214,12 +217,30 @@ void pprof_builder__start(struct pprof_builder *b, const struct session *s)
 	}
 }
 
+const void *pprof_builder__prepare(struct pprof_builder *b, const struct resolved_sample *rs)
+{
+	size_t nr = b->info ? b->info->nr_build_ids : 0;
+	struct bid_snapshot *snap;
+
+	(void)rs;
+	if (b->nr_snaps && b->snaps[b->nr_snaps - 1]->nr == nr)
+		return b->snaps[b->nr_snaps - 1];
+	snap = xmalloc(st_add(sizeof(*snap), st_mult(nr, sizeof(snap->ids[0]))));
+	snap->nr = nr;
+	if (nr)
+		memcpy(snap->ids, b->info->build_ids, nr * sizeof(snap->ids[0]));
+	ALLOC_GROW(b->snaps, b->nr_snaps + 1, b->alloc_snaps);
+	b->snaps[b->nr_snaps++] = snap;
+	return snap;
+}
+
 void pprof_builder__finish(struct pprof_builder *b)
 {
 	/* its DWARF handles belong to the session's DSOs */
 	srcline_cache__delete(b->srcline);
 	b->srcline = NULL;
 	b->info = NULL;
+	b->bids = NULL;
 }
 
 static const char *hex_build_id(struct pprof_builder *b, const uint8_t *id, size_t size)
@@ -237,13 +258,13 @@ static const char *hex_build_id(struct pprof_builder *b, const uint8_t *id, size
 	return strpool__intern_len(b->pool, hex, 2 * size);
 }
 
-/* A build id the header gives for a file (cpumode kernel for the kernel's). */
+/* A build id the header gave for a file (cpumode kernel for the kernel's) by the sample. */
 static const char *header_build_id(struct pprof_builder *b, const char *name, bool kernel)
 {
 	size_t i;
 
-	for (i = 0; b->info && i < b->info->nr_build_ids; i++) {
-		const struct pd_build_id *id = &b->info->build_ids[i];
+	for (i = 0; b->bids && i < b->bids->nr; i++) {
+		const struct pd_build_id *id = &b->bids->ids[i];
 
 		if (!strcmp(id->filename, name) &&
 		    (id->cpumode == PERF_RECORD_MISC_KERNEL) == kernel)
@@ -619,18 +640,32 @@ static uint32_t location_id_slow(struct pprof_builder *b, const struct frame *f,
 	return id;
 }
 
+/* Whether location id (> 0) is key's: its address, and its class but for the region. */
+static bool location_is(const struct pprof_builder *b, uint32_t id, const struct location_key *key)
+{
+	const struct location *l = loc_at(b, id - 1);
+	const struct loc_class *c;
+
+	if (l->ip != key->ip)
+		return false;
+	c = class_at(b, l->cls);
+	return c->dso == key->dso && c->sym == key->sym && c->jit == key->jit &&
+	       c->kind == key->kind && c->print_delta == key->print_addr - key->ip &&
+	       c->elf_zero == !key->elf_addr &&
+	       c->elf_delta == (key->elf_addr ? key->elf_addr - key->ip : 0);
+}
+
 /* The id of f's location, fk its key; *last is set to it. */
 static uint32_t location_id(struct pprof_builder *b, const struct frame *f,
 			    const struct frame_key *fk, struct loc_slot *last)
 {
-	struct loc_slot *slot = &b->loc_cache[fk->hash >> (64 - LOC_CACHE_BITS)];
+	uint32_t *slot = &b->loc_cache[fk->hash >> (64 - LOC_CACHE_BITS)];
 
-	if (!slot->id || memcmp(&slot->key, &fk->key, sizeof(fk->key))) {
-		slot->key = fk->key;
-		slot->id = location_id_slow(b, f, &fk->key);
-	}
-	*last = *slot;
-	return slot->id;
+	if (!*slot || !location_is(b, *slot, &fk->key))
+		*slot = location_id_slow(b, f, &fk->key);
+	last->key = fk->key;
+	last->id = *slot;
+	return *slot;
 }
 
 /*
@@ -641,12 +676,12 @@ static uint32_t location_id(struct pprof_builder *b, const struct frame *f,
  */
 static void location_ids(struct pprof_builder *b, const struct resolved_sample *rs)
 {
-	uint64_t h = (uintptr_t)rs->thread * 0x9E3779B97F4A7C15ULL;
+	uint64_t h = rs->thread_id * 0x9E3779B97F4A7C15ULL;
 	struct last_frames *lf = &b->last[h >> (64 - LAST_THREAD_BITS)];
 	size_t n = rs->nr_frames, i;
 
-	if (lf->thread != rs->thread) {
-		lf->thread = rs->thread;
+	if (lf->thread != rs->thread_id) {
+		lf->thread = rs->thread_id;
 		lf->nr = 0;
 	}
 	ALLOC_GROW(lf->slots, n, lf->alloc);
@@ -772,10 +807,11 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 	uint64_t period = sample_period(b, smp);
 	size_t n;
 
+	b->bids = rs->note;
 	ALLOC_GROW(b->key, st_add(rs->nr_frames, PPROF_MAX_LABELS), b->key_alloc);
 	location_ids(b, rs);
 	n = add_labels(b, rs, rs->nr_frames);
-	stack_store__add(b->stacks, (uintptr_t)rs->thread, b->key, n, period);
+	stack_store__add(b->stacks, rs->thread_id, b->key, n, period);
 	b->nr_samples++;
 	b->period_sum += period;
 	if (smp->has_time) {

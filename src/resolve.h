@@ -68,7 +68,12 @@ struct map;
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */
 	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
-	struct dso *elf;      /* FRAME_NATIVE: the ELF file (see dso.h) */
+	/*
+	 * FRAME_NATIVE: the ELF file (see dso.h), loaded (its symbol came from
+	 * it), so dso__file(), dso__symfile() and dso__build_id() only read it
+	 * and a hook on another thread may call them (out-pprof.h)
+	 */
+	struct dso *elf;
 	uint64_t elf_addr;    /* FRAME_NATIVE: the address in elf's symbol space
 	                         (ip, or ip - 1 when at_call: the call site) */
 	const char *dso;      /* interned; "[unknown]" when no mapping */

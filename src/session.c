@@ -286,11 +286,15 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
+	rs.thread_id = (uintptr_t)t;
 	s->frames = s->handoff ? handoff__frames(s->handoff) : &s->own_frames;
 	if (off_cpu && s->opts->offcpu == OFFCPU_BOTH)
 		push_offcpu_frame(s, &first);
 	rs.nr_frames = resolve_chain(s, ev, t, first, &rs.unwind);
 	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
+	rs.note = NULL;
+	if (s->hooks->prepare)
+		rs.note = s->hooks->prepare(s->hooks->ctx, &rs);
 	if (s->handoff)
 		handoff__add(s->handoff, &rs);
 	else

@@ -151,16 +151,20 @@ same report-self rec.data report --no-children --sort=self
 same tiers-json rec.data tiers --by thread --format=json
 same tiers-svg rec.data tiers --format=svg
 same script-fields rec.data script -F comm,tid,pid,time,event,ip,sym
-# pprof is binary: to a file each, compared after
-for n in 1 2; do
-	${JITSYM_WRAPPER:-} "$JITSYM" pprof --threads $n --kallsyms /dev/null --perfmap-dir maps \
-		-o "pprof.$n" rec.data 2>"pprof.$n.err" || bad "pprof --threads $n failed"
+# pprof is binary: to a file each, compared after; with every label too
+# (the comm as it was at the sample, per-thread state kept by thread_id)
+for labels in "" pid,tid,comm,category,tier; do
+	for n in 1 2; do
+		${JITSYM_WRAPPER:-} "$JITSYM" pprof --threads $n --kallsyms /dev/null \
+			--perfmap-dir maps ${labels:+--labels $labels} \
+			-o "pprof.$n" rec.data 2>"pprof.$n.err" || bad "pprof --threads $n failed"
+	done
+	if cmp -s pprof.1 pprof.2 && cmp -s pprof.1.err pprof.2.err; then
+		ok "pprof ${labels:+--labels $labels }($(wc -c <pprof.1) bytes)"
+	else
+		bad "pprof ${labels:+--labels $labels }: --threads 2 differs from --threads 1"
+	fi
 done
-if cmp -s pprof.1 pprof.2 && cmp -s pprof.1.err pprof.2.err; then
-	ok "pprof ($(wc -c <pprof.1) bytes)"
-else
-	bad "pprof: --threads 2 differs from --threads 1"
-fi
 
 for cmd in fold script; do
 	same "$cmd-pipe" - $cmd
