@@ -18,12 +18,7 @@ static const char *const fold_usage[] = {
 	"                        [unknown] (the default)",
 	"      --no-kernel       leave kernel frames out",
 	"      --weight=period   sum sample periods instead of counting samples",
-	"      --off-cpu         weigh each stack by the time its thread was off the",
-	"                        CPU, in ns, from the recording's context switches",
-	"                        (perf record -e sched:sched_switch -g, --switch-events",
-	"                        or --off-cpu); implies --weight=period",
-	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for",
-	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]",
+	CMD_OFF_CPU_USAGE,
 	NULL,
 };
 

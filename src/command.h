@@ -38,6 +38,15 @@ enum command_shared {
 	CMD_OFF_CPU     = 1u << 4,   /* --off-cpu, --on-off-cpu (session_opts.offcpu; weight: period) */
 };
 
+/* The usage lines of CMD_OFF_CPU for a profile of stacks (fold, flamegraph). */
+#define CMD_OFF_CPU_USAGE \
+	"      --off-cpu         weigh each stack by the time its thread was off the", \
+	"                        CPU, in ns, from the recording's context switches", \
+	"                        (perf record -e sched:sched_switch -g, --switch-events", \
+	"                        or --off-cpu); implies --weight=period", \
+	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for", \
+	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]"
+
 /* getopt_long values of the shared options; a command's own start at OPT_COMMAND_LAST. */
 enum {
 	OPT_WEIGHT = OPT_INPUT_LAST, OPT_INCLUDE_PID, OPT_INCLUDE_TID, OPT_NO_KERNEL,
