@@ -29,7 +29,8 @@ struct index_table {
 
 /*
  * Mappings are written in this order (and files: programs before
- * libraries), because readers take the first mapping for the main binary.
+ * libraries, the program with the most locations first), because readers
+ * take the first mapping for the main binary.
  */
 enum map_kind { MAP_FILE, MAP_JIT, MAP_KERNEL, MAP_NOFILE };
 

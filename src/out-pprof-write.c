@@ -21,6 +21,13 @@ static int cmp_mappings(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->library != y->library)
 		return x->library ? 1 : -1;
+	/*
+	 * Readers call the first mapping the main binary (go tool pprof's
+	 * "File:"): the program most sampled addresses are in, not the first
+	 * one seen, which is often the shell that started it.
+	 */
+	if (x->kind == MAP_FILE && !x->library && x->nr_locs != y->nr_locs)
+		return x->nr_locs > y->nr_locs ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
