@@ -23,7 +23,7 @@ set -eu
 # shellcheck source=tiers-lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/tiers-lib.sh"
 
-live_init tiers-java
+live_init "${TIERS_JAVA_NAME:-tiers-java}"
 live_require_perf
 live_find_jitsym
 JAVA=${JAVA:-java}
