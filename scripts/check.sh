@@ -1,7 +1,8 @@
 #!/bin/sh
 # Set everything up, build with warnings as errors and run every test;
 # then build again with AddressSanitizer and UndefinedBehaviorSanitizer
-# and run every test again; then build the libFuzzer targets with clang
+# and run every test again, and with ThreadSanitizer the tests that use
+# two threads; then build the libFuzzer targets with clang
 # (--enable-fuzzing) and run each for a minute (make fuzz-smoke). Exit
 # status 0 only when all passed.
 #
@@ -32,7 +33,7 @@ build() { # dir, configure args...
 	dir=$1; shift
 	mkdir -p "$dir"
 	(cd "$dir" && { [ -f Makefile ] && [ config.status -nt "$top/configure" ] || "$top/configure" -q "$@"; } &&
-		make -s -j"$jobs" && make -s -j"$jobs" check) || {
+		make -s -j"$jobs" && make -s -j"$jobs" check ${check_tests:+"TESTS=$check_tests"}) || {
 		for f in $(find "$dir" -name '*.log' ! -name config.log); do
 			grep -qE ':test-result: (FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "==== $f"; tail -50 "$f"; }
 		done
@@ -43,7 +44,7 @@ build() { # dir, configure args...
 	skipped=$((skipped + $(sed -n 's/^# SKIP: *//p' "$dir/test-suite.log")))
 	sed -n '/^# TOTAL/,/^# ERROR/p' "$dir/test-suite.log"
 }
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 check_tests=
 
 echo "== build with -Werror and test"
 build build --enable-werror
@@ -51,6 +52,14 @@ if $sanitize; then
 	echo "== build with ASan and UBSan and test"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		build build-san --enable-werror --enable-asan --enable-ubsan
+	# the tests that run every command with --threads 2 (goldens both ways,
+	# t-threads on a large recording) and the hand-off itself; a data race
+	# stops jitsym with exit 66, which fails the test
+	echo "== build with ThreadSanitizer and run the two-thread tests"
+	check_tests="tests/golden/run.sh tests/cli/t-threads.sh tests/unit/t-pipeline"
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
+		build build-tsan --enable-werror --enable-tsan
+	check_tests=
 fi
 if $fuzz; then
 	echo "== build the fuzz targets with clang and run each for a minute"
