@@ -72,6 +72,7 @@ static void flamegraph_prepare(void *ctx, struct command_opts *o)
 	cmd->opts.include_tid = o->include_tid;
 	cmd->opts.no_kernel = o->no_kernel;
 	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.offcpu = o->in.session.offcpu;
 	cmd->fg = flamegraph__new(&cmd->opts);
 }
 

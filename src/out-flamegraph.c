@@ -45,6 +45,17 @@ struct flamegraph {
 	const struct flamegraph_diff *diff;
 	uint64_t *base_total;
 	double max_change;          /* the largest |change| of a frame drawn; 0: none */
+	/*
+	 * What the weights are: the on-CPU samples seen of clock events
+	 * (their periods are ns) and of others, the first other's event.
+	 */
+	uint64_t nr_clock, nr_counted;
+	char *counted_event;
+	enum fg_unit {
+		FGU_SAMPLES,            /* sample counts */
+		FGU_NS,                 /* nanoseconds: off-CPU, or clock periods */
+		FGU_PERIOD,             /* periods of other events, or mixed with ns */
+	} unit;                     /* set when writing */
 };
 
 struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts)
@@ -72,13 +83,53 @@ void flamegraph__delete(struct flamegraph *fg)
 	free(fg->total);
 	free(fg->base_total);
 	free(fg->frame_kinds);
+	free(fg->counted_event);
 	sbuf_release(&fg->sb);
 	free(fg);
 }
 
+static bool is_clock_attr(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+						 a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* An on-CPU sample: what its period counts (ns for the clock events). */
+static void note_unit(struct flamegraph *fg, const struct resolved_sample *rs)
+{
+	const struct pd_attr *a = rs->sample->attr;
+
+	if (fg->opts.offcpu == OFFCPU_ONLY ||
+	    (fg->opts.offcpu == OFFCPU_BOTH && rs->nr_frames &&
+	     rs->frames[0].sym && !strcmp(rs->frames[0].sym, OFFCPU_FRAME)))
+		return;         /* off-CPU: ns */
+	if (a && is_clock_attr(&a->attr)) {
+		fg->nr_clock++;
+	} else {
+		fg->nr_counted++;
+		if (!fg->counted_event && a && a->name)
+			fg->counted_event = xstrdup(a->name);
+	}
+}
+
 void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs)
 {
+	if (fg->opts.weight_period)
+		note_unit(fg, rs);
 	aggregator__add(fg->agg, rs);
+}
+
+/*
+ * Time when every weight is ns: off-CPU stacks alone, or on-CPU samples
+ * of clock events only (beside off-CPU stacks or not).
+ */
+static enum fg_unit weight_unit(const struct flamegraph *fg)
+{
+	if (!fg->opts.weight_period)
+		return FGU_SAMPLES;
+	if (fg->diff || fg->nr_counted)
+		return FGU_PERIOD;
+	return fg->opts.offcpu || fg->nr_clock ? FGU_NS : FGU_PERIOD;
 }
 
 static enum svg_kind frame_fg_kind(enum frame_kind kind, const char *sym)
@@ -160,15 +211,33 @@ static void add_label(struct sbuf *sb, const char *name, double w)
 	}
 }
 
-/* "12 samples" or "period 1,200,000". */
+/* A weight as a bare number or time: "12", "1,200,000", "2.50 ms". */
+static void add_value(struct sbuf *sb, const struct flamegraph *fg, uint64_t v)
+{
+	if (fg->unit == FGU_NS)
+		svg__add_ns(sb, v);
+	else
+		svg__add_count(sb, v);
+}
+
+/* "12 samples", "period 1,200,000", "2.50 ms off-CPU", "2.50 ms on-CPU". */
 static void add_amount(struct sbuf *sb, const struct flamegraph *fg, uint64_t v)
 {
-	if (fg->opts.weight_period) {
-		sbuf_addstr(sb, "period ");
-		svg__add_count(sb, v);
-	} else {
+	switch (fg->unit) {
+	case FGU_SAMPLES:
 		svg__add_count(sb, v);
 		sbuf_addstr(sb, v == 1 ? " sample" : " samples");
+		break;
+	case FGU_NS:
+		svg__add_ns(sb, v);
+		if (fg->opts.offcpu != OFFCPU_BOTH)
+			sbuf_addstr(sb, fg->opts.offcpu ? " off-CPU" : " on-CPU");
+		break;
+	case FGU_PERIOD:
+	default:
+		sbuf_addstr(sb, "period ");
+		svg__add_count(sb, v);
+		break;
 	}
 }
 
@@ -623,6 +692,49 @@ static int add_legend(struct sbuf *sb, const struct flamegraph *fg, const struct
 	return line + (x > PAD ? 1 : 0);
 }
 
+/*
+ * What a weighted graph's widths are, after its samples: ", weighted by
+ * ..." naming the unit and the total.
+ */
+static void add_weighting(struct sbuf *sb, const struct flamegraph *fg)
+{
+	uint64_t total = node_total(fg, AGG_ROOT);
+
+	if (fg->diff) {
+		sbuf_addstr(sb, ", weighted by period (");
+		svg__add_count(sb, total);
+		sbuf_addstr(sb, ")");
+		return;
+	}
+	if (fg->opts.offcpu == OFFCPU_ONLY)
+		sbuf_addstr(sb, ", weighted by the time off the CPU: ");
+	else if (fg->opts.offcpu == OFFCPU_BOTH && fg->unit == FGU_NS)
+		sbuf_addstr(sb, ", weighted by time: on-CPU by period, off-CPU ([off-cpu]) "
+			    "by the time off the CPU; ");
+	else if (fg->unit == FGU_NS)
+		sbuf_addstr(sb, ", weighted by period: CPU time ");
+	if (fg->unit == FGU_NS) {
+		svg__add_ns(sb, total);
+		sbuf_addstr(sb, " in all (");
+		svg__add_count(sb, total);
+		sbuf_addstr(sb, " ns)");
+		return;
+	}
+	/* the period of another event: how many of its occurrences a sample stands for */
+	sbuf_addstr(sb, ", weighted by period: counts of ");
+	if (fg->counted_event) {
+		svg__add_xml(sb, fg->counted_event, SIZE_MAX);
+		sbuf_addstr(sb, " events");
+	} else {
+		sbuf_addstr(sb, "events");
+	}
+	if (fg->opts.offcpu == OFFCPU_BOTH)
+		sbuf_addstr(sb, " on-CPU and ns off-CPU ([off-cpu]), which do not compare");
+	sbuf_addstr(sb, "; ");
+	svg__add_count(sb, total);
+	sbuf_addstr(sb, " in all");
+}
+
 static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo)
 {
 	uint64_t nr_samples = fg->diff ? fg->diff->nr_samples[1] : aggregator__nr_samples(fg->agg);
@@ -642,12 +754,12 @@ static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const str
 		sbuf_addstr(sb, ", NEW ");
 	}
 	svg__add_count(sb, nr_samples);
-	sbuf_addstr(sb, nr_samples == 1 ? " sample" : " samples");
-	if (fg->opts.weight_period) {
-		sbuf_addstr(sb, ", weighted by period (");
-		svg__add_count(sb, node_total(fg, AGG_ROOT));
-		sbuf_addstr(sb, ")");
-	}
+	if (fg->opts.offcpu == OFFCPU_ONLY)
+		sbuf_addstr(sb, nr_samples == 1 ? " off-CPU stack" : " off-CPU stacks");
+	else
+		sbuf_addstr(sb, nr_samples == 1 ? " sample" : " samples");
+	if (fg->opts.weight_period)
+		add_weighting(sb, fg);
 	if (lo->nr_omitted) {
 		sbuf_addf(sb, "; %zu frame%s narrower than %g%s not shown", lo->nr_omitted,
 			  lo->nr_omitted == 1 ? "" : "s", fg->opts.minwidth,
@@ -726,7 +838,7 @@ static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct
 		sbuf_addstr(sb, "NEW ");
 	add_amount(sb, fg, count);
 	sbuf_addf(sb, " (%.2f%%), self ", (double)count * 100 / (double)node_total(fg, AGG_ROOT));
-	svg__add_count(sb, fr->self);
+	add_value(sb, fg, fr->self);
 	if (fg->diff) {
 		add_diff_title(sb, fg, fr->node);
 		change_colour(fg, self_change(fg, fr->node), col);
@@ -764,6 +876,7 @@ int flamegraph__write(struct flamegraph *fg, FILE *out)
 
 	if (!fg->ready)
 		tree_totals(fg);
+	fg->unit = weight_unit(fg);
 	if (node_total(fg, AGG_ROOT)) {
 		lo.scale = (double)(lo.width - 2 * PAD) / (double)node_total(fg, AGG_ROOT);
 		layout(fg, &lo);

@@ -15,6 +15,12 @@
  * name, so the output depends only on the samples: the same recording
  * gives the same bytes.
  *
+ * Widths count samples, or with weight_period sum periods; the heading
+ * and the tooltips say which. Nanoseconds (off-CPU stacks, the periods of
+ * cpu-clock and task-clock) are written as times ("2.50 ms"), other
+ * periods as numbers ("period 1,200,000", the count of the event's
+ * occurrences a sample stands for).
+ *
  * The SVG carries its own script and style (no network, no fonts): click
  * a frame to zoom into it, "Reset Zoom" to go back, "Search" or Ctrl-F for
  * a regular expression whose frames are highlighted and whose share of all
@@ -49,6 +55,8 @@ struct flamegraph_opts {
 	 */
 	double minwidth;
 	bool minwidth_pct;
+	/* --off-cpu or --on-off-cpu: the weights are (also) ns off the CPU */
+	enum offcpu_mode offcpu;
 };
 
 struct flamegraph;

@@ -191,3 +191,21 @@ void svg__add_count(struct sbuf *sb, uint64_t v)
 		sbuf_addch(sb, digits[i]);
 	}
 }
+
+void svg__add_ns(struct sbuf *sb, uint64_t ns)
+{
+	static const char *const units[] = { "ns", "\xc2\xb5s", "ms", "s" };
+	double v = (double)ns;
+	unsigned u = 0;
+
+	if (ns < 1000) {
+		sbuf_addf(sb, "%" PRIu64 " ns", ns);
+		return;
+	}
+	/* the unit that keeps the value under 1000 once rounded */
+	while (u + 1 < ARRAY_SIZE(units) && v >= 999.5) {
+		v /= 1000;
+		u++;
+	}
+	sbuf_addf(sb, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s", v, units[u]);
+}

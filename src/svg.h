@@ -63,5 +63,11 @@ void svg__add_xml(struct sbuf *sb, const char *s, size_t max);
 size_t svg__xml_chars(const char *s);
 /* v with thousands separators: 1,234,567. */
 void svg__add_count(struct sbuf *sb, uint64_t v);
+/*
+ * A time of ns nanoseconds in the unit that reads best, in three figures:
+ * "850 ns", "1.23 us" (with the micro sign, U+00B5), "12.3 ms", "123 s";
+ * from 1000 s up, whole seconds.
+ */
+void svg__add_ns(struct sbuf *sb, uint64_t ns);
 
 #endif
