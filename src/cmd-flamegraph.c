@@ -10,6 +10,9 @@ static const char *const flamegraph_usage[] = {
 	"click to zoom, Ctrl-F to search; frames coloured by kernel, native, JIT",
 	"tier (V8 JS:* optimised, JS:+ Maglev, JS:^ baseline, JS:~ interpreted),",
 	"perf map and unknown. Self-contained: opens in any browser, offline.",
+	"The root is at the top, callees below their callers, so the first",
+	"screenful shows the root and the busiest frames however deep the",
+	"deepest stack goes; scroll down for the deep ones.",
 	"",
 	"      --include-pid     append -PID to the process name",
 	"      --include-tid     append -PID/TID to the process name",
@@ -20,15 +23,19 @@ static const char *const flamegraph_usage[] = {
 	"      --width PX        image width in pixels (default: 1200)",
 	"      --minwidth PX     leave out frames narrower than PX pixels, or than",
 	"                        PX% of all samples with a '%' (default: 0.1)",
+	"      --root-at-bottom  the root at the bottom, callees above their callers,",
+	"                        as flamegraph.pl draws it (a deep stack then makes",
+	"                        the image open on its tip: scroll down to the root)",
 	NULL,
 };
 
-enum { OPT_TITLE = OPT_COMMAND_LAST, OPT_WIDTH, OPT_MINWIDTH };
+enum { OPT_TITLE = OPT_COMMAND_LAST, OPT_WIDTH, OPT_MINWIDTH, OPT_ROOT_AT_BOTTOM };
 
 static const struct option flamegraph_options[] = {
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ "root-at-bottom", no_argument, NULL, OPT_ROOT_AT_BOTTOM },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -60,6 +67,7 @@ static int flamegraph_opt(void *ctx, int c, const char *arg)
 	case OPT_TITLE:    fg->title = arg; return 0;
 	case OPT_WIDTH:    return parse_width(arg, &fg->width);
 	case OPT_MINWIDTH: return flamegraph__parse_minwidth(fg, arg);
+	case OPT_ROOT_AT_BOTTOM: fg->root_at_bottom = true; return 0;
 	default:           BUG("flamegraph option %d", c);
 	}
 }

@@ -23,7 +23,8 @@
 #define LEGEND_Y   52       /* top of the legend's first line */
 #define LEGEND_H   16
 #define LEGEND_CW  6.7      /* advance at the legend's 11 px */
-#define BOTTOM     30       /* room for the details line */
+#define BOTTOM     30       /* room for the details line, under the root at the bottom */
+#define INFO_H     20       /* the details line, above the root at the top */
 #define HIGHLIGHT  "#ff40d0"
 
 struct flamegraph {
@@ -259,6 +260,8 @@ struct fg_layout {
 	bool kinds[SVGK_NR_KINDS];    /* among the frames drawn */
 	double scale;               /* pixels per sample */
 	int width, height, top;
+	int frames_y;               /* the top of the root (root at the top) */
+	int info_y;                 /* the details line's baseline */
 };
 
 /* ---- differences -------------------------------------------------------- */
@@ -432,7 +435,7 @@ static const char fg_script_errors[] =
 	"    document.getElementById('status').textContent = 'frames=? errors=' + fgErrors;\n"
 	"});\n";
 
-/* After the frames, behind "var fg = { total, width, pad, cw };". */
+/* After the frames, behind "var fg = { total, width, pad, cw, down };". */
 static const char fg_script[] =
 	"(function () {\n"
 	"  'use strict';\n"
@@ -465,8 +468,9 @@ static const char fg_script[] =
 	"  function zoom(f) {\n"
 	"    var inner = fg.width - 2 * fg.pad, k = f.n ? inner / f.n : 0, shown = 0;\n"
 	"    frames.forEach(function (e) {\n"
-	"      var anc = e.y > f.y && e.s <= f.s && e.s + e.n >= f.s + f.n;\n"
-	"      var sub = e.y <= f.y && e.s >= f.s && e.s + e.n <= f.s + f.n;\n"
+	"      /* fg.down: 1 when callees are drawn below their callers */\n"
+	"      var anc = (f.y - e.y) * fg.down > 0 && e.s <= f.s && e.s + e.n >= f.s + f.n;\n"
+	"      var sub = (e.y - f.y) * fg.down >= 0 && e.s >= f.s && e.s + e.n <= f.s + f.n;\n"
 	"      cls(e.g, 'anc', anc);\n"
 	"      cls(e.g, 'hidden', !anc && !sub);\n"
 	"      if (anc)\n"
@@ -776,8 +780,10 @@ static void add_head(struct sbuf *sb, const struct flamegraph *fg, const struct 
 		  "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
 		  "viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"%d\">\n", w, h, w, h,
 		  FONT_SIZE);
-	sbuf_addstr(sb, "<!-- jitsym flamegraph: the stacks of jitsym fold, callers below callees. "
-		    "Click a frame to zoom, Ctrl-F to search. -->\n");
+	sbuf_addf(sb, "<!-- jitsym flamegraph: the stacks of jitsym fold, the root at the %s, "
+		  "callers %s callees. Click a frame to zoom, Ctrl-F to search. -->\n",
+		  fg->opts.root_at_bottom ? "bottom" : "top",
+		  fg->opts.root_at_bottom ? "below" : "above");
 	sbuf_addf(sb, "<style><![CDATA[\n%s]]></style>\n", fg_style);
 	sbuf_addf(sb, "<script><![CDATA[\n%s]]></script>\n", fg_script_errors);
 	sbuf_addstr(sb, "<rect width=\"100%\" height=\"100%\" fill=\"#fafaf7\"/>\n");
@@ -797,7 +803,7 @@ static void add_head(struct sbuf *sb, const struct flamegraph *fg, const struct 
 	sbuf_addf(sb, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n"
 		  "<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"></text>\n"
 		  "<text id=\"status\" display=\"none\">script not run</text>\n"
-		  "<g id=\"frames\">\n", PAD, h - 10, w - PAD, h - 10);
+		  "<g id=\"frames\">\n", PAD, lo->info_y, w - PAD, lo->info_y);
 }
 
 /* The rest of a differential frame's title: BASE's weights, the change; "</title>". */
@@ -827,7 +833,8 @@ static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct
 	uint64_t count = node_total(fg, fr->node);
 	const char *name = node_name(fg, fr->node);
 	double x = PAD + (double)fr->start * lo->scale, w = (double)count * lo->scale;
-	int y = lo->height - BOTTOM - (int)(fr->depth + 1) * FRAME_H;
+	int y = fg->opts.root_at_bottom ? lo->height - BOTTOM - (int)(fr->depth + 1) * FRAME_H :
+		lo->frames_y + (int)fr->depth * FRAME_H;
 	char col[8];
 
 	sbuf_addf(sb, "<g class=\"f%s\" data-s=\"%" PRIu64 "\" data-n=\"%" PRIu64 "\"><title>",
@@ -856,8 +863,9 @@ static void add_frame(struct sbuf *sb, const struct flamegraph *fg, const struct
 static void add_tail(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo)
 {
 	sbuf_addf(sb, "</g>\n<script><![CDATA[\n"
-		  "var fg = { total: %" PRIu64 ", width: %d, pad: %d, cw: %g };\n%s]]></script>\n"
-		  "</svg>\n", node_total(fg, AGG_ROOT), lo->width, PAD, CHAR_W, fg_script);
+		  "var fg = { total: %" PRIu64 ", width: %d, pad: %d, cw: %g, down: %d };\n"
+		  "%s]]></script>\n</svg>\n", node_total(fg, AGG_ROOT), lo->width, PAD, CHAR_W,
+		  fg->opts.root_at_bottom ? -1 : 1, fg_script);
 }
 
 static void flush_sbuf(struct sbuf *sb, FILE *out)
@@ -871,7 +879,7 @@ int flamegraph__write(struct flamegraph *fg, FILE *out)
 	struct fg_layout lo = { .width = (int)fg->opts.width };
 	struct sbuf legend = SBUF_INIT;
 	struct sbuf *sb = &fg->sb;
-	int nr_lines;
+	int nr_lines, levels;
 	size_t i;
 
 	if (!fg->ready)
@@ -883,7 +891,16 @@ int flamegraph__write(struct flamegraph *fg, FILE *out)
 	}
 	nr_lines = add_legend(&legend, fg, &lo);
 	lo.top = LEGEND_Y + nr_lines * LEGEND_H + 4;
-	lo.height = lo.top + (int)(lo.nr ? lo.max_depth + 1 : 1) * FRAME_H + BOTTOM;
+	levels = (int)(lo.nr ? lo.max_depth + 1 : 1);
+	if (fg->opts.root_at_bottom) {
+		lo.height = lo.top + levels * FRAME_H + BOTTOM;
+		lo.info_y = lo.height - 10;
+	} else {
+		/* the details line between the legend and the root */
+		lo.info_y = lo.top + 12;
+		lo.frames_y = lo.top + INFO_H;
+		lo.height = lo.frames_y + levels * FRAME_H + PAD;
+	}
 	sbuf_reset(sb);
 	add_head(sb, fg, &lo, &legend);
 	sbuf_release(&legend);

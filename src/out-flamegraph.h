@@ -1,7 +1,12 @@
 /*
  * out-flamegraph: aggregate samples into a call tree and write it as a
- * self-contained interactive SVG flame graph (root at the bottom, callees
- * above their callers, children sorted by name).
+ * self-contained interactive SVG flame graph: the root at the top, under
+ * the heading, callees below their callers (an "icicle"), children sorted
+ * by name; or with root_at_bottom the root at the bottom, callees above,
+ * as flamegraph.pl draws them. The root at the top puts the root and the
+ * wide frames near it in the first screenful whatever the deepest stack:
+ * a deep, narrow chain of calls goes on below, there to scroll to, zoom
+ * into or search, and does not push the rest out of view.
  *
  * The tree is the aggregator's (aggregate.h), the stacks "jitsym fold"
  * writes, labelled by the same functions (process name, optionally -PID
@@ -55,6 +60,7 @@ struct flamegraph_opts {
 	 */
 	double minwidth;
 	bool minwidth_pct;
+	bool root_at_bottom;    /* flamegraph.pl's flames, not the icicle */
 	/* --off-cpu or --on-off-cpu: the weights are (also) ns off the CPU */
 	enum offcpu_mode offcpu;
 };

@@ -39,3 +39,27 @@ live_check_screenshot() {
 		[ "${top:-100}" -le "$3" ] || live_fail "the screenshot is ${top:-100}% one colour: blank?"
 	fi
 }
+
+# live_png_matching PNG COLOUR...: print the number of pixels of PNG of
+# exactly those colours (#rrggbb); false (after live_say) where Perl cannot
+# read PNGs, so the caller checks nothing
+live_png_matching() {
+	lpm_png=$1
+	shift
+	if ! "$PERL" -MCompress::Zlib -e 1 2>/dev/null; then
+		live_say "no Compress::Zlib in $PERL: the colours of $lpm_png not counted" >&2
+		return 1
+	fi
+	lpm_out=$("$PERL" "$live_top/tests/live/png-colours.pl" "$lpm_png" "$@" 2>&1) ||
+		{ live_fail "cannot read the screenshot: $lpm_out"; return 1; }
+	printf '%s\n' "$lpm_out" | sed -n 's/.* matching=\([0-9]*\).*/\1/p'
+}
+
+# live_no_console WHAT: fail when Chromium's log since it was last emptied
+# holds a console message (a script error, a warning)
+live_no_console() {
+	if grep -q 'CONSOLE' "$live_tmp/chromium.log"; then
+		grep 'CONSOLE' "$live_tmp/chromium.log" | sed -n '1,5s/^/    /p' >&2
+		live_fail "console messages opening $1"
+	fi
+}

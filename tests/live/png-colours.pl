@@ -1,15 +1,17 @@
 #!/usr/bin/perl
-# png-colours.pl FILE.png: "WxH colours=N commonest=P%" of an 8-bit RGB or
-# RGBA PNG (all filter types), for the browser tests' "is the screenshot
-# blank" check: how many distinct colours, and the share of the commonest
-# (the background). Needs Compress::Zlib; dies with one line on a PNG it
-# cannot read.
+# png-colours.pl FILE.png [#RRGGBB...]: "WxH colours=N commonest=P%" of an
+# 8-bit RGB or RGBA PNG (all filter types), for the browser tests' "is the
+# screenshot blank" check: how many distinct colours, and the share of the
+# commonest (the background). With colours, " matching=M" too: the pixels
+# of exactly those colours (where the frames filled with them show). Needs
+# Compress::Zlib; dies with one line on a PNG it cannot read.
 use strict;
 use warnings;
 use Compress::Zlib;
 
+my ($file, @want) = @ARGV;
 local $/;
-open my $fh, '<:raw', $ARGV[0] or die "$ARGV[0]: $!\n";
+open my $fh, '<:raw', $file or die "$file: $!\n";
 my $d = <$fh>;
 substr($d, 0, 8) eq "\x89PNG\r\n\x1a\n" or die "not a PNG\n";
 my ($pos, $w, $h, $bd, $ct, $idat) = (8, 0, 0, 0, 0, '');
@@ -48,4 +50,15 @@ for my $y (0 .. $h - 1) {
 	for (my $i = 0; $i < @c; $i += $bpp) { $col{"$c[$i],$c[$i+1],$c[$i+2]"}++ }
 }
 my ($top) = sort { $b <=> $a } values %col;
-printf "%dx%d colours=%d commonest=%d%%\n", $w, $h, scalar keys %col, 100 * $top / ($w * $h);
+printf "%dx%d colours=%d commonest=%d%%", $w, $h, scalar keys %col, 100 * $top / ($w * $h);
+if (@want) {
+	my %seen;
+	my $m = 0;
+	for (@want) {
+		/^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i or die "not a colour: $_\n";
+		my $k = join ',', hex $1, hex $2, hex $3;
+		$m += $col{$k} // 0 unless $seen{$k}++;
+	}
+	printf " matching=%d", $m;
+}
+print "\n";
