@@ -38,6 +38,7 @@ struct unresolved {
 struct unwound {
 	uint64_t stacks, by_cfi, by_fp;
 	uint64_t ends[UNWIND_END__NR];
+	uint64_t stack_need;          /* the most bytes a too short dump needed past its SIZE */
 	struct unresolved *no_cfi;    /* "no CFI" ends by object (interned: by pointer) */
 	size_t nr_no_cfi, alloc_no_cfi;
 };
@@ -83,7 +84,8 @@ static void count_in(struct unresolved **list, size_t *nr, size_t *alloc, const 
 	(*list)[(*nr)++].count = 1;
 }
 
-static void count_unwound(struct unwound *uw, const struct unwind_result *res)
+static void count_unwound(struct unwound *uw, const struct unwind_result *res,
+			  const struct pd_attr *attr)
 {
 	uw->stacks++;
 	uw->by_cfi += res->nr_cfi;
@@ -92,6 +94,10 @@ static void count_unwound(struct unwound *uw, const struct unwind_result *res)
 	if (res->end == UNWIND_END_NO_CFI)
 		count_in(&uw->no_cfi, &uw->nr_no_cfi, &uw->alloc_no_cfi,
 			 res->object ? res->object : "[unknown]");
+	/* past the SIZE recorded: a larger one helps (else the dump was cut before it) */
+	if (res->end == UNWIND_END_STACK_SHORT && res->stack_need > uw->stack_need &&
+	    (!attr || res->stack_need > attr->attr.sample_stack_user))
+		uw->stack_need = res->stack_need;
 }
 
 static void sources_sample(void *ctx, const struct resolved_sample *rs)
@@ -120,7 +126,7 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 			count_in(&ps->unres, &ps->nr_unres, &ps->alloc_unres, f->dso);
 	}
 	if (rs->unwind)
-		count_unwound(&ps->uw, rs->unwind);
+		count_unwound(&ps->uw, rs->unwind, rs->sample->attr);
 }
 
 static int by_samples(const void *a, const void *b)
@@ -193,10 +199,17 @@ static void print_ns(FILE *out, const struct jitmap *jm, uint32_t pid)
 			"--perfmap %" PRIu32 "=FILE, --jitdump %" PRIu32 "=FILE\n", other, pid, pid);
 }
 
-/* "unwound N user stacks: F caller frames by CFI, G by frame pointer; ended early: ..." */
+/*
+ * "unwound N user stacks: F caller frames by CFI, G by frame pointer; ended
+ * early: ...", then the stacks that stopped at JIT code without unwinding
+ * info (not early ends: the runtime did not say how to unwind its code),
+ * and the fix for the two that have one, a line each.
+ */
 static void print_unwound(FILE *out, const struct unwound *uw)
 {
+	static const int fixed[] = { UNWIND_END_STACK_SHORT, UNWIND_END_JIT_NO_CFI };
 	const char *sep = "; ended early: ";
+	char fix[256];
 	size_t i;
 	int e;
 
@@ -208,17 +221,27 @@ static void print_unwound(FILE *out, const struct unwound *uw)
 	if (uw->nr_no_cfi)
 		qsort(uw->no_cfi, uw->nr_no_cfi, sizeof(*uw->no_cfi), by_count);
 	for (i = 0; i < uw->nr_no_cfi; i++) {
-		fprintf(out, "%s%" PRIu64 " no CFI for '%s'", sep, uw->no_cfi[i].count,
-			uw->no_cfi[i].dso);
+		const char *what = map_name__anon_what(uw->no_cfi[i].dso);
+
+		fprintf(out, "%s%" PRIu64 " no CFI for '%s'%s%s%s", sep, uw->no_cfi[i].count,
+			uw->no_cfi[i].dso, what ? " (" : "", what ? what : "", what ? ")" : "");
 		sep = ", ";
 	}
 	for (e = 0; e < UNWIND_END__NR; e++) {
-		if (e == UNWIND_END_COMPLETE || e == UNWIND_END_NO_CFI || !uw->ends[e])
+		if (e == UNWIND_END_COMPLETE || e == UNWIND_END_NO_CFI ||
+		    e == UNWIND_END_JIT_NO_CFI || !uw->ends[e])
 			continue;
 		fprintf(out, "%s%" PRIu64 " %s", sep, uw->ends[e], unwind_end__name(e));
 		sep = ", ";
 	}
+	if (uw->ends[UNWIND_END_JIT_NO_CFI])
+		fprintf(out, "; %" PRIu64 " stopped at JIT code without unwinding info",
+			uw->ends[UNWIND_END_JIT_NO_CFI]);
 	fputc('\n', out);
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
+		if (uw->ends[fixed[i]])
+			fprintf(out, "            %s: %s\n", unwind_end__name(fixed[i]),
+				unwind_end__fix(fixed[i], uw->stack_need, fix, sizeof(fix)));
 }
 
 static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitmap *jm)
@@ -238,9 +261,13 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 		ps->frames[K_PERFMAP], ps->frames[K_UNKNOWN]);
 	if (ps->nr_unres)
 		qsort(ps->unres, ps->nr_unres, sizeof(*ps->unres), by_count);
-	for (i = 0; i < ps->nr_unres; i++)
-		fprintf(out, "            %" PRIu64 " unresolved in %s\n", ps->unres[i].count,
-			ps->unres[i].dso);
+	for (i = 0; i < ps->nr_unres; i++) {
+		/* "/dev/zero (deleted)" is no file: say what it is */
+		const char *what = map_name__anon_what(ps->unres[i].dso);
+
+		fprintf(out, "            %" PRIu64 " unresolved in %s%s%s%s\n", ps->unres[i].count,
+			ps->unres[i].dso, what ? " (" : "", what ? what : "", what ? ")" : "");
+	}
 	print_unwound(out, &ps->uw);
 }
 
