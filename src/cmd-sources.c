@@ -51,6 +51,7 @@ struct proc_stats {
 	struct unresolved *unres;
 	size_t nr_unres, alloc_unres;
 	struct unwound uw;
+	uint64_t py_samples;          /* samples with a CPython -X perf trampoline (py::) */
 	UT_hash_handle hh;
 };
 
@@ -106,6 +107,7 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 	uint32_t pid = rs->sample->pid;
 	struct proc_stats *ps;
 	size_t i;
+	bool py;
 
 	HASH_FIND(hh, cmd->procs, &pid, sizeof(pid), ps);
 	if (!ps) {
@@ -117,14 +119,16 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 	if (!ps->comm || (rs->sample->tid == pid && rs->thread->comm[0] != ':'))
 		ps->comm = rs->thread->comm;   /* interned: lives as long as the session */
 	ps->samples++;
-	for (i = 0; i < rs->nr_frames; i++) {
+	for (i = 0, py = false; i < rs->nr_frames; i++) {
 		const struct frame *f = &rs->frames[i];
 		int k = f->sym ? kind_index(f->kind) : K_UNKNOWN;
 
 		ps->frames[k]++;
 		if (k == K_UNKNOWN)
 			count_in(&ps->unres, &ps->nr_unres, &ps->alloc_unres, f->dso);
+		py |= k == K_PERFMAP && !strncmp(f->sym, "py::", 4);
 	}
+	ps->py_samples += py;
 	if (rs->unwind)
 		count_unwound(&ps->uw, rs->unwind, rs->sample->attr);
 }
@@ -244,6 +248,54 @@ static void print_unwound(FILE *out, const struct unwound *uw)
 				unwind_end__fix(fixed[i], uw->stack_need, fix, sizeof(fix)));
 }
 
+/*
+ * Whether pid's perf map (as read) names CPython -X perf trampolines
+ * ("py::f:file.py"): its first lines are read again (read-only) for one.
+ */
+static bool perfmap_of_python(const struct jitmap *jm, uint32_t pid)
+{
+	const struct jit_loader *const *l;
+	const struct jit_file_info *fi = NULL;
+	char line[512];
+	bool py = false;
+	FILE *fp;
+	int n;
+
+	for (l = jit_loaders; *l && !fi; l++)
+		if ((*l)->kind == JIT_UNTIMED)
+			fi = jitmap__file(jm, pid, *l);
+	if (!fi || !fi->path || !(fp = fopen(fi->path, "r")))
+		return false;
+	for (n = 0; n < 4096 && !py && fgets(line, sizeof(line), fp); n++)
+		py = strstr(line, " py::") != NULL;
+	fclose(fp);
+	return py;
+}
+
+/*
+ * CPython 3.12's -X perf: a perf map of py:: trampolines, which perf's
+ * frame-pointer call chains (perf record -g) get through only where
+ * CPython itself keeps frame pointers; most builds (pyenv's, -O3) do not,
+ * and their stacks end in [unknown] after a frame or two, seldom reaching
+ * a trampoline. So: a perf map naming py:: code, py:: frames in under 1
+ * sample in 10, [unknown] frames 10% or more, no --call-graph dwarf stack.
+ * One line with the two fixes CPython's docs give (3.12: build with frame
+ * pointers; 3.13: -X perf_jit with --call-graph dwarf).
+ */
+static void print_python_hint(FILE *out, const struct proc_stats *ps, uint64_t total,
+			      const struct jitmap *jm)
+{
+	if (ps->uw.stacks || ps->py_samples * 10 >= ps->samples ||
+	    ps->frames[K_UNKNOWN] * 10 < total || !perfmap_of_python(jm, ps->pid))
+		return;
+	fprintf(out, "  python    py:: frames (-X perf) in %" PRIu64 " of %" PRIu64 " samples, %"
+		PRIu64 " of %" PRIu64 " frames unresolved: frame-pointer stacks (perf record -g) "
+		"need a CPython built with CFLAGS=\"-fno-omit-frame-pointer "
+		"-mno-omit-leaf-frame-pointer\", or use CPython 3.13's -X perf_jit with "
+		"perf record -k 1 --call-graph dwarf\n", ps->py_samples, ps->samples,
+		ps->frames[K_UNKNOWN], total);
+}
+
 static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitmap *jm)
 {
 	uint64_t total = 0;
@@ -269,6 +321,7 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 			ps->unres[i].dso, what ? " (" : "", what ? what : "", what ? ")" : "");
 	}
 	print_unwound(out, &ps->uw);
+	print_python_hint(out, ps, total, jm);
 }
 
 static int sources_finish(void *ctx, const struct session *s, FILE *out)
