@@ -161,8 +161,8 @@ const char *unwind_end__fix(enum unwind_end end, uint64_t need, char *buf, size_
 		return buf;
 	case UNWIND_END_JIT_NO_CFI:
 		snprintf(buf, size, "have the runtime write its unwinding info into a jitdump "
-			 "(node --perf-prof --perf-prof-unwinding-info) or keep frame pointers in "
-			 "its code (java -XX:+PreserveFramePointer)");
+			 "(node --perf-prof --perf-prof-unwinding-info, python3.13 -X perf_jit) or "
+			 "keep frame pointers in its code (java -XX:+PreserveFramePointer)");
 		return buf;
 	default:
 		return NULL;
