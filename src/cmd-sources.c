@@ -13,6 +13,9 @@
 
 #include "unwind.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <uthash.h>
 
 static const char *const sources_usage[] = {
@@ -22,8 +25,8 @@ static const char *const sources_usage[] = {
 	"paths tried), and how many frames ELF symbols, the kernel, the jitdump",
 	"and the perf map resolved, and how many stayed [unknown] (by mapping);",
 	"for --call-graph dwarf recordings, the user stacks unwound from their",
-	"stack dumps, the frames CFI and frame pointers found, and why stacks",
-	"ended early.",
+	"stack dumps, the frames CFI and frame pointers found, why stacks ended",
+	"early, and what to record with where that would have let them go on.",
 	NULL,
 };
 
@@ -258,14 +261,23 @@ static bool perfmap_of_python(const struct jitmap *jm, uint32_t pid)
 	const struct jit_file_info *fi = NULL;
 	char line[512];
 	bool py = false;
+	struct stat st;
 	FILE *fp;
-	int n;
+	int n, fd;
 
 	for (l = jit_loaders; *l && !fi; l++)
 		if ((*l)->kind == JIT_UNTIMED)
 			fi = jitmap__file(jm, pid, *l);
-	if (!fi || !fi->path || !(fp = fopen(fi->path, "r")))
+	if (!fi || !fi->path)
 		return false;
+	/* a regular file only: a FIFO given with --perfmap was read once already */
+	fd = open(fi->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return false;
+	}
 	for (n = 0; n < 4096 && !py && fgets(line, sizeof(line), fp); n++)
 		py = strstr(line, " py::") != NULL;
 	fclose(fp);
