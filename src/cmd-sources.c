@@ -13,6 +13,9 @@
 
 #include "unwind.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <uthash.h>
 
 static const char *const sources_usage[] = {
@@ -22,8 +25,8 @@ static const char *const sources_usage[] = {
 	"paths tried), and how many frames ELF symbols, the kernel, the jitdump",
 	"and the perf map resolved, and how many stayed [unknown] (by mapping);",
 	"for --call-graph dwarf recordings, the user stacks unwound from their",
-	"stack dumps, the frames CFI and frame pointers found, and why stacks",
-	"ended early.",
+	"stack dumps, the frames CFI and frame pointers found, why stacks ended",
+	"early, and what to record with where that would have let them go on.",
 	NULL,
 };
 
@@ -38,6 +41,7 @@ struct unresolved {
 struct unwound {
 	uint64_t stacks, by_cfi, by_fp;
 	uint64_t ends[UNWIND_END__NR];
+	uint64_t stack_need;          /* the most bytes a too short dump needed past its SIZE */
 	struct unresolved *no_cfi;    /* "no CFI" ends by object (interned: by pointer) */
 	size_t nr_no_cfi, alloc_no_cfi;
 };
@@ -50,6 +54,7 @@ struct proc_stats {
 	struct unresolved *unres;
 	size_t nr_unres, alloc_unres;
 	struct unwound uw;
+	uint64_t py_samples;          /* samples with a CPython -X perf trampoline (py::) */
 	UT_hash_handle hh;
 };
 
@@ -83,7 +88,8 @@ static void count_in(struct unresolved **list, size_t *nr, size_t *alloc, const 
 	(*list)[(*nr)++].count = 1;
 }
 
-static void count_unwound(struct unwound *uw, const struct unwind_result *res)
+static void count_unwound(struct unwound *uw, const struct unwind_result *res,
+			  const struct pd_attr *attr)
 {
 	uw->stacks++;
 	uw->by_cfi += res->nr_cfi;
@@ -92,6 +98,10 @@ static void count_unwound(struct unwound *uw, const struct unwind_result *res)
 	if (res->end == UNWIND_END_NO_CFI)
 		count_in(&uw->no_cfi, &uw->nr_no_cfi, &uw->alloc_no_cfi,
 			 res->object ? res->object : "[unknown]");
+	/* past the SIZE recorded: a larger one helps (else the dump was cut before it) */
+	if (res->end == UNWIND_END_STACK_SHORT && res->stack_need > uw->stack_need &&
+	    (!attr || res->stack_need > attr->attr.sample_stack_user))
+		uw->stack_need = res->stack_need;
 }
 
 static void sources_sample(void *ctx, const struct resolved_sample *rs)
@@ -100,6 +110,7 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 	uint32_t pid = rs->sample->pid;
 	struct proc_stats *ps;
 	size_t i;
+	bool py;
 
 	HASH_FIND(hh, cmd->procs, &pid, sizeof(pid), ps);
 	if (!ps) {
@@ -111,16 +122,18 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 	if (!ps->comm || (rs->sample->tid == pid && rs->thread->comm[0] != ':'))
 		ps->comm = rs->thread->comm;   /* interned: lives as long as the session */
 	ps->samples++;
-	for (i = 0; i < rs->nr_frames; i++) {
+	for (i = 0, py = false; i < rs->nr_frames; i++) {
 		const struct frame *f = &rs->frames[i];
 		int k = f->sym ? kind_index(f->kind) : K_UNKNOWN;
 
 		ps->frames[k]++;
 		if (k == K_UNKNOWN)
 			count_in(&ps->unres, &ps->nr_unres, &ps->alloc_unres, f->dso);
+		py |= k == K_PERFMAP && !strncmp(f->sym, "py::", 4);
 	}
+	ps->py_samples += py;
 	if (rs->unwind)
-		count_unwound(&ps->uw, rs->unwind);
+		count_unwound(&ps->uw, rs->unwind, rs->sample->attr);
 }
 
 static int by_samples(const void *a, const void *b)
@@ -193,10 +206,17 @@ static void print_ns(FILE *out, const struct jitmap *jm, uint32_t pid)
 			"--perfmap %" PRIu32 "=FILE, --jitdump %" PRIu32 "=FILE\n", other, pid, pid);
 }
 
-/* "unwound N user stacks: F caller frames by CFI, G by frame pointer; ended early: ..." */
+/*
+ * "unwound N user stacks: F caller frames by CFI, G by frame pointer; ended
+ * early: ...", then the stacks that stopped at JIT code without unwinding
+ * info (not early ends: the runtime did not say how to unwind its code),
+ * and the fix for the two that have one, a line each.
+ */
 static void print_unwound(FILE *out, const struct unwound *uw)
 {
+	static const int fixed[] = { UNWIND_END_STACK_SHORT, UNWIND_END_JIT_NO_CFI };
 	const char *sep = "; ended early: ";
+	char fix[256];
 	size_t i;
 	int e;
 
@@ -208,17 +228,84 @@ static void print_unwound(FILE *out, const struct unwound *uw)
 	if (uw->nr_no_cfi)
 		qsort(uw->no_cfi, uw->nr_no_cfi, sizeof(*uw->no_cfi), by_count);
 	for (i = 0; i < uw->nr_no_cfi; i++) {
-		fprintf(out, "%s%" PRIu64 " no CFI for '%s'", sep, uw->no_cfi[i].count,
-			uw->no_cfi[i].dso);
+		const char *what = map_name__anon_what(uw->no_cfi[i].dso);
+
+		fprintf(out, "%s%" PRIu64 " no CFI for '%s'%s%s%s", sep, uw->no_cfi[i].count,
+			uw->no_cfi[i].dso, what ? " (" : "", what ? what : "", what ? ")" : "");
 		sep = ", ";
 	}
 	for (e = 0; e < UNWIND_END__NR; e++) {
-		if (e == UNWIND_END_COMPLETE || e == UNWIND_END_NO_CFI || !uw->ends[e])
+		if (e == UNWIND_END_COMPLETE || e == UNWIND_END_NO_CFI ||
+		    e == UNWIND_END_JIT_NO_CFI || !uw->ends[e])
 			continue;
 		fprintf(out, "%s%" PRIu64 " %s", sep, uw->ends[e], unwind_end__name(e));
 		sep = ", ";
 	}
+	if (uw->ends[UNWIND_END_JIT_NO_CFI])
+		fprintf(out, "; %" PRIu64 " stopped at JIT code without unwinding info",
+			uw->ends[UNWIND_END_JIT_NO_CFI]);
 	fputc('\n', out);
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
+		if (uw->ends[fixed[i]])
+			fprintf(out, "            %s: %s\n", unwind_end__name(fixed[i]),
+				unwind_end__fix(fixed[i], uw->stack_need, fix, sizeof(fix)));
+}
+
+/*
+ * Whether pid's perf map (as read) names CPython -X perf trampolines
+ * ("py::f:file.py"): its first lines are read again (read-only) for one.
+ */
+static bool perfmap_of_python(const struct jitmap *jm, uint32_t pid)
+{
+	const struct jit_loader *const *l;
+	const struct jit_file_info *fi = NULL;
+	char line[512];
+	bool py = false;
+	struct stat st;
+	FILE *fp;
+	int n, fd;
+
+	for (l = jit_loaders; *l && !fi; l++)
+		if ((*l)->kind == JIT_UNTIMED)
+			fi = jitmap__file(jm, pid, *l);
+	if (!fi || !fi->path)
+		return false;
+	/* a regular file only: a FIFO given with --perfmap was read once already */
+	fd = open(fi->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return false;
+	}
+	for (n = 0; n < 4096 && !py && fgets(line, sizeof(line), fp); n++)
+		py = strstr(line, " py::") != NULL;
+	fclose(fp);
+	return py;
+}
+
+/*
+ * CPython 3.12's -X perf: a perf map of py:: trampolines, which perf's
+ * frame-pointer call chains (perf record -g) get through only where
+ * CPython itself keeps frame pointers; most builds (pyenv's, -O3) do not,
+ * and their stacks end in [unknown] after a frame or two, seldom reaching
+ * a trampoline. So: a perf map naming py:: code, py:: frames in under 1
+ * sample in 10, [unknown] frames 10% or more, no --call-graph dwarf stack.
+ * One line with the two fixes CPython's docs give (3.12: build with frame
+ * pointers; 3.13: -X perf_jit with --call-graph dwarf).
+ */
+static void print_python_hint(FILE *out, const struct proc_stats *ps, uint64_t total,
+			      const struct jitmap *jm)
+{
+	if (ps->uw.stacks || ps->py_samples * 10 >= ps->samples ||
+	    ps->frames[K_UNKNOWN] * 10 < total || !perfmap_of_python(jm, ps->pid))
+		return;
+	fprintf(out, "  python    py:: frames (-X perf) in %" PRIu64 " of %" PRIu64 " samples, %"
+		PRIu64 " of %" PRIu64 " frames unresolved: frame-pointer stacks (perf record -g) "
+		"need a CPython built with CFLAGS=\"-fno-omit-frame-pointer "
+		"-mno-omit-leaf-frame-pointer\", or use CPython 3.13's -X perf_jit with "
+		"perf record -k 1 --call-graph dwarf\n", ps->py_samples, ps->samples,
+		ps->frames[K_UNKNOWN], total);
 }
 
 static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitmap *jm)
@@ -238,10 +325,15 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 		ps->frames[K_PERFMAP], ps->frames[K_UNKNOWN]);
 	if (ps->nr_unres)
 		qsort(ps->unres, ps->nr_unres, sizeof(*ps->unres), by_count);
-	for (i = 0; i < ps->nr_unres; i++)
-		fprintf(out, "            %" PRIu64 " unresolved in %s\n", ps->unres[i].count,
-			ps->unres[i].dso);
+	for (i = 0; i < ps->nr_unres; i++) {
+		/* "/dev/zero (deleted)" is no file: say what it is */
+		const char *what = map_name__anon_what(ps->unres[i].dso);
+
+		fprintf(out, "            %" PRIu64 " unresolved in %s%s%s%s\n", ps->unres[i].count,
+			ps->unres[i].dso, what ? " (" : "", what ? what : "", what ? ")" : "");
+	}
 	print_unwound(out, &ps->uw);
+	print_python_hint(out, ps, total, jm);
 }
 
 static int sources_finish(void *ctx, const struct session *s, FILE *out)

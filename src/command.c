@@ -185,7 +185,7 @@ static void print_usage(const struct command *c)
 
 	for (usage = c->usage; *usage; usage++)
 		printf("%s\n", *usage);
-	input_opts__usage(stdout);
+	input_opts__usage(stdout, c->nr_inputs);
 }
 
 /* -o FILE, or stdout; -1 after error(). */

@@ -224,6 +224,11 @@ static bool plt_syms__open(struct plt_syms *ps, struct elf_image *rt, size_t lin
  * names none, that of the IFUNC at its resolver's address (the addend),
  * as perf 6.12 does (perf 6.1: "@plt"); else "offset_0xOFF". NULL: a
  * symbol index or name out of bounds.
+ *
+ * Where perf 6.12 finds no IFUNC there and says "offset_0xOFF@plt", which
+ * names nothing, jitsym names the entry after the symbol at the resolver
+ * (the resolver itself, its IFUNC stripped), or else "ifunc_0xADDR": an
+ * IFUNC whose resolver is at ADDR (objdump -d: "*ABS*+0xADDR@plt").
  */
 static const char *plt_entry_name(struct symtab *st, struct plt_syms *ps, const GElf_Ehdr *eh,
 				  const struct plt_rel *rel, uint64_t off)
@@ -241,9 +246,13 @@ static const char *plt_entry_name(struct symtab *st, struct plt_syms *ps, const 
 			ps->copy = symtab__keep_strings(st, ps->strs, strs, ps->strs->d_size);
 		return ps->copy + sym.st_name;
 	}
-	if (eh->e_machine == EM_X86_64 && rel->type == R_X86_64_IRELATIVE &&
-	    (ifn = symtab__ifunc_name(st, rel->addend)))
-		return ifn;
+	if (eh->e_machine == EM_X86_64 && rel->type == R_X86_64_IRELATIVE) {
+		if ((ifn = symtab__ifunc_name(st, rel->addend)) ||
+		    (ifn = symtab__name_at(st, rel->addend)))
+			return ifn;
+		snprintf(buf, sizeof(buf), "ifunc_%#" PRIx64, rel->addend);
+		return symtab__keep_copy(st, buf);
+	}
 	snprintf(buf, sizeof(buf), "offset_%#" PRIx64, off);
 	return symtab__keep_copy(st, buf);
 }

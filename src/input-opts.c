@@ -210,11 +210,12 @@ int input_opts__close_output(FILE *out)
 	return err ? error("cannot write output: %s", strerror(err)) : 0;
 }
 
-void input_opts__usage(FILE *fp)
+void input_opts__usage(FILE *fp, unsigned nr_inputs)
 {
 	const char *const *usage;
 
 	fprintf(fp, "\nOptions for reading the recording:\n");
 	for (usage = input_opts_usage; *usage; usage++)
-		fprintf(fp, "%s\n", *usage);
+		if (nr_inputs != 2 || strncmp(*usage, "  -i, --input ", 14))
+			fprintf(fp, "%s\n", *usage);
 }

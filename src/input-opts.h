@@ -59,7 +59,11 @@ FILE *input_opts__open_output(const struct input_opts *o);
  * failed (here or before: out's error flag).
  */
 int input_opts__close_output(FILE *out);
-/* Print the usage lines of the input options, under a heading. */
-void input_opts__usage(FILE *fp);
+/*
+ * Print the usage lines of the input options, under a heading; for a
+ * command of two recordings (nr_inputs 2) without -i, --input, which it
+ * refuses: it reads the two it is given.
+ */
+void input_opts__usage(FILE *fp, unsigned nr_inputs);
 
 #endif

@@ -283,6 +283,19 @@ bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit)
 	return true;
 }
 
+/*
+ * Memory without a file behind it, by the name the kernel gives it. perf
+ * 6.1 (util/map.h) takes "//anon", "/dev/zero..." and "/anon_hugepage..."
+ * (or MAP_HUGETLB) for anonymous memory, and "[stack...", "/SYSV..." and
+ * "[heap]" for memory without a DSO; an executable mapping of either kind
+ * it names "/tmp/perf-PID.map" and looks up in that perf map. Any other
+ * name it takes for a file, "/memfd:..." too. jitsym keeps the mapped name
+ * (as it keeps "//anon") and also takes memfd, "[anon:...]" (prctl names)
+ * and /dev/shm files for memory where only a JIT's side file can name
+ * code. "/dev/zero (deleted)" is what the kernel calls shared anonymous
+ * memory (mmap MAP_SHARED|MAP_ANONYMOUS, or of /dev/zero): PHP's opcache
+ * puts its JIT buffer there.
+ */
 bool map_name_is_anon(const char *fn)
 {
 	static const char *const prefixes[] = {
@@ -297,6 +310,23 @@ bool map_name_is_anon(const char *fn)
 		if (!strncmp(fn, prefixes[i], strlen(prefixes[i])))
 			return true;
 	return false;
+}
+
+const char *map_name__anon_what(const char *fn)
+{
+	static const struct { const char *prefix, *what; } kinds[] = {
+		{ "/dev/zero", "shared anonymous memory, as PHP opcache's JIT buffer" },
+		{ "/SYSV", "System V shared memory" },
+		{ "/memfd:", "anonymous memory of a memfd" },
+		{ "/anon_hugepage", "anonymous huge pages" },
+		{ "/dev/shm/", "POSIX shared memory" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strncmp(fn, kinds[i].prefix, strlen(kinds[i].prefix)))
+			return kinds[i].what;
+	return NULL;
 }
 
 void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len,

@@ -74,6 +74,12 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 
 /* Whether a mapped name is anonymous memory rather than a file. */
 bool map_name_is_anon(const char *filename);
+/*
+ * What anonymous memory under a file-like name is, for messages ("shared
+ * anonymous memory" for "/dev/zero (deleted)"); NULL for a file and for
+ * names that say it themselves ("//anon", "[anon:...]", "[heap]", ...).
+ */
+const char *map_name__anon_what(const char *filename);
 
 /* The mapping covering addr in proc: true and *hit filled, or false. */
 bool proc__find_map(struct proc *p, uint64_t addr, struct map_hit *hit);

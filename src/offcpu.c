@@ -239,6 +239,39 @@ static struct tracedata *switch_formats(const struct pd_reader *r)
 	return td;
 }
 
+/* Whether the recording's perf record command line (header) has word. */
+static bool cmdline_has(const struct pd_reader *r, const char *word)
+{
+	const char *line = pd_reader__info(r)->cmdline, *at;
+	size_t n = strlen(word);
+
+	for (at = line; at && (at = strstr(at, word)); at += n)
+		if ((at == line || at[-1] == ' ') && (at[n] == ' ' || !at[n]))
+			return true;
+	return false;
+}
+
+/*
+ * A recording without switches. perf record --off-cpu needs a perf built
+ * with BPF skeletons (BUILD_BPF_SKEL=1); Debian's perf 6.1 is not, and
+ * takes the option with "Warning: option `off-cpu' is being ignored
+ * because no BUILD_BPF_SKEL=1", recording no offcpu-time event: so it is
+ * named as the fix only with that condition, and the ways any perf
+ * records come first.
+ */
+static void no_switches(const struct pd_reader *r)
+{
+	if (cmdline_has(r, "--off-cpu"))
+		error("'%s' holds no context switches: its perf record --off-cpu recorded none "
+		      "(a perf built without BPF skeletons, BUILD_BPF_SKEL=1, ignores --off-cpu); "
+		      "record them with perf record -e sched:sched_switch -g, or --switch-events",
+		      pd_reader__path(r));
+	else
+		error("'%s' holds no context switches: record them with perf record "
+		      "-e sched:sched_switch -g, or --switch-events (or --off-cpu, where perf "
+		      "was built with BPF skeletons, BUILD_BPF_SKEL=1)", pd_reader__path(r));
+}
+
 struct offcpu *offcpu__new(struct pd_reader *r, offcpu_fn fn, void *ctx)
 {
 	size_t i, n = pd_reader__nr_attrs(r);
@@ -253,8 +286,7 @@ struct offcpu *offcpu__new(struct pd_reader *r, offcpu_fn fn, void *ctx)
 		sw |= a->attr.context_switch;
 	}
 	if (!sched && !bpf && !sw) {
-		error("'%s' holds no context switches: record them with perf record "
-		      "-e sched:sched_switch -g, --switch-events or --off-cpu", pd_reader__path(r));
+		no_switches(r);
 		return NULL;
 	}
 	oc = xcalloc(1, sizeof(*oc));

@@ -665,7 +665,8 @@ static bool symtab__ifunc_at(const struct symtab *st, uint64_t start)
 	return false;
 }
 
-const char *symtab__ifunc_name(struct symtab *st, uint64_t addr)
+/* The raw name perf keeps at exactly addr; with ifunc, only where an IFUNC is there. */
+static const char *settled_name_at(struct symtab *st, uint64_t addr, bool ifunc)
 {
 	const struct symload *ld = &st->ld;
 	size_t lo = 0, hi = ld->nr_live;
@@ -673,7 +674,7 @@ const char *symtab__ifunc_name(struct symtab *st, uint64_t addr)
 	uint32_t w, i;
 
 	if (st->finished)
-		BUG("symtab__ifunc_name() after symtab__finish()");
+		BUG("symtab name lookups after symtab__finish()");
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -682,7 +683,7 @@ const char *symtab__ifunc_name(struct symtab *st, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (lo == ld->nr_live || ld->live[lo].start != addr || !symtab__ifunc_at(st, addr))
+	if (lo == ld->nr_live || ld->live[lo].start != addr || (ifunc && !symtab__ifunc_at(st, addr)))
 		return NULL;
 	l = &ld->live[lo];
 	if (l->count == 1)
@@ -693,6 +694,16 @@ const char *symtab__ifunc_name(struct symtab *st, uint64_t addr)
 		if (rawsym__b_wins(&st->raws[w], &st->raws[ld->alias[l->first + i]], st))
 			w = ld->alias[l->first + i];
 	return st->raws[w].raw;
+}
+
+const char *symtab__ifunc_name(struct symtab *st, uint64_t addr)
+{
+	return settled_name_at(st, addr, true);
+}
+
+const char *symtab__name_at(struct symtab *st, uint64_t addr)
+{
+	return settled_name_at(st, addr, false);
 }
 
 void symtab__clip(struct symtab *st, uint64_t addr)

@@ -67,6 +67,11 @@ void symtab__mark_ifunc(struct symtab *st);
  */
 const char *symtab__ifunc_name(struct symtab *st, uint64_t addr);
 /*
+ * The same for any settled symbol perf keeps at exactly addr, IFUNC or
+ * not (a resolver whose IFUNC was stripped), else NULL. Borrowed.
+ */
+const char *symtab__name_at(struct symtab *st, uint64_t addr);
+/*
  * While building: end the settled symbols that reach over addr there
  * (a zero-sized _init grown over the .plt that follows it).
  */

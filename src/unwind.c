@@ -76,6 +76,7 @@ struct walk {
 	uint32_t short_bits;    /* bit r: unknown because its slot lay past the dump */
 	uint64_t cfa;           /* the last CFA (at first, the sampled sp) */
 	bool fp_last;           /* the last frame came from the frame pointer */
+	uint64_t *need;         /* the most bytes from sp0 a read past the dump needed */
 	bool exact;             /* the current pc is exact (leaf, or after a signal frame) */
 };
 
@@ -133,9 +134,39 @@ const char *unwind_end__name(enum unwind_end end)
 		[UNWIND_END_DEPTH] = "depth limit",
 		[UNWIND_END_NO_REGS] = "no user registers",
 		[UNWIND_END_UNSUPPORTED] = "unsupported architecture",
+		[UNWIND_END_JIT_NO_CFI] = "JIT code without unwinding info",
 	};
 
 	return (unsigned)end < UNWIND_END__NR ? names[end] : "unknown";
+}
+
+/* perf record's largest --call-graph dwarf,SIZE: 65535 rounded down to 8 bytes */
+#define PERF_STACK_DUMP_MAX 65528
+
+const char *unwind_end__fix(enum unwind_end end, uint64_t need, char *buf, size_t size)
+{
+	switch (end) {
+	case UNWIND_END_STACK_SHORT:
+		if (need > PERF_STACK_DUMP_MAX)
+			snprintf(buf, size, "they need more than perf's largest dump "
+				 "(%d bytes, %" PRIu64 " or more): record them with frame pointers, "
+				 "perf record --call-graph fp", PERF_STACK_DUMP_MAX, need);
+		else if (need)
+			snprintf(buf, size, "record a larger dump: perf record --call-graph dwarf,SIZE "
+				 "with SIZE %" PRIu64 " or more (the walks needed at least that; "
+				 "perf's default is 8192, its largest %d)", need, PERF_STACK_DUMP_MAX);
+		else
+			snprintf(buf, size, "record a larger dump: perf record --call-graph dwarf,SIZE "
+				 "(perf's default is 8192, its largest %d)", PERF_STACK_DUMP_MAX);
+		return buf;
+	case UNWIND_END_JIT_NO_CFI:
+		snprintf(buf, size, "have the runtime write its unwinding info into a jitdump "
+			 "(node --perf-prof --perf-prof-unwinding-info, python3.13 -X perf_jit) or "
+			 "keep frame pointers in its code (java -XX:+PreserveFramePointer)");
+		return buf;
+	default:
+		return NULL;
+	}
 }
 
 /* ---- compiling libdw's rules ---- */
@@ -299,8 +330,11 @@ static enum unwind_end walk_read(const struct walk *w, uint64_t addr, uint64_t *
 
 	if (addr < w->sp0)
 		return UNWIND_END_BAD_RULE;
-	if (w->size < 8 || addr - w->sp0 > w->size - 8)
+	if (w->size < 8 || addr - w->sp0 > w->size - 8) {
+		if (addr - w->sp0 <= UINT64_MAX - 15 && addr - w->sp0 + 8 > *w->need)
+			*w->need = addr - w->sp0 + 8;
 		return UNWIND_END_STACK_SHORT;
+	}
 	memcpy(&v, w->stack + (addr - w->sp0), sizeof(v));
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	v = __builtin_bswap64(v);       /* the dump is an x86-64 process's memory */
@@ -622,9 +656,11 @@ size_t unwinder__unwind(struct unwinder *u, const struct unwind_regs *regs,
 	struct walk w;
 	size_t n = 0;
 	enum unwind_end end;
+	uint64_t need = 0;
 
 	memset(res, 0, sizeof(*res));
 	memset(&w, 0, sizeof(w));
+	w.need = &need;
 	if (!u->supported || (regs->abi && regs->abi != PERF_SAMPLE_REGS_ABI_64)) {
 		res->end = UNWIND_END_UNSUPPORTED;
 		return 0;
@@ -662,5 +698,8 @@ size_t unwinder__unwind(struct unwinder *u, const struct unwind_regs *regs,
 			ips[n++] = w.regs[REG_RIP];
 	}
 	res->end = end;
+	/* rounded up to 8 bytes, as perf rounds SIZE */
+	if (end == UNWIND_END_STACK_SHORT)
+		res->stack_need = (need + 7) & ~(uint64_t)7;
 	return n;
 }

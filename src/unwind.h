@@ -85,6 +85,12 @@ enum unwind_end {
 	UNWIND_END_DEPTH,            /* the caller's array is full */
 	UNWIND_END_NO_REGS,          /* the sample lacks the ip or the stack pointer */
 	UNWIND_END_UNSUPPORTED,      /* not an x86-64 64-bit process */
+	/*
+	 * Not the unwinder's: a caller that knows JIT code (user-stack.c) turns
+	 * an UNWIND_END_NO_CFI at a JIT function without unwinding rules (a
+	 * perf map's, a jitdump's without JIT_CODE_UNWINDING_INFO) into this.
+	 */
+	UNWIND_END_JIT_NO_CFI,
 	UNWIND_END__NR
 };
 
@@ -93,6 +99,12 @@ struct unwind_result {
 	enum unwind_end end;
 	const char *object;          /* UNWIND_END_NO_CFI: the object's name ("[unknown]": none) */
 	uint64_t pc;                 /* the pc where the walk ended (0: none) */
+	/*
+	 * UNWIND_END_STACK_SHORT: how many bytes of dump from the sampled sp the
+	 * last step needed (a multiple of 8; 0: not known), a lower bound of
+	 * the SIZE in "--call-graph dwarf,SIZE" that would have let it go on.
+	 */
+	uint64_t stack_need;
 	size_t nr_cfi, nr_fp;        /* caller frames found by CFI, by frame pointer */
 };
 
@@ -129,7 +141,17 @@ size_t unwinder__unwind(struct unwinder *u, const struct unwind_regs *regs,
 			const struct unwind_space *space, uint64_t *ips, size_t max,
 			struct unwind_result *res);
 
-/* A short lowercase description of an end ("stack dump too short"); never NULL. */
+/*
+ * A short lowercase description of an end ("stack dump too short"); never
+ * NULL. The fix, where there is one to name, is unwind_end__fix()'s.
+ */
 const char *unwind_end__name(enum unwind_end end);
+/*
+ * What would let stacks that ended so go on, as a line's tail ("record a
+ * larger dump: ..."), or NULL when there is nothing to tell. need: the
+ * most bytes a walk needed (unwind_result.stack_need), 0: not known.
+ * Written into buf (size bytes); returns buf or NULL.
+ */
+const char *unwind_end__fix(enum unwind_end end, uint64_t need, char *buf, size_t size);
 
 #endif

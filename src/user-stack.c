@@ -1,6 +1,8 @@
 #include "common.h"
 #include "user-stack.h"
 #include "jit-cfi.h"
+#include "jitmap.h"
+#include "machine.h"
 #include "perfdata.h"
 #include "strpool.h"
 #include "unwind-space.h"
@@ -22,6 +24,7 @@ struct user_stack {
 	struct unwind_result res;
 	uint64_t walks;
 	uint64_t ends[UNWIND_END__NR];
+	uint64_t stack_need;       /* the most res.stack_need past the SIZE recorded */
 	struct no_cfi *no_cfi;
 };
 
@@ -72,6 +75,25 @@ static void count_no_cfi(struct user_stack *us, const char *object)
 	n->count++;
 }
 
+/*
+ * A walk that found no CFI at JIT code the jitmap knows but has no
+ * unwinding rules for (all of a perf map's; a jitdump's without
+ * JIT_CODE_UNWINDING_INFO): the runtime did not describe how to unwind
+ * it, which the unwinder cannot help; its own end, with its own fix.
+ * The pc is a return address (looked up at pc - 1) unless it is the leaf.
+ */
+static void jit_no_cfi(struct user_stack *us, struct proc *p, size_t n)
+{
+	const struct jit_sym *sym;
+	uint64_t pc = us->res.pc;
+
+	if (us->res.end != UNWIND_END_NO_CFI || !us->machine.jitmap || !p || !pc)
+		return;
+	sym = jitmap__find(us->machine.jitmap, proc__pid(p), n > 1 ? pc - 1 : pc, true);
+	if (sym && !sym->unwind)
+		us->res.end = UNWIND_END_JIT_NO_CFI;
+}
+
 size_t user_stack__unwind(struct user_stack *us, struct proc *p, const struct pd_sample *smp,
 			  uint64_t *ips, size_t max, const struct unwind_result **res)
 {
@@ -88,8 +110,13 @@ size_t user_stack__unwind(struct user_stack *us, struct proc *p, const struct pd
 	/* the unwinder's name is borrowed from the mapping: keep a copy for the run */
 	if (us->res.object)
 		us->res.object = strpool__intern(us->pool, us->res.object);
+	jit_no_cfi(us, p, n);
 	us->walks++;
 	us->ends[us->res.end < UNWIND_END__NR ? us->res.end : UNWIND_END_BAD_RULE]++;
+	/* past the SIZE recorded: a larger one helps (else the dump was cut before it) */
+	if (us->res.end == UNWIND_END_STACK_SHORT && us->res.stack_need > us->stack_need &&
+	    (!smp->attr || us->res.stack_need > smp->attr->attr.sample_stack_user))
+		us->stack_need = us->res.stack_need;
 	if (us->res.end == UNWIND_END_NO_CFI)
 		count_no_cfi(us, us->res.object ? us->res.object : "[unknown]");
 	*res = &us->res;
@@ -107,16 +134,31 @@ static const struct no_cfi *most_no_cfi(const struct user_stack *us)
 	return best;
 }
 
+/* The stacks that stopped at JIT code without unwinding info: a warning of their own. */
+static void report_jit(const struct user_stack *us, const char *path)
+{
+	char fix[256];
+	uint64_t n = us->ends[UNWIND_END_JIT_NO_CFI];
+
+	if (n)
+		warning("'%s': %" PRIu64 " of %" PRIu64 " user stacks stopped at JIT code without "
+			"unwinding info (a perf map's, or a jitdump's without it): %s", path, n,
+			us->walks, unwind_end__fix(UNWIND_END_JIT_NO_CFI, 0, fix, sizeof(fix)));
+}
+
 void user_stack__report(const struct user_stack *us, const char *path)
 {
 	uint64_t early = 0;
 	int e, most = -1;
 	const struct no_cfi *obj;
+	char fix[256];
+	const char *tail;
 
 	if (!us)
 		return;
+	report_jit(us, path);
 	for (e = 0; e < UNWIND_END__NR; e++) {
-		if (e == UNWIND_END_COMPLETE || !us->ends[e])
+		if (e == UNWIND_END_COMPLETE || e == UNWIND_END_JIT_NO_CFI || !us->ends[e])
 			continue;
 		early += us->ends[e];
 		if (most < 0 || us->ends[e] > us->ends[most])
@@ -125,14 +167,17 @@ void user_stack__report(const struct user_stack *us, const char *path)
 	if (!early)
 		return;
 	obj = most == UNWIND_END_NO_CFI ? most_no_cfi(us) : NULL;
-	if (obj)
+	tail = unwind_end__fix(most, us->stack_need, fix, sizeof(fix));
+	if (obj) {
+		const char *what = map_name__anon_what(obj->object);
+
 		warning("'%s': %" PRIu64 " of %" PRIu64 " user stacks ended early; most often "
-			"(%" PRIu64 "): no CFI, %" PRIu64 " of them for '%s'", path, early,
-			us->walks, us->ends[most], obj->count, obj->object);
+			"(%" PRIu64 "): no CFI, %" PRIu64 " of them for '%s'%s%s%s", path, early,
+			us->walks, us->ends[most], obj->count, obj->object, what ? " (" : "",
+			what ? what : "", what ? ")" : "");
+	}
 	else
 		warning("'%s': %" PRIu64 " of %" PRIu64 " user stacks ended early; most often "
-			"(%" PRIu64 "): %s", path, early, us->walks, us->ends[most],
-			unwind_end__name(most));
-	if (most == UNWIND_END_STACK_SHORT)
-		note("record a larger stack dump: perf record --call-graph dwarf,SIZE (up to 65528)");
+			"(%" PRIu64 "): %s%s%s", path, early, us->walks, us->ends[most],
+			unwind_end__name(most), tail ? ": " : "", tail ? tail : "");
 }

@@ -7,7 +7,10 @@
  *
  * It also keeps the run's tally of how walks ended, so the run can end
  * with one warning naming the most common reason stacks were cut short
- * (no CFI for an object, a stack dump too short for the stack, ...).
+ * (no CFI for an object, a stack dump too short for the stack, ...). A
+ * walk that found no CFI at JIT code the jitmap has no unwinding rules
+ * for ends as UNWIND_END_JIT_NO_CFI: the runtime's to fix, not an early
+ * end of the unwinder's.
  *
  * Not thread-safe. Never fails (allocation failure dies).
  */
@@ -51,7 +54,9 @@ size_t user_stack__unwind(struct user_stack *us, struct proc *p, const struct pd
 
 /*
  * After the run: when some stacks ended early, one warning naming path and
- * the most common reason (with its object for "no CFI").
+ * the most common reason (with its object for "no CFI", the SIZE to
+ * record with for "stack dump too short"); when some stopped at JIT code
+ * without unwinding info, a warning of their own naming the fix.
  */
 void user_stack__report(const struct user_stack *us, const char *path);
 

@@ -235,11 +235,38 @@ static void test_unwind__short_dump(struct unwinder *u)
 	n = unwinder__unwind(u, &s.regs, nofp_stack, 4, &space, ips, MAX_FRAMES, &res);
 	T("short: stack dump too short", res.end == UNWIND_END_STACK_SHORT);
 	T("short: only the leaf", n == 1);
+	T("short: the return address needed the first 8 bytes", res.stack_need == 8);
 	n = unwinder__unwind(u, &s.regs, nofp_stack, 64, &space, ips, MAX_FRAMES, &res);
 	T("short: a few frames, then too short", n >= 2 && n < 5 &&
 						 res.end == UNWIND_END_STACK_SHORT);
+	T("short: needed more than the 64 bytes, in words", res.stack_need > 64 &&
+							     res.stack_need % 8 == 0);
 	n = unwinder__unwind(u, &s.regs, NULL, 0, &space, ips, MAX_FRAMES, &res);
 	T("short: no dump at all", n == 1 && res.end == UNWIND_END_STACK_SHORT);
+}
+
+/* The fixes named for ends: SIZE for a short dump, the runtime's options for JIT code. */
+static void test_unwind__end_fix(void)
+{
+	char buf[512];
+	const char *fix;
+
+	fix = unwind_end__fix(UNWIND_END_STACK_SHORT, 72, buf, sizeof(buf));
+	T("fix: short names --call-graph dwarf,SIZE and 72",
+	  fix && strstr(fix, "--call-graph dwarf,SIZE with SIZE 72 or more") &&
+	  strstr(fix, "65528"));
+	fix = unwind_end__fix(UNWIND_END_STACK_SHORT, 0, buf, sizeof(buf));
+	T("fix: short without a size still names SIZE", fix &&
+	  strstr(fix, "--call-graph dwarf,SIZE") && !strstr(fix, "or more"));
+	fix = unwind_end__fix(UNWIND_END_STACK_SHORT, 70000, buf, sizeof(buf));
+	T("fix: past perf's largest dump: frame pointers", fix &&
+	  strstr(fix, "--call-graph fp") && strstr(fix, "70000"));
+	fix = unwind_end__fix(UNWIND_END_JIT_NO_CFI, 0, buf, sizeof(buf));
+	T("fix: JIT code: a jitdump with unwinding info, or frame pointers", fix &&
+	  strstr(fix, "--perf-prof-unwinding-info") && strstr(fix, "-XX:+PreserveFramePointer"));
+	T("fix: none for a bad rule", !unwind_end__fix(UNWIND_END_BAD_RULE, 0, buf, sizeof(buf)));
+	T("name: JIT code without unwinding info",
+	  !strcmp(unwind_end__name(UNWIND_END_JIT_NO_CFI), "JIT code without unwinding info"));
 }
 
 static void test_unwind__no_object(struct unwinder *u)
@@ -483,6 +510,7 @@ int main(void)
 	pool = strpool__new();
 	elf_version(EV_CURRENT);
 	test_unwind__unsupported();
+	test_unwind__end_fix();
 #if defined(__x86_64__)
 	nofp.stack = nofp_stack;
 	fp.stack = fp_stack;

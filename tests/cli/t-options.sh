@@ -1,0 +1,99 @@
+#!/bin/sh
+# Every option a command's --help lists is one the command takes: each
+# option line of each command's --help (its -x or --name, with a value
+# made from the line's placeholder: FILE, DIR, N, a|b takes a, ...) is
+# given to the command on a small recording with sched_switch samples
+# (tests/golden/offcpu-synth/sched.spec; diff gets it twice), and the run
+# must not end in a usage error (exit 1): an option --help lists but the
+# command refuses (diff's -i, once) fails here, by command and option.
+set -u
+# shellcheck source=../tap.sh
+. "$(dirname "$0")/../tap.sh"
+
+spec=$abs_top_srcdir/tests/golden/offcpu-synth/sched.spec
+"$MKPERF" "$spec" "$tmp/p.data" >/dev/null 2>&1 || { echo "not ok - mkperf $spec"; exit 1; }
+cp "$abs_top_srcdir/tests/golden/offcpu-synth/kallsyms" "$tmp/kallsyms"
+mkdir "$tmp/dir"
+
+# The options of a --help text on stdin: "WORD [ARG]" a line, WORD the
+# long name (or the short one where there is none), ARG the placeholder.
+options() {
+	awk '/^ +-/ && match($0, /^ +/) && RLENGTH <= 8 {
+		s = substr($0, RLENGTH + 1); name = ""; arg = ""
+		while (match(s, /^-[^ ,]+(, )?/)) {
+			name = substr(s, 1, RLENGTH); sub(/, $/, "", name)
+			s = substr(s, RLENGTH + 1)
+			if (s !~ /^-/) break
+		}
+		if (name ~ /=/) { arg = name; sub(/^[^=]*/, "", arg); sub(/=.*/, "", name) }
+		else if (match(s, /^ [^ ]+/)) arg = substr(s, 2, RLENGTH - 1)
+		print name, arg
+	}'
+}
+
+# A value for placeholder ARG of option NAME
+value() {
+	a=${2#=}
+	case $a in
+	*'|'*) a=${a%%|*} ;;
+	esac
+	case $1:$a in
+	-i:FILE | --input:FILE) echo "$tmp/p.data" ;;
+	-o:FILE | --output:FILE) echo "$tmp/out" ;;
+	--kallsyms:FILE) echo "$tmp/kallsyms" ;;
+	*:DIR) echo "$tmp/dir" ;;
+	*:PID=FILE) echo "100=$tmp/none" ;;
+	*:PX) echo 600 ;;
+	*:N | *:P | *:PCT) echo 10 ;;
+	*:DURATION) echo 1ms ;;
+	*:START,END) echo 0, ;;
+	--cpu:LIST) echo 0 ;;
+	--labels:LIST) echo comm ;;
+	-F:LIST | --fields:LIST) echo ip,sym ;;
+	*:PID,...) echo 100 ;;
+	*:TID,...) echo 101 ;;
+	*:NAME,...) echo app ;;
+	--event:NAME) echo cpu-clock ;;
+	*:TEXT) echo title ;;
+	*) echo "$a" ;;
+	esac
+}
+
+cmds=$("$JITSYM" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+[ -n "$cmds" ] || bad "jitsym --help lists no commands"
+for c in $cmds; do
+	inputs="$tmp/p.data"
+	[ "$c" = diff ] && inputs="$tmp/p.data $tmp/p.data"
+	refused=
+	n=0
+	"$JITSYM" "$c" --help | options >"$tmp/opts"
+	while read -r name arg; do
+		case $name in -h | --help) continue ;; esac
+		set -- "$name"
+		if [ -n "$arg" ]; then
+			v=$(value "$name" "$arg")
+			case $arg in
+			=*) set -- "$name=$v" ;;
+			*) set -- "$name" "$v" ;;
+			esac
+		fi
+		in=$inputs
+		case $name in -i | --input) [ "$c" != diff ] && in= ;; esac
+		# shellcheck disable=SC2086
+		(cd "$tmp" && "$JITSYM" "$c" "$@" --kallsyms "$tmp/kallsyms" $in) \
+			</dev/null >"$tmp/stdout" 2>"$tmp/stderr"
+		st=$?
+		n=$((n + 1))
+		if [ $st = 1 ]; then
+			refused="$refused $*"
+			head -3 "$tmp/stderr" | while IFS= read -r l; do echo "  $c $name: $l"; done
+		fi
+		rm -f "$tmp/out"
+	done <"$tmp/opts"
+	if [ -z "$refused" ] && [ $n -gt 0 ]; then
+		ok "$c takes the $n options its --help lists"
+	else
+		bad "$c refuses options its --help lists:$refused"
+	fi
+done
+exit $fail
