@@ -188,6 +188,8 @@ void jitmap__delete(struct jitmap *jm);   /* accepts NULL */
  * that file (once per process image; a missing one is a warning).
  */
 void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path);
+/* The same, mapped at time (the MMAP record's): what the file's times must agree with. */
+void jitmap__mmap_at(struct jitmap *jm, uint32_t pid, const char *path, uint64_t time);
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time);
 void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time);
 /*
@@ -220,6 +222,12 @@ const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr);
  */
 const struct jit_file_info *jitmap__file(const struct jitmap *jm, uint32_t pid,
 					 const struct jit_loader *loader);
+
+/*
+ * At the end of a run: one warning per timed file that stopped early with
+ * samples of its process after its last whole record, how many.
+ */
+void jitmap__report(const struct jitmap *jm);
 
 /* What is known of pid's namespace; NULL when nothing (the same namespace, or no record says). */
 const struct jit_ns_info *jitmap__ns(const struct jitmap *jm, uint32_t pid);
