@@ -45,6 +45,14 @@ struct pidns {
 	UT_hash_handle hh;
 };
 
+/* When a pid's process image began: its latest fork or exec seen; key: pid. */
+struct birth {
+	uint32_t pid;
+	uint64_t time;
+	bool exec;                            /* an exec, else a fork */
+	UT_hash_handle hh;
+};
+
 /* Most candidate paths a file is looked for at. */
 #define MAX_CANDIDATES 64
 
@@ -99,6 +107,7 @@ struct jitmap {
 	size_t nr_call_sets, alloc_call_sets;
 	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
 	struct pidns *pidns;                  /* every pid namespace seen */
+	struct birth *births;                 /* every pid's latest fork or exec (with a time) */
 	const struct pidns *recorder_ns;      /* the first one seen */
 	struct jit_given *given;              /* opts.given, copied */
 	uint64_t seq;
@@ -164,9 +173,14 @@ void jitmap__delete(struct jitmap *jm)
 	struct jitproc *p, *tmp;
 	struct unwind_copy *uc, *uc_tmp;
 	struct pidns *ns, *ns_tmp;
+	struct birth *b, *b_tmp;
 
 	if (!jm)
 		return;
+	HASH_ITER(hh, jm->births, b, b_tmp) {
+		HASH_DEL(jm->births, b);
+		free(b);
+	}
 	HASH_ITER(hh, jm->pidns, ns, ns_tmp) {
 		HASH_DEL(jm->pidns, ns);
 		free(ns);
@@ -521,16 +535,22 @@ static void touch(struct jit_feed *f, struct jitproc *p)
  */
 static void judge_records(struct jit_feed *f)
 {
-	uint64_t born = f->marker_time > f->p->epoch ? f->marker_time : f->p->epoch;
+	const struct birth *bt;
+	uint64_t born = f->marker_time;
+	const char *what = "mapped the file";
+	uint32_t pid = f->p->pid;
 	char a[32], b[32];
 
+	HASH_FIND(hh, f->jm->births, &pid, sizeof(pid), bt);
+	if (bt && bt->time > born) {
+		born = bt->time;
+		what = bt->exec ? "exec'd" : "was forked";
+	}
 	if (f->jm->opts.timeless || !born || !f->nr_own || f->last_own >= born)
 		return;
 	refuse(f, xasprintf("its %" PRIu64 " record%s for pid %" PRIu32 " end%s at %s, before it "
-			    "%s at %s", f->nr_own, f->nr_own == 1 ? "" : "s", f->p->pid,
-			    f->nr_own == 1 ? "s" : "",
-			    fmt_time(a, sizeof(a), f->last_own),
-			    born == f->marker_time ? "mapped the file" : "exec'd",
+			    "%s at %s", f->nr_own, f->nr_own == 1 ? "" : "s", pid,
+			    f->nr_own == 1 ? "s" : "", fmt_time(a, sizeof(a), f->last_own), what,
 			    fmt_time(b, sizeof(b), born)));
 }
 
@@ -1208,12 +1228,30 @@ static void proc_reset(struct jitmap *jm, struct jitproc *p, uint64_t epoch, boo
 	}
 }
 
+/* pid's image began at time (0: not known), by an exec or a fork. */
+static void note_birth(struct jitmap *jm, uint32_t pid, uint64_t time, bool exec)
+{
+	struct birth *b;
+
+	if (!time)
+		return;
+	HASH_FIND(hh, jm->births, &pid, sizeof(pid), b);
+	if (!b) {
+		b = xcalloc(1, sizeof(*b));
+		b->pid = pid;
+		HASH_ADD(hh, jm->births, pid, sizeof(b->pid), b);
+	}
+	b->time = time;
+	b->exec = exec;
+}
+
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time)
 {
 	struct jitproc *parent, *child;
 
 	if (pid == ppid)
 		return;
+	note_birth(jm, pid, time, false);
 	child = find_proc(jm, pid);
 	/* a pid used again; but records its parent's file gave it are the new child's own */
 	if (child && !child->adopted)
@@ -1235,6 +1273,7 @@ void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time)
 {
 	struct jitproc *p = find_proc(jm, pid);
 
+	note_birth(jm, pid, time, true);
 	/* "sources" still reports what the old image used */
 	if (p)
 		proc_reset(jm, p, time, true);
