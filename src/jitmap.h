@@ -48,7 +48,8 @@
  *    file it inherited from its parent); the fork that starts it later
  *    keeps them.
  * A file is the process's (P; M the time P mapped the file, E the time
- * of P's exec; H, R as above), and used, only when:
+ * of P's latest fork or exec, each where the recording gives one; H, R as
+ * above), and used, only when:
  *  - H is the pid the name of the file P mapped gives (jit-H.dump): a
  *    runtime names its file after the pid it writes in the header, so a
  *    file under that name saying another pid is a copy of another's;
@@ -59,7 +60,8 @@
  *    is taken, as above;
  *  - with times on the samples' clock, P's records (R is P's by the rule
  *    above) do not all end before max(M, E): a runtime maps its file,
- *    then writes. The header's own timestamp is no test (V8, perf's
+ *    then writes. Synthesized records (perf record -p, -a) have no time
+ *    and bound nothing. The header's own timestamp is no test (V8, perf's
  *    jvmti agent and QEMU take it after mapping the file).
  * A file that fails is named in one warning, with why and the fix, and
  * counted in sources (jit_file_info.refused); its records are taken back
