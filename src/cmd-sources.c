@@ -181,7 +181,7 @@ static void side_file_trust(const struct jit_file_info *fi, const struct proc_st
 	uint64_t usec = fi->last_time / 1000;
 
 	if (fi->refused)
-		sbuf_addf(what, "; %s: %s", fi->how && strstr(fi->how, "given by --") ?
+		sbuf_addf(what, "; %s: %s", fi->used_anyway ?
 			  "not this process's, used as given" : "NOT USED, not this process's",
 			  fi->refused);
 	if (fi->repeats)

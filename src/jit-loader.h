@@ -72,6 +72,7 @@ struct jit_file_info {
 	 * interned; or NULL. Not given: none of it was used; given: used anyway.
 	 */
 	const char *refused;
+	bool used_anyway;       /* refused, but the user gave it: used */
 	/* JIT_TIMED: the time of its last whole record, and whether there was one */
 	uint64_t last_time;
 	bool has_last_time;

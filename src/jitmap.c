@@ -797,6 +797,7 @@ static void judge(struct jit_feed *f)
 		return;
 	}
 	info->refused = strpool__intern(f->jm->pool, f->refused);
+	info->used_anyway = f->given;
 	if (f->given) {
 		warning("pid %" PRIu32 ": %s '%s' (given by --%s) looks like another process's or "
 			"run's: %s; used as given", pid, f->loader->name, f->path, f->loader->name,

@@ -712,6 +712,17 @@ static void test_whose_times(struct strpool *pool)
 	  !strcmp(name_at(jm, EARLY, 0x1010), "(none)"));
 	jitmap__delete(jm);
 
+	/* forked after every record, by a parent the timeline never knew */
+	jm = new_map(pool, false);
+	jitmap__fork(jm, EARLY, 1, 1000);
+	jitmap__mmap(jm, EARLY, "/nonexistent/jit-" STR(EARLY) ".dump");
+	jitmap__advance(jm, EARLY, 2000);
+	fi = jitmap__file(jm, EARLY, jitdump_loader());
+	T("whose: records from before the fork: not used", fi && fi->refused &&
+	  strstr(fi->refused, "before it was forked at 0.000001") &&
+	  !strcmp(name_at(jm, EARLY, 0x1010), "(none)"));
+	jitmap__delete(jm);
+
 	/* without sample times nothing can be compared: used */
 	jm = new_map(pool, true);
 	jitmap__mmap_at(jm, EARLY, "/nonexistent/jit-" STR(EARLY) ".dump", 1000);
