@@ -55,11 +55,14 @@ struct proc_stats {
 	size_t nr_unres, alloc_unres;
 	struct unwound uw;
 	uint64_t py_samples;          /* samples with a CPython -X perf trampoline (py::) */
+	/* after the last whole record of its jitdump that stopped early: samples, and those a perf map named */
+	uint64_t after_cut, after_cut_perfmap;
 	UT_hash_handle hh;
 };
 
 struct sources_cmd {
 	struct proc_stats *procs;
+	const struct jitmap *jm;
 };
 
 static int kind_index(enum frame_kind k)
@@ -104,6 +107,31 @@ static void count_unwound(struct unwound *uw, const struct unwind_result *res,
 		uw->stack_need = res->stack_need;
 }
 
+/* rs after the last whole record of its process's timed file that stopped early: counted. */
+static void count_after_cut(const struct jitmap *jm, struct proc_stats *ps,
+			    const struct resolved_sample *rs)
+{
+	const struct jit_loader *const *l;
+	size_t i;
+
+	for (l = jit_loaders; jm && *l; l++) {
+		const struct jit_file_info *fi = jitmap__file(jm, ps->pid, *l);
+
+		if (!fi)
+			return;
+		if ((*l)->kind != JIT_TIMED || !fi->problem || !fi->path || fi->refused ||
+		    (fi->has_last_time && rs->sample->time <= fi->last_time))
+			continue;
+		ps->after_cut++;
+		for (i = 0; i < rs->nr_frames; i++)
+			if (rs->frames[i].sym && rs->frames[i].kind == FRAME_PERFMAP) {
+				ps->after_cut_perfmap++;
+				break;
+			}
+		return;
+	}
+}
+
 static void sources_sample(void *ctx, const struct resolved_sample *rs)
 {
 	struct sources_cmd *cmd = ctx;
@@ -134,6 +162,7 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 	ps->py_samples += py;
 	if (rs->unwind)
 		count_unwound(&ps->uw, rs->unwind, rs->sample->attr);
+	count_after_cut(cmd->jm, ps, rs);
 }
 
 static int by_samples(const void *a, const void *b)
@@ -155,9 +184,42 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->dso, y->dso);
 }
 
-/* Each JIT side file pid's loaders read (what it held) or looked for (where). */
-static void print_files(FILE *out, const struct jitmap *jm, uint32_t pid)
+/*
+ * Whether a side file is the process's (jitmap.h): why not, and whether it
+ * was used anyway; where one stopped early, when, and what came after.
+ */
+static void side_file_trust(const struct jit_file_info *fi, const struct proc_stats *ps,
+			    struct sbuf *what)
 {
+	uint64_t usec = fi->last_time / 1000;
+
+	if (fi->refused)
+		sbuf_addf(what, "; %s: %s", fi->used_anyway ?
+			  "not this process's, used as given" : "NOT USED, not this process's",
+			  fi->refused);
+	if (fi->repeats)
+		sbuf_addf(what, "; %zu line%s repeat%s a jitdump load: not used before it",
+			  fi->repeats, fi->repeats == 1 ? "" : "s", fi->repeats == 1 ? "s" : "");
+	if (!fi->problem || fi->loader->kind != JIT_TIMED)
+		return;
+	if (fi->has_last_time)
+		sbuf_addf(what, "; last whole record at %" PRIu64 ".%06" PRIu64, usec / 1000000,
+			  usec % 1000000);
+	else
+		sbuf_addf(what, "; no whole record");
+	sbuf_addf(what, "; %" PRIu64 " sample%s %s, %" PRIu64 " of them with a frame a perf map "
+		  "names", ps->after_cut, ps->after_cut == 1 ? "" : "s",
+		  fi->has_last_time ? "after it" : "in all", ps->after_cut_perfmap);
+}
+
+/*
+ * Each JIT side file pid's loaders read (what it held) or looked for
+ * (where); returns how many were refused as not the process's.
+ */
+static size_t print_files(FILE *out, const struct jitmap *jm, const struct proc_stats *ps)
+{
+	size_t refused = 0;
+	uint32_t pid = ps->pid;
 	const struct jit_loader *const *l;
 	struct sbuf what = SBUF_INIT;
 
@@ -175,6 +237,8 @@ static void print_files(FILE *out, const struct jitmap *jm, uint32_t pid)
 				sbuf_addf(&what, "; %zu record%s of other processes of its pid "
 					  "namespace not used (their host pids are unknown)",
 					  fi->not_used, fi->not_used == 1 ? "" : "s");
+			side_file_trust(fi, ps, &what);
+			refused += fi->refused != NULL;
 			fprintf(out, "  %-9s %s%s%s%s: %s%s%s\n", (*l)->name, fi->path,
 				fi->how ? " (" : "", fi->how ? fi->how : "", fi->how ? ")" : "",
 				what.buf, fi->problem ? "; stopped early: " : "",
@@ -185,6 +249,7 @@ static void print_files(FILE *out, const struct jitmap *jm, uint32_t pid)
 		}
 	}
 	sbuf_release(&what);
+	return refused;
 }
 
 /*
@@ -308,8 +373,10 @@ static void print_python_hint(FILE *out, const struct proc_stats *ps, uint64_t t
 		ps->frames[K_UNKNOWN], total);
 }
 
-static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitmap *jm)
+/* Returns how many of its side files were refused as not its own. */
+static size_t print_proc(FILE *out, const struct proc_stats *ps, const struct jitmap *jm)
 {
+	size_t refused;
 	uint64_t total = 0;
 	size_t i;
 
@@ -318,7 +385,7 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 	fprintf(out, "pid %" PRId32 " (%s): %" PRIu64 " sample%s\n", (int32_t)ps->pid,
 		ps->comm ? ps->comm : "?", ps->samples, ps->samples == 1 ? "" : "s");
 	print_ns(out, jm, ps->pid);
-	print_files(out, jm, ps->pid);
+	refused = print_files(out, jm, ps);
 	fprintf(out, "  frames    %" PRIu64 ": %" PRIu64 " ELF, %" PRIu64 " kernel, %" PRIu64
 		" jitdump, %" PRIu64 " perf map, %" PRIu64 " unresolved\n", total,
 		ps->frames[K_NATIVE], ps->frames[K_KERNEL], ps->frames[K_JIT],
@@ -334,12 +401,13 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 	}
 	print_unwound(out, &ps->uw);
 	print_python_hint(out, ps, total, jm);
+	return refused;
 }
 
 static int sources_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct sources_cmd *cmd = ctx;
-	size_t nr = HASH_COUNT(cmd->procs), i = 0;
+	size_t nr = HASH_COUNT(cmd->procs), i = 0, refused = 0;
 	struct proc_stats **list = xcalloc(nr ? nr : 1, sizeof(*list));
 	struct proc_stats *ps;
 
@@ -348,7 +416,10 @@ static int sources_finish(void *ctx, const struct session *s, FILE *out)
 	if (nr)
 		qsort(list, nr, sizeof(*list), by_samples);
 	for (i = 0; i < nr; i++)
-		print_proc(out, list[i], session__jitmap(s));
+		refused += print_proc(out, list[i], session__jitmap(s));
+	if (refused)
+		fprintf(out, "side files not their process's: %zu (see each; give the right one with "
+			"--jitdump PID=FILE)\n", refused);
 	free(list);
 	return ferror(out) ? -1 : 0;
 }
@@ -366,8 +437,18 @@ static void sources_release(void *ctx)
 	}
 }
 
+static int sources_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct sources_cmd *cmd = ctx;
+
+	(void)out;
+	cmd->jm = session__jitmap(s);
+	return 0;
+}
+
 static const struct command sources_command = {
 	.usage = sources_usage,
+	.start = sources_start,
 	.sample = sources_sample,
 	.finish = sources_finish,
 	.release = sources_release,

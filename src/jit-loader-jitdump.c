@@ -34,6 +34,21 @@ enum {
 	C_QUIRK_HDR,
 };
 
+/* The pid in a marker's name, jit-PID.dump; 0 when it is not one. */
+static uint32_t jitdump_marker_pid(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	unsigned long pid;
+	char *end;
+
+	base = base ? base + 1 : path;
+	if (strncmp(base, "jit-", 4) || !isdigit((unsigned char)base[4]))
+		return 0;
+	errno = 0;
+	pid = strtoul(base + 4, &end, 10);
+	return !errno && pid && pid <= UINT32_MAX && !strcmp(end, ".dump") ? (uint32_t)pid : 0;
+}
+
 static bool jitdump_is_marker(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -274,6 +289,7 @@ const struct jit_loader jit_loader_jitdump = {
 	.name = "jitdump",
 	.kind = JIT_TIMED,
 	.is_marker = jitdump_is_marker,
+	.marker_pid = jitdump_marker_pid,
 	.dirs = JIT_DIRS_JIT,
 	.if_missing = "its JIT frames are named from its perf map if there is one, else not at all",
 	.read = jitdump_read,

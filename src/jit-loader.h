@@ -67,6 +67,19 @@ struct jit_file_info {
 	const char *how;
 	/* records of other processes of the writer's pid namespace: not used (jitmap.h) */
 	size_t not_used;
+	/*
+	 * Why the file is not this process's (jitmap.h, "whose a file is"),
+	 * interned; or NULL. Not given: none of it was used; given: used anyway.
+	 */
+	const char *refused;
+	bool used_anyway;       /* refused, but the user gave it: used */
+	/* JIT_TIMED: the time of its last whole record, and whether there was one */
+	uint64_t last_time;
+	bool has_last_time;
+	/* JIT_TIMED with a problem: the process's samples after last_time */
+	uint64_t samples_after;
+	/* JIT_UNTIMED: its lines that repeat a timed load's range, not used before that load */
+	size_t repeats;
 	size_t count[JIT_FILE_COUNTERS];
 };
 
@@ -82,6 +95,12 @@ struct jit_loader {
 	enum jit_loader_kind kind;
 	/* JIT_TIMED: whether a mapped path is this format's marker (its basename is the file's) */
 	bool (*is_marker)(const char *path);
+	/*
+	 * JIT_TIMED, optional: the pid a marker's name gives (its writer's, in
+	 * the writer's pid namespace), 0 when none; a file whose writer says
+	 * another pid is not the one mapped (jitmap.h).
+	 */
+	uint32_t (*marker_pid)(const char *path);
 	/* JIT_UNTIMED: the file name for pid, written into buf (size bytes) */
 	void (*file_name)(uint32_t pid, char *buf, size_t size);
 	const char *runtime_dir;       /* JIT_UNTIMED: where runtimes write the file ("/tmp") */

@@ -69,6 +69,7 @@ void untimed__add(struct untimed *u, uint64_t start, uint64_t size, const char *
 	e->source = source;
 	e->loader = loader;
 	e->sym = NULL;
+	e->not_before = 0;
 }
 
 static uint64_t last_of(const struct untimed_entry *e)

@@ -22,6 +22,8 @@ struct untimed_entry {
 	const char *source;                 /* the file, interned */
 	const struct jit_loader *loader;
 	struct jit_sym *sym;                /* the caller's, made on first need; not owned */
+	/* it repeats a timed load of the same range: not used before this time; 0: always */
+	uint64_t not_before;
 };
 
 struct untimed_range;

@@ -45,6 +45,14 @@ struct pidns {
 	UT_hash_handle hh;
 };
 
+/* When a pid's process image began: its latest fork or exec seen; key: pid. */
+struct birth {
+	uint32_t pid;
+	uint64_t time;
+	bool exec;                            /* an exec, else a fork */
+	UT_hash_handle hh;
+};
+
 /* Most candidate paths a file is looked for at. */
 #define MAX_CANDIDATES 64
 
@@ -76,6 +84,7 @@ struct jitproc {
 	const struct pidns *pidns;            /* from PERF_RECORD_NAMESPACES; NULL: none */
 	/* made for another process's file's records (shared after a fork): a later fork keeps them */
 	bool adopted;
+	bool cut;                             /* a timed file of it stopped early */
 	UT_hash_handle hh;
 };
 
@@ -98,6 +107,7 @@ struct jitmap {
 	size_t nr_call_sets, alloc_call_sets;
 	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
 	struct pidns *pidns;                  /* every pid namespace seen */
+	struct birth *births;                 /* every pid's latest fork or exec (with a time) */
 	const struct pidns *recorder_ns;      /* the first one seen */
 	struct jit_given *given;              /* opts.given, copied */
 	uint64_t seq;
@@ -113,6 +123,16 @@ struct jit_feed {
 	const char *path;                     /* interned */
 	struct jit_file_info *info;
 	uint32_t ns_pid;                      /* the writer's namespace pid, if not P (jitmap.h); or 0 */
+	uint64_t marker_time;                 /* when P mapped the file; 0: not known */
+	uint32_t marker_pid;                  /* the pid in the name of the file P mapped; 0: none */
+	bool given;                           /* the user gave the file */
+	char *refused;                        /* why it is not P's (jitmap.h); NULL: no reason */
+	bool drop;                            /* refused and not given: its records are not used */
+	uint64_t nr_own;                      /* records that are P's */
+	uint64_t last_own;                    /* the latest time of those */
+	/* the processes records went to, and how many events each had before */
+	struct touched { struct jitproc *p; size_t nr_events; } *touched;
+	size_t nr_touched, alloc_touched;
 };
 
 /* A copy of a list of directory names, the names interned in pool. */
@@ -153,9 +173,14 @@ void jitmap__delete(struct jitmap *jm)
 	struct jitproc *p, *tmp;
 	struct unwind_copy *uc, *uc_tmp;
 	struct pidns *ns, *ns_tmp;
+	struct birth *b, *b_tmp;
 
 	if (!jm)
 		return;
+	HASH_ITER(hh, jm->births, b, b_tmp) {
+		HASH_DEL(jm->births, b);
+		free(b);
+	}
 	HASH_ITER(hh, jm->pidns, ns, ns_tmp) {
 		HASH_DEL(jm->pidns, ns);
 		free(ns);
@@ -429,22 +454,104 @@ uint32_t jit_feed__pid(const struct jit_feed *f)
 	return f->p->pid;
 }
 
+/* "12.000150": a time on the samples' clock as perf script prints it (s, to the microsecond). */
+static const char *fmt_time(char *buf, size_t size, uint64_t ns)
+{
+	uint64_t usec = ns / 1000;
+
+	snprintf(buf, size, "%" PRIu64 ".%06" PRIu64, usec / 1000000, usec % 1000000);
+	return buf;
+}
+
+/* The first reason f's file is not its process's wins; why is taken. */
+static void refuse(struct jit_feed *f, char *why)
+{
+	if (f->refused) {
+		free(why);
+		return;
+	}
+	f->refused = why;
+	f->drop = !f->given;
+}
+
 void jit_feed__writer_pid(struct jit_feed *f, uint32_t pid)
+{
+	struct jitmap *jm = f->jm;
+	const struct jitproc *p = f->p;
+
+	/* the name P mapped is its writer's pid too: a file under that name saying another is a copy */
+	if (pid && f->marker_pid && pid != f->marker_pid)
+		refuse(f, xasprintf("its header's pid %" PRIu32 " is not %" PRIu32 ", the pid in the "
+				    "name of the file pid %" PRIu32 " mapped", pid, f->marker_pid,
+				    p->pid));
+	if (!pid || pid == p->pid || writer_is_host(jm, pid, f->path, loader_index(jm, f->loader)))
+		return;
+	f->ns_pid = pid;
+	/* the session's evidence of p's namespace must allow it a pid of its own there */
+	if (p->pidns && p->pidns == jm->recorder_ns)
+		refuse(f, xasprintf("its header's pid %" PRIu32 " is not %" PRIu32 ", and NAMESPACES "
+				    "puts %" PRIu32 " in perf's own pid namespace", pid, p->pid,
+				    p->pid));
+	else if (p->ns.nspid && p->ns.nspid != pid)
+		refuse(f, xasprintf("its header's pid %" PRIu32 " is not %" PRIu32 "'s pid in its "
+				    "namespace, %" PRIu32 " (%s)", pid, p->pid, p->ns.nspid,
+				    p->ns.why));
+}
+
+/* f's process takes its file: what the writer's pid says of its namespace (jitmap.h). */
+static void take_writer_pid(struct jit_feed *f)
 {
 	struct jitmap *jm = f->jm;
 	char *why;
 
-	if (!pid || pid == f->p->pid || writer_is_host(jm, pid, f->path, loader_index(jm, f->loader)))
+	if (!f->ns_pid)
 		return;
-	f->ns_pid = pid;
 	why = xasprintf("from %s's header", base_name(f->path));
-	learn_nspid(jm, f->p, pid, why, true);
+	learn_nspid(jm, f->p, f->ns_pid, why, true);
 	free(why);
 	/* after "given by --jitdump", if it was */
 	why = xasprintf("%s%snamespace pid %" PRIu32 ", from its header",
-			f->info->how ? f->info->how : "", f->info->how ? "; " : "", pid);
+			f->info->how ? f->info->how : "", f->info->how ? "; " : "", f->ns_pid);
 	f->info->how = strpool__intern(jm->pool, why);
 	free(why);
+}
+
+/* Remember p's events before f's records go to it, so that they can be taken back. */
+static void touch(struct jit_feed *f, struct jitproc *p)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_touched; i++)
+		if (f->touched[i].p == p)
+			return;
+	ALLOC_GROW(f->touched, f->nr_touched + 1, f->alloc_touched);
+	f->touched[f->nr_touched].p = p;
+	f->touched[f->nr_touched++].nr_events = p->nr_events;
+}
+
+/*
+ * After the records: those that are P's all end before P could have
+ * written them (it mapped the file, or exec'd, later) is a reason too.
+ */
+static void judge_records(struct jit_feed *f)
+{
+	const struct birth *bt;
+	uint64_t born = f->marker_time;
+	const char *what = "mapped the file";
+	uint32_t pid = f->p->pid;
+	char a[32], b[32];
+
+	HASH_FIND(hh, f->jm->births, &pid, sizeof(pid), bt);
+	if (bt && bt->time > born) {
+		born = bt->time;
+		what = bt->exec ? "exec'd" : "was forked";
+	}
+	if (f->jm->opts.timeless || !born || !f->nr_own || f->last_own >= born)
+		return;
+	refuse(f, xasprintf("its %" PRIu64 " record%s for pid %" PRIu32 " end%s at %s, before it "
+			    "%s at %s", f->nr_own, f->nr_own == 1 ? "" : "s", pid,
+			    f->nr_own == 1 ? "s" : "", fmt_time(a, sizeof(a), f->last_own), what,
+			    fmt_time(b, sizeof(b), born)));
 }
 
 /*
@@ -455,8 +562,12 @@ static struct jitproc *record_proc(struct jit_feed *f, uint32_t r)
 {
 	struct jitproc *p;
 
-	if (!r || r == f->p->pid || (f->ns_pid && r == f->ns_pid))
+	if (f->drop)
+		return NULL;
+	if (!r || r == f->p->pid || (f->ns_pid && r == f->ns_pid)) {
+		touch(f, f->p);
 		return f->p;
+	}
 	if (f->ns_pid) {
 		f->info->not_used++;
 		return NULL;
@@ -466,7 +577,20 @@ static struct jitproc *record_proc(struct jit_feed *f, uint32_t r)
 		p = findnew_proc(f->jm, r);
 		p->adopted = true;
 	}
+	touch(f, p);
 	return p;
+}
+
+/* A record at time for process p: the file's last one so far. */
+static void note_record(struct jit_feed *f, const struct jitproc *p, uint64_t time)
+{
+	f->info->last_time = time;
+	f->info->has_last_time = true;
+	if (p != f->p)
+		return;
+	f->nr_own++;
+	if (time > f->last_own)
+		f->last_own = time;
 }
 
 bool jit_feed__want_lines(const struct jit_feed *f)
@@ -500,6 +624,7 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 		free(ld->lines);
 		return;
 	}
+	note_record(f, p, ld->time);
 	sym = ev.sym = new_sym(jm);
 	sym->start = ld->start;
 	sym->size = ld->size;
@@ -532,8 +657,10 @@ void jit_feed__move(struct jit_feed *f, const struct jit_move *mv)
 
 	struct jitproc *p = record_proc(f, mv->pid);
 
-	if (p)
-		push_event(f->jm, p, &ev);
+	if (!p)
+		return;
+	note_record(f, p, mv->time);
+	push_event(f->jm, p, &ev);
 }
 
 const struct jit_unwind *jit_feed__unwind(struct jit_feed *f, const struct jit_unwind *u)
@@ -644,16 +771,65 @@ static void warn_missing(const struct jitproc *p, const struct jit_loader *l, co
 			what, tried, l->if_missing);
 }
 
+static void mark_repeats(struct jitmap *jm, struct jitproc *p);
+
+/* f's records taken back from every process they went to: f's file is not used. */
+static void take_back(struct jit_feed *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_touched; i++)
+		f->touched[i].p->nr_events = f->touched[i].nr_events;
+}
+
+/*
+ * After reading: whether f's file is its process's (jitmap.h); if not,
+ * one line says why and, unless the user gave it, it is not used.
+ */
+static void judge(struct jit_feed *f)
+{
+	struct jit_file_info *info = f->info;
+	uint32_t pid = f->p->pid;
+
+	judge_records(f);
+	if (!f->refused) {
+		take_writer_pid(f);
+		return;
+	}
+	info->refused = strpool__intern(f->jm->pool, f->refused);
+	info->used_anyway = f->given;
+	if (f->given) {
+		warning("pid %" PRIu32 ": %s '%s' (given by --%s) looks like another process's or "
+			"run's: %s; used as given", pid, f->loader->name, f->path, f->loader->name,
+			f->refused);
+		/* its records are P's, as the user says; its pid says nothing of P's namespace */
+	} else {
+		take_back(f);
+		warning("pid %" PRIu32 ": %s '%s' not used: %s; it is another process's or run's "
+			"(give pid %" PRIu32 "'s own with --%s %" PRIu32 "=FILE)", pid,
+			f->loader->name, f->path, f->refused, pid, f->loader->name, pid);
+	}
+	free(f->refused);
+	f->refused = NULL;
+}
+
 /*
  * Read p's file of format l from the first readable candidate (what
- * names it in the warning when there is none; given: the user gave it);
- * frees c's paths.
+ * names it in the warning when there is none; given: the user gave it;
+ * mk: the marker p mapped, if any); frees c's paths.
  */
+/* The marker p mapped, when (0: none), and the pid its name gives (0: none). */
+struct marker {
+	uint64_t time;
+	uint32_t pid;
+};
+
 static void read_file(struct jitmap *jm, struct jitproc *p, const struct jit_loader *l,
-		      struct candidates *c, const char *what, bool given)
+		      struct candidates *c, const char *what, bool given, struct marker mk)
 {
 	struct jit_source *src = &p->files[loader_index(jm, l)];
-	struct jit_feed feed = { .jm = jm, .p = p, .loader = l, .info = &src->info };
+	struct jit_feed feed = { .jm = jm, .p = p, .loader = l, .info = &src->info,
+				 .given = given, .marker_time = mk.time, .marker_pid = mk.pid };
 	struct sbuf tried = SBUF_INIT;
 	size_t i, found = first_readable(c, &tried);
 
@@ -671,6 +847,7 @@ static void read_file(struct jitmap *jm, struct jitproc *p, const struct jit_loa
 	if (given && found < c->n && src->info.path == feed.path) {
 		memset(src->info.count, 0, sizeof(src->info.count));
 		src->info.not_used = 0;
+		src->info.samples_after = 0;
 	}
 	sbuf_release(&tried);
 	for (i = 0; i < c->n; i++)
@@ -678,18 +855,33 @@ static void read_file(struct jitmap *jm, struct jitproc *p, const struct jit_loa
 	if (found == c->n)
 		return;
 	src->info.problem = NULL;
+	src->info.refused = NULL;
+	src->info.has_last_time = false;
 	if (!l->read(&feed, feed.path))
 		src->info.path = feed.path;
+	judge(&feed);
+	free(feed.touched);
+	if (l->kind == JIT_TIMED && src->info.problem && !src->info.refused)
+		p->cut = true;
+	if (l->kind == JIT_TIMED)
+		mark_repeats(jm, p);
 	if (l->kind == JIT_TIMED)
 		sort_pending(jm);
 }
 
-/* Read p's timed file of format l: the one given for p, else as its marker recorded names it. */
+/*
+ * Read p's timed file of format l: the one given for p, else as its marker
+ * recorded names it; marker_time: when p mapped recorded (0: it did not).
+ */
 static void read_timed(struct jitmap *jm, struct jitproc *p, const struct jit_loader *l,
-		       const char *recorded)
+		       const char *recorded, uint64_t marker_time)
 {
 	const char *given = given_file(jm, p->pid, l);
 	struct candidates c = { .n = 0 };
+	struct marker mk = { .time = marker_time };
+
+	if (marker_time && l->marker_pid)
+		mk.pid = l->marker_pid(recorded);
 
 	if (jm->opts.timeless)
 		warning("pid %" PRIu32 ": samples have no CLOCK_MONOTONIC time (record with perf "
@@ -697,15 +889,20 @@ static void read_timed(struct jitmap *jm, struct jitproc *p, const struct jit_lo
 			"last JIT load", p->pid, l->name);
 	if (given) {
 		add_candidate(&c, xstrdup(given), given_how(jm, l));
-		read_file(jm, p, l, &c, given, true);
+		read_file(jm, p, l, &c, given, true, mk);
 		return;
 	}
 	add_candidate(&c, xstrdup(recorded), NULL);
 	add_in_dirs(jm, l, &c, base_name(recorded), NULL);
-	read_file(jm, p, l, &c, base_name(recorded), false);
+	read_file(jm, p, l, &c, base_name(recorded), false, mk);
 }
 
 void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path)
+{
+	jitmap__mmap_at(jm, pid, path, 0);
+}
+
+void jitmap__mmap_at(struct jitmap *jm, uint32_t pid, const char *path, uint64_t time)
 {
 	const struct jit_loader *l = jit_loader__for_marker(path);
 	struct jitproc *p;
@@ -715,7 +912,7 @@ void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path)
 	p = findnew_proc(jm, pid);
 	if (p->files[loader_index(jm, l)].looked)
 		return;        /* mapped again: already read (or looked for) */
-	read_timed(jm, p, l, path);
+	read_timed(jm, p, l, path, time);
 }
 
 /* pid's given timed files not read yet: a process need not map a marker for them. */
@@ -737,7 +934,7 @@ static void read_given_timed(struct jitmap *jm, uint32_t pid)
 			continue;
 		p = findnew_proc(jm, pid);
 		if (!p->files[k].looked)
-			read_timed(jm, p, jit_loaders[k], g->path);
+			read_timed(jm, p, jit_loaders[k], g->path, 0);
 	}
 }
 
@@ -797,6 +994,68 @@ static void time_untimed(struct jitmap *jm, struct jitproc *p, size_t first)
 		untimed_clock__advance(p->clock, jm->now, clock_changed, NULL);
 }
 
+/* A timed load's range and its first time, for the untimed lines that repeat it. */
+struct load_key {
+	uint64_t start, size, time;
+};
+
+static int cmp_load_key(const void *a, const void *b)
+{
+	const struct load_key *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/*
+ * An untimed line for the same range as one of p's timed loads says what
+ * that load says, without its time: it is not used before the first such
+ * load (jitmap.h). Marks p's untimed entries and counts them per file.
+ */
+static void mark_repeats(struct jitmap *jm, struct jitproc *p)
+{
+	struct load_key *keys;
+	size_t i, k, nr = 0;
+
+	if (!p->nr_events || !p->untimed.nr_entries || jm->opts.timeless)
+		return;
+	keys = xcalloc(p->nr_events, sizeof(*keys));
+	for (i = 0; i < p->nr_events; i++)
+		if (p->events[i].kind == JIT_EV_LOAD)
+			keys[nr++] = (struct load_key){ p->events[i].sym->start,
+							p->events[i].sym->size,
+							p->events[i].time };
+	qsort(keys, nr, sizeof(*keys), cmp_load_key);
+	for (i = 0; i < jm->nr_loaders; i++)
+		p->files[i].info.repeats = 0;
+	for (i = 0; i < p->untimed.nr_entries; i++) {
+		struct untimed_entry *e = &p->untimed.entries[i];
+		struct load_key key = { e->start, e->size, 0 };
+		size_t lo = 0, hi = nr;
+
+		/* the first key not below (start, size, 0): the earliest load of the range */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_load_key(&keys[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		e->not_before = lo < nr && keys[lo].start == e->start && keys[lo].size == e->size ?
+				keys[lo].time : 0;
+		if (!e->not_before)
+			continue;
+		for (k = 0; k < jm->nr_loaders; k++)
+			if (p->files[k].info.loader == e->loader && p->files[k].info.path == e->source)
+				p->files[k].info.repeats++;
+	}
+	free(keys);
+}
+
 /* Read p's untimed files not read yet in this image. */
 static void read_untimed(struct jitmap *jm, struct jitproc *p)
 {
@@ -813,15 +1072,16 @@ static void read_untimed(struct jitmap *jm, struct jitproc *p)
 		given = given_file(jm, p->pid, l);
 		if (given) {
 			add_candidate(&c, xstrdup(given), given_how(jm, l));
-			read_file(jm, p, l, &c, given, true);
+			read_file(jm, p, l, &c, given, true, (struct marker){ 0, 0 });
 			continue;
 		}
 		untimed_candidates(jm, p, l, &c, base, sizeof(base));
-		read_file(jm, p, l, &c, base, false);
+		read_file(jm, p, l, &c, base, false, (struct marker){ 0, 0 });
 	}
 	if (p->untimed.nr_entries != before) {
 		untimed__index(&p->untimed);
 		time_untimed(jm, p, before);
+		mark_repeats(jm, p);
 	}
 }
 
@@ -886,6 +1146,20 @@ static void clock_changed(void *ctx, uint64_t start, uint64_t size)
 		code_changed(cc->jm, cc->pid, start, size);
 }
 
+/* A sample of p at time: one more after the last whole record of each of its files cut short. */
+static void count_after_cut(struct jitmap *jm, struct jitproc *p, uint64_t time)
+{
+	size_t i;
+
+	for (i = 0; i < jm->nr_loaders; i++) {
+		struct jit_file_info *fi = &p->files[i].info;
+
+		if (fi->loader->kind == JIT_TIMED && fi->problem && fi->path &&
+		    (!fi->has_last_time || time > fi->last_time))
+			fi->samples_after++;
+	}
+}
+
 bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 {
 	struct jitproc *p;
@@ -897,6 +1171,8 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 	p = find_proc_fast(jm, pid);
 	if (!p)
 		return false;
+	if (p->cut)
+		count_after_cut(jm, p, time);
 	if (p->clock) {
 		struct clock_ctx cc = { jm, pid };
 
@@ -953,12 +1229,30 @@ static void proc_reset(struct jitmap *jm, struct jitproc *p, uint64_t epoch, boo
 	}
 }
 
+/* pid's image began at time (0: not known), by an exec or a fork. */
+static void note_birth(struct jitmap *jm, uint32_t pid, uint64_t time, bool exec)
+{
+	struct birth *b;
+
+	if (!time)
+		return;
+	HASH_FIND(hh, jm->births, &pid, sizeof(pid), b);
+	if (!b) {
+		b = xcalloc(1, sizeof(*b));
+		b->pid = pid;
+		HASH_ADD(hh, jm->births, pid, sizeof(b->pid), b);
+	}
+	b->time = time;
+	b->exec = exec;
+}
+
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time)
 {
 	struct jitproc *parent, *child;
 
 	if (pid == ppid)
 		return;
+	note_birth(jm, pid, time, false);
 	child = find_proc(jm, pid);
 	/* a pid used again; but records its parent's file gave it are the new child's own */
 	if (child && !child->adopted)
@@ -980,6 +1274,7 @@ void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time)
 {
 	struct jitproc *p = find_proc(jm, pid);
 
+	note_birth(jm, pid, time, true);
 	/* "sources" still reports what the old image used */
 	if (p)
 		proc_reset(jm, p, time, true);
@@ -1054,6 +1349,9 @@ static const struct jit_sym *find_untimed(struct jitmap *jm, uint32_t pid, uint6
 			e = untimed_clock__find(p->clock, ip);
 		else
 			e = untimed__find(&p->untimed, ip);
+		/* a line that repeats a timed load says nothing before that load */
+		if (e && e->not_before > jm->now && !jm->opts.timeless)
+			return NULL;
 		if (e)
 			return e->sym ? e->sym : untimed_sym(jm, e);
 		pid = p->ppid;
@@ -1098,4 +1396,38 @@ const struct jit_file_info *jitmap__file(const struct jitmap *jm, uint32_t pid,
 	struct jitproc *p = find_proc(jm, pid);
 
 	return p ? &p->files[loader_index(jm, loader)].info : NULL;
+}
+
+void jitmap__report(const struct jitmap *jm)
+{
+	const struct jitproc *p;
+	char t[32];
+	size_t i, k;
+
+	for (p = jm->procs; p; p = p->hh.next) {
+		if (!p->cut)
+			continue;
+		for (i = 0; i < jm->nr_loaders; i++) {
+			const struct jit_file_info *fi = &p->files[i].info, *map = NULL;
+
+			if (fi->loader->kind != JIT_TIMED || !fi->problem || !fi->path ||
+			    !fi->samples_after)
+				continue;
+			for (k = 0; k < jm->nr_loaders && !map; k++)
+				if (jit_loaders[k]->kind == JIT_UNTIMED && p->files[k].info.path)
+					map = &p->files[k].info;
+			if (fi->has_last_time)
+				fmt_time(t, sizeof(t), fi->last_time);
+			warning("pid %" PRIu32 ": %s '%s' stops early (%s) %s%s: %" PRIu64 " of its "
+				"samples %s; %s%s%s", p->pid, fi->loader->name, fi->path, fi->problem,
+				fi->has_last_time ? "after its last whole record, at " :
+				"before any whole record", fi->has_last_time ? t : "",
+				fi->samples_after, fi->has_last_time ? "come after it" :
+				"get no names from it", map ? "its perf map '" : "",
+				map ? map->path : "no perf map was read for it (run the runtime with "
+				"its perf-map option too, e.g. node --perf-basic-prof, to name what "
+				"the jitdump misses)",
+				map ? "' names what it covers (jitsym sources counts them)" : "");
+		}
+	}
 }

@@ -47,6 +47,40 @@
  *  - Otherwise R is a host pid: that process's (a child writing into a
  *    file it inherited from its parent); the fork that starts it later
  *    keeps them.
+ * A file is the process's (P; M the time P mapped the file, E the time
+ * of P's latest fork or exec, each where the recording gives one; H, R as
+ * above), and used, only when:
+ *  - H is the pid the name of the file P mapped gives (jit-H.dump): a
+ *    runtime names its file after the pid it writes in the header, so a
+ *    file under that name saying another pid is a copy of another's;
+ *  - H other than P (a namespace pid) is allowed by what the recording
+ *    says of P's namespace: not when NAMESPACES puts P in perf's own pid
+ *    namespace, nor when it gave P another pid there (the first of a new
+ *    namespace is 1); without NAMESPACES records nothing is known and H
+ *    is taken, as above;
+ *  - with times on the samples' clock, P's records (R is P's by the rule
+ *    above) do not all end before max(M, E): a runtime maps its file,
+ *    then writes. Synthesized records (perf record -p, -a) have no time
+ *    and bound nothing. The header's own timestamp is no test (V8, perf's
+ *    jvmti agent and QEMU take it after mapping the file).
+ * A file that fails is named in one warning, with why and the fix, and
+ * counted in sources (jit_file_info.refused); its records are taken back
+ * from every process they went to, and P learns no namespace pid from it,
+ * so no perf map is looked for through it. A file the user gave
+ * (--jitdump PID=FILE) that fails is used with the warning, its records
+ * P's, but its pid is still not taken for P's namespace pid. Records after
+ * P's end are not tested (the file is read when P maps it, before).
+ *
+ * An untimed line for exactly the range [start, start + size) of one of
+ * P's timed loads repeats that load without its time: it is not used
+ * before the first such load (it answers nothing, as if absent), and at
+ * any time after. Lines no timed load repeats (a perf map alone, as a JVM
+ * writes at exit, or stubs only the perf map has) are used as ever.
+ *
+ * A timed file that stops early (jit_file_info.problem) keeps the time of
+ * its last whole record; P's samples after it are counted, said in one
+ * warning at the end (jitmap__report()) and in sources.
+ *
  * A perf-map-like file is looked for by the host pid first, then by the
  * namespace pid where one is known: the writer's own (from a timed file),
  * else 1 when PERF_RECORD_NAMESPACES shows the process is the first of a
@@ -188,6 +222,8 @@ void jitmap__delete(struct jitmap *jm);   /* accepts NULL */
  * that file (once per process image; a missing one is a warning).
  */
 void jitmap__mmap(struct jitmap *jm, uint32_t pid, const char *path);
+/* The same, mapped at time (the MMAP record's): what the file's times must agree with. */
+void jitmap__mmap_at(struct jitmap *jm, uint32_t pid, const char *path, uint64_t time);
 void jitmap__fork(struct jitmap *jm, uint32_t pid, uint32_t ppid, uint64_t time);
 void jitmap__exec(struct jitmap *jm, uint32_t pid, uint64_t time);
 /*
@@ -220,6 +256,12 @@ const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr);
  */
 const struct jit_file_info *jitmap__file(const struct jitmap *jm, uint32_t pid,
 					 const struct jit_loader *loader);
+
+/*
+ * At the end of a run: one warning per timed file that stopped early with
+ * samples of its process after its last whole record, how many.
+ */
+void jitmap__report(const struct jitmap *jm);
 
 /* What is known of pid's namespace; NULL when nothing (the same namespace, or no record says). */
 const struct jit_ns_info *jitmap__ns(const struct jitmap *jm, uint32_t pid);

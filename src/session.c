@@ -325,7 +325,7 @@ static void on_mmap(struct session *s, const struct pd_event *ev)
 	memcpy(map.build_id, ev->u.mmap.build_id, sizeof(map.build_id));
 	machine__mmap(s->machine, ev->u.mmap.pid, ev->u.mmap.start, ev->u.mmap.len,
 		      ev->u.mmap.pgoff, &map);
-	jitmap__mmap(s->jitmap, ev->u.mmap.pid, ev->u.mmap.filename);
+	jitmap__mmap_at(s->jitmap, ev->u.mmap.pid, ev->u.mmap.filename, ev->sample.time);
 }
 
 static void deliver(void *ctx, const struct pd_event *ev)
@@ -731,6 +731,8 @@ int session__run(const char *path, const struct session_opts *opts,
 	s.handoff = NULL;
 	if (!ret && s.resolver && !s.aborted)
 		session_explain(&s);
+	if (!ret && s.resolver && !s.aborted)
+		jitmap__report(s.jitmap);
 	if (s.resolver && !s.aborted && s.hooks->finish)
 		s.hooks->finish(s.hooks->ctx, &s);
 	if (s.offcpu)

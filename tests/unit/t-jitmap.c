@@ -5,7 +5,10 @@
  * debug info and leaving it out, the perf map fallback (also read while
  * it grows, and again after an exec), fork and exec,
  * recordings without -k 1, missing or cut-short jitdumps, and pid
- * namespaces (whose a file's records are, NAMESPACES, given files). The
+ * namespaces (whose a file's records are, NAMESPACES, given files),
+ * whose a file is (another run's copy refused, or used when given; records
+ * from before the process mapped it or exec'd), perf-map lines that repeat
+ * a jitdump load, and a cut jitdump's samples after its last record. The
  * jitdump files are written with the jitdump-reader tests' writer.
  */
 #include "common.h"
@@ -39,6 +42,14 @@
 #define RECORDER 5000802
 #define GIVEN 5000900
 #define GROWING 5000960
+/* whose a file is: a process, the pid another run's copy says, a child */
+#define WHOSE 5001000
+#define WHOSE_OTHER 5001001
+#define WHOSE_CHILD 5001002
+#define EARLY 5001010
+#define REPEAT 5001100
+#define REPEAT2 5001101
+#define CUT 5001200
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -582,6 +593,226 @@ static void test_growing_map(struct strpool *pool)
 	jitmap__delete(jm);
 }
 
+/* A file named for WHOSE but another run's (header pid WHOSE_OTHER), and that run's perf map. */
+static void write_copy(void)
+{
+	static const char map[] = "1000 100 OtherRunMap\n";
+
+	write_ns_dump("jit-" STR(WHOSE) ".dump", WHOSE_OTHER, 7);
+	write_file("perf-" STR(WHOSE_OTHER) ".map", map, sizeof(map) - 1);
+}
+
+static void test_whose_copy(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_file_info *fi;
+
+	write_copy();
+	sbuf_reset(&msgs);
+	jitmap__mmap_at(jm, WHOSE, "/nonexistent/jit-" STR(WHOSE) ".dump", 5);
+	jitmap__advance(jm, WHOSE, 100);
+	fi = jitmap__file(jm, WHOSE, jitdump_loader());
+	T("whose: another run's copy is not used", !strcmp(name_at(jm, WHOSE, 0x1010), "(none)"));
+	T("whose: no perf map through its pid, no namespace pid",
+	  !find_perfmap(jm, WHOSE, 0x1010) && !jitmap__ns(jm, WHOSE));
+	T("whose: sources says why", fi && fi->refused &&
+	  strstr(fi->refused, "pid " STR(WHOSE_OTHER) " is not " STR(WHOSE) ", the pid in the name"));
+	T("whose: one warning naming the file, why and the fix",
+	  strstr(msgs.buf, "jitdump '") && strstr(msgs.buf, "jit-" STR(WHOSE) ".dump' not used: its "
+	  "header's pid " STR(WHOSE_OTHER)) &&
+	  strstr(msgs.buf, "--jitdump " STR(WHOSE) "=FILE") && !strstr(msgs.buf, "\n\n") &&
+	  strchr(msgs.buf, '\n') == msgs.buf + msgs.len - 1);
+	jitmap__delete(jm);
+}
+
+static void test_whose_given(struct strpool *pool)
+{
+	struct jit_given given[] = { { WHOSE, "jitdump", NULL } };
+	const char *pm_dirs[] = { dir };
+	struct jitmap_opts o = {
+		.perf_data_dir = dir, .perfmap_dirs = pm_dirs, .nr_perfmap_dirs = 1,
+		.given = given, .nr_given = 1,
+	};
+	char *dump = xasprintf("%s/jit-" STR(WHOSE) ".dump", dir);
+	const struct jit_file_info *fi;
+	struct jitmap *jm;
+
+	given[0].path = dump;
+	write_copy();
+	jm = jitmap__new(&o, pool);
+	sbuf_reset(&msgs);
+	jitmap__mmap_at(jm, WHOSE, "/nonexistent/jit-" STR(WHOSE) ".dump", 5);
+	jitmap__advance(jm, WHOSE, 100);
+	fi = jitmap__file(jm, WHOSE, jitdump_loader());
+	T("whose: a given copy is used", !strcmp(name_at(jm, WHOSE, 0x1010), "Own") &&
+	  fi && fi->refused);
+	T("whose: with a warning that says so", strstr(msgs.buf, "(given by --jitdump) looks like "
+	  "another process's or run's: its header's pid " STR(WHOSE_OTHER)) &&
+	  strstr(msgs.buf, "; used as given"));
+	T("whose: a given copy's pid is no namespace pid: no perf map through it",
+	  !jitmap__ns(jm, WHOSE) && !find_perfmap(jm, WHOSE, 0x1010));
+	jitmap__delete(jm);
+	free(dump);
+}
+
+/* EARLY's file: its own load at 10 and its child's at 20. */
+static void write_early(void)
+{
+	struct jdw w;
+
+	jdw_init(&w, false);
+	jdw_header(&w, 1, 40, 62, EARLY, 1, 0);
+	jdw_load(&w, 10, EARLY, EARLY, 0x1000, 1, "Own", code, 0x100);
+	jdw_load(&w, 20, WHOSE_CHILD, WHOSE_CHILD, 0x2000, 2, "Child", code, 0x100);
+	write_file("jit-" STR(EARLY) ".dump", w.buf, w.len);
+	jdw_release(&w);
+}
+
+static void test_whose_times(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_file_info *fi;
+
+	write_early();
+	/* mapped before its records: its own, the child's record its child's */
+	jitmap__fork(jm, WHOSE_CHILD, EARLY, 1);
+	jitmap__mmap_at(jm, EARLY, "/nonexistent/jit-" STR(EARLY) ".dump", 5);
+	jitmap__advance(jm, EARLY, 100);
+	jitmap__advance(jm, WHOSE_CHILD, 100);
+	fi = jitmap__file(jm, EARLY, jitdump_loader());
+	T("whose: records after the mapping are used", !strcmp(name_at(jm, EARLY, 0x1010), "Own") &&
+	  !strcmp(name_at(jm, WHOSE_CHILD, 0x2010), "Child") && fi && !fi->refused);
+	jitmap__delete(jm);
+
+	/* mapped after every record: not its file, and taken back from the child too */
+	jm = new_map(pool, false);
+	sbuf_reset(&msgs);
+	jitmap__fork(jm, WHOSE_CHILD, EARLY, 1);
+	jitmap__mmap_at(jm, EARLY, "/nonexistent/jit-" STR(EARLY) ".dump", 1000);
+	jitmap__advance(jm, EARLY, 2000);
+	jitmap__advance(jm, WHOSE_CHILD, 2000);
+	fi = jitmap__file(jm, EARLY, jitdump_loader());
+	T("whose: records from before the mapping: not used, by any process",
+	  !strcmp(name_at(jm, EARLY, 0x1010), "(none)") &&
+	  !strcmp(name_at(jm, WHOSE_CHILD, 0x2010), "(none)"));
+	T("whose: and said", fi && fi->refused && strstr(fi->refused, "its 1 record for pid "
+	  STR(EARLY) " ends at 0.000000, before it mapped the file at 0.000001") &&
+	  strstr(msgs.buf, "not used: its 1 record"));
+	jitmap__delete(jm);
+
+	/* read again in an image exec'd after every record */
+	jm = new_map(pool, false);
+	jitmap__mmap(jm, EARLY, "/nonexistent/jit-" STR(EARLY) ".dump");
+	jitmap__exec(jm, EARLY, 1000);
+	jitmap__mmap(jm, EARLY, "/nonexistent/jit-" STR(EARLY) ".dump");
+	jitmap__advance(jm, EARLY, 2000);
+	fi = jitmap__file(jm, EARLY, jitdump_loader());
+	T("whose: records from before the exec: not used", fi && fi->refused &&
+	  strstr(fi->refused, "before it exec'd at 0.000001") &&
+	  !strcmp(name_at(jm, EARLY, 0x1010), "(none)"));
+	jitmap__delete(jm);
+
+	/* forked after every record, by a parent the timeline never knew */
+	jm = new_map(pool, false);
+	jitmap__fork(jm, EARLY, 1, 1000);
+	jitmap__mmap(jm, EARLY, "/nonexistent/jit-" STR(EARLY) ".dump");
+	jitmap__advance(jm, EARLY, 2000);
+	fi = jitmap__file(jm, EARLY, jitdump_loader());
+	T("whose: records from before the fork: not used", fi && fi->refused &&
+	  strstr(fi->refused, "before it was forked at 0.000001") &&
+	  !strcmp(name_at(jm, EARLY, 0x1010), "(none)"));
+	jitmap__delete(jm);
+
+	/* without sample times nothing can be compared: used */
+	jm = new_map(pool, true);
+	jitmap__mmap_at(jm, EARLY, "/nonexistent/jit-" STR(EARLY) ".dump", 1000);
+	jitmap__advance(jm, EARLY, 2000);
+	T("whose: no times, no time test", !strcmp(name_at(jm, EARLY, 0x1010), "Own"));
+	jitmap__delete(jm);
+}
+
+/* pid's own jitdump loading "Own" over 0x1000 at 50; its perf map repeats that range, and a stub. */
+static void write_repeat(uint32_t pid, const char *dump, const char *map_name)
+{
+	static const char map[] = "1000 100 OwnLine\n4000 100 Stub\n";
+	struct jdw w;
+
+	jdw_init(&w, false);
+	jdw_header(&w, 1, 40, 62, pid, 1, 0);
+	jdw_load(&w, 50, pid, pid, 0x1000, 1, "Own", code, 0x100);
+	write_file(dump, w.buf, w.len);
+	jdw_release(&w);
+	write_file(map_name, map, sizeof(map) - 1);
+}
+
+static const char *fallback_name(struct jitmap *jm, uint32_t pid, uint64_t ip)
+{
+	const struct jit_sym *s = jitmap__find(jm, pid, ip, true);
+
+	return s ? s->name : "(none)";
+}
+
+static void test_repeats(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_file_info *fi;
+
+	write_repeat(REPEAT, "jit-" STR(REPEAT) ".dump", "perf-" STR(REPEAT) ".map");
+	jitmap__mmap_at(jm, REPEAT, "/nonexistent/jit-" STR(REPEAT) ".dump", 5);
+	jitmap__advance(jm, REPEAT, 30);
+	T("repeats: a perf-map line is not used before the load it repeats",
+	  !strcmp(fallback_name(jm, REPEAT, 0x1010), "(none)"));
+	T("repeats: a line no load repeats is used", !strcmp(fallback_name(jm, REPEAT, 0x4010), "Stub"));
+	jitmap__advance(jm, REPEAT, 60);
+	T("repeats: after the load, the load", !strcmp(fallback_name(jm, REPEAT, 0x1010), "Own"));
+	fi = jitmap__file(jm, REPEAT, perfmap_loader());
+	T("repeats: sources counts the line", fi && fi->repeats == 1);
+	jitmap__delete(jm);
+
+	/* the perf map read first, the jitdump after: the same */
+	jm = new_map(pool, false);
+	write_repeat(REPEAT2, "jit-" STR(REPEAT2) ".dump", "perf-" STR(REPEAT2) ".map");
+	jitmap__advance(jm, REPEAT2, 3);
+	T("repeats: before any jitdump the line names", !strcmp(fallback_name(jm, REPEAT2, 0x1010),
+	  "OwnLine"));
+	jitmap__mmap_at(jm, REPEAT2, "/nonexistent/jit-" STR(REPEAT2) ".dump", 5);
+	jitmap__advance(jm, REPEAT2, 30);
+	T("repeats: a jitdump read later holds the line back",
+	  !strcmp(fallback_name(jm, REPEAT2, 0x1010), "(none)") &&
+	  !strcmp(fallback_name(jm, REPEAT2, 0x4010), "Stub"));
+	jitmap__delete(jm);
+}
+
+static void test_cut(struct strpool *pool)
+{
+	struct jitmap *jm = new_map(pool, false);
+	const struct jit_file_info *fi;
+	struct jdw w;
+
+	jdw_init(&w, false);
+	jdw_header(&w, 1, 40, 62, CUT, 1, 0);
+	jdw_load(&w, 10, CUT, CUT, 0x1000, 1, "A", code, 0x100);
+	jdw_load(&w, 20, CUT, CUT, 0x2000, 2, "B", code, 0x100);
+	jdw_load(&w, 30, CUT, CUT, 0x3000, 3, "C", code, 0x100);
+	write_file("jit-" STR(CUT) ".dump", w.buf, w.len - 20);
+	jdw_release(&w);
+	sbuf_reset(&msgs);
+	jitmap__mmap_at(jm, CUT, "/nonexistent/jit-" STR(CUT) ".dump", 5);
+	jitmap__advance(jm, CUT, 15);
+	jitmap__advance(jm, CUT, 20);
+	jitmap__advance(jm, CUT, 25);
+	jitmap__advance(jm, CUT, 2000035);
+	fi = jitmap__file(jm, CUT, jitdump_loader());
+	T("cut: the last whole record's time, the samples after it",
+	  fi && fi->problem && fi->has_last_time && fi->last_time == 20 && fi->samples_after == 2);
+	sbuf_reset(&msgs);
+	jitmap__report(jm);
+	T("cut: said at the end, with the fix", strstr(msgs.buf, "stops early (jitdump record is cut "
+	  "short) after its last whole record, at 0.000000: 2 of its samples come after it; no perf "
+	  "map was read for it (run the runtime with its perf-map option too"));
+	jitmap__delete(jm);
+}
+
 static void test_is_marker(void)
 {
 	T("marker: jit-123.dump", is_marker("jit-123.dump"));
@@ -615,6 +846,11 @@ int main(void)
 	test_namespaces_record(pool);
 	test_given(pool);
 	test_growing_map(pool);
+	test_whose_copy(pool);
+	test_whose_given(pool);
+	test_whose_times(pool);
+	test_repeats(pool);
+	test_cut(pool);
 	test_is_marker();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd))
