@@ -29,7 +29,7 @@ enum frame_category {
 
 struct frame_class {
 	enum frame_category category;
-	const char *runtime;    /* "V8", ".NET", "CPython", "HotSpot", "BEAM", "LuaJIT"; NULL: none */
+	const char *runtime;    /* "V8", ".NET", "CPython", "HotSpot", "PHP", "BEAM", "LuaJIT"; NULL */
 	const char *tier;       /* the runtime's name for it ("TurboFan", "GC"), NULL: none */
 	/*
 	 * The name only suggests the runtime (V8's tier marker without its

@@ -305,7 +305,7 @@ static const char ts_script[] =
 	"      out.push(c.tot[i] ? 'between the areas' : 'no samples');\n"
 	"    }\n"
 	"    if (c.interp && c.tot[i])\n"
-	"      out.push('interpreted on the stack (inclusive): ' + pct(c.interp[i]));\n"
+	"      out.push('innermost code frame interpreted: ' + pct(c.interp[i]));\n"
 	"    return out;\n"
 	"  }\n"
 	"  function unmark() {\n"
