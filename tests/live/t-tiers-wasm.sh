@@ -53,7 +53,7 @@ data=$run/perf.data
 	live_record "$data" "$NODE" --perf-prof --wasm-tiering-budget=300000000 wasm.js \
 	"${TIERS_ROUNDS:-50000}")
 ls "$run"/jit-*.dump >/dev/null 2>&1 || live_hard_error "node wrote no jitdump in $run"
-pid=$(basename "$(ls "$run"/jit-*.dump | head -n 1)" .dump)
+pid=$(basename "$(find "$run" -name 'jit-*.dump' | head -n 1)" .dump)
 pid=${pid#jit-}
 live_samples=$(sed -n "$LIVE_RE_SAMPLES" "$data.stderr" | tail -n 1)
 
