@@ -3,8 +3,9 @@
  * its name: kernel, native, JIT code, and for the runtimes whose names say
  * so, the execution tier the code ran in, in the runtime's own words
  * (V8 "Ignition", "Sparkplug", "Maglev", "TurboFan", "Liftoff"; .NET
- * "Tier0", "Tier1", "OSR"; PHP "Zend VM", "trace JIT"; ...). The rules are one table in frameclass.c, tried in
- * order, the first match winning; a runtime is added by adding rows.
+ * "Tier0", "Tier1", "OSR"; PHP "Zend VM", "trace JIT"; ...). The rules
+ * are one table in frameclass.c, tried in order, the first match
+ * winning; a runtime is added by adding rows.
  */
 #ifndef JITSYM_FRAMECLASS_H
 #define JITSYM_FRAMECLASS_H
