@@ -26,8 +26,9 @@ PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
 # Only tests use these, and they skip without them: chromium for the flame
 # graph and tiers browser tests, libxml2-utils (xmllint) for the SVG golden checks,
 # erlang-base (erl, erlc: ~10 MB) for the Erlang JIT live test, man-db (man -l)
-# for the man page test.
-OPTIONAL_PACKAGES="chromium libxml2-utils erlang-base man-db"
+# for the man page test, php8.2-cli and php8.2-opcache (its JIT: tracing,
+# with a perf map) for the PHP tiers live test (t-tiers-php.sh).
+OPTIONAL_PACKAGES="chromium libxml2-utils erlang-base man-db php8.2-cli php8.2-opcache"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

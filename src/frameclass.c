@@ -12,6 +12,7 @@
 enum fc_match {
 	FC_PREFIX, FC_SUFFIX, FC_SUBSTR, FC_EXACT, FC_ANY,
 	FC_JVM_SIGNATURE,   /* "Lpkg/Class;method(ARGS)RET": text unused */
+	FC_PHP_HANDLER,     /* "ZEND_ADD_SPEC_CV_CV_HANDLER": text unused */
 };
 
 #define K(kind) (1u << (kind))
@@ -44,6 +45,14 @@ static const struct fc_rule rules[] = {
 	{ NULL, K(FRAME_UNKNOWN), FC_ANY, NULL, FC_UNKNOWN, NULL, 0 },
 
 	/* V8 (node, Chromium, Deno) */
+	/*
+	 * WebAssembly code, named by function and the tier that compiled it:
+	 * "$add-liftoff", "wasm-function[3]-turbofan" (baseline Liftoff, then
+	 * TurboFan for the hot functions). Before the JS rows: no JS name
+	 * ends so (a JS name ends in its source position).
+	 */
+	{ "V8", K_JITCODE, FC_SUFFIX, "-liftoff", FC_BASELINE, "Liftoff", MARK },
+	{ "V8", K_JITCODE, FC_SUFFIX, "-turbofan", FC_OPTIMIZED, "wasm TurboFan", MARK },
 	V8_TIERS("JS:"),
 	V8_TIERS("LazyCompile:"),
 	V8_TIERS("Function:"),
@@ -61,6 +70,9 @@ static const struct fc_rule rules[] = {
 	{ "V8", K_JITCODE, FC_PREFIX, "Stub:", FC_STUB, "stub", 0 },
 	{ "V8", K_JITCODE, FC_PREFIX, "Handler:", FC_STUB, "IC handler", 0 },
 	{ "V8", K_JITCODE, FC_PREFIX, "RegExp:", FC_OPTIMIZED, "irregexp", 0 },
+	/* V8 13's: "RegExp.< src: 'a+b' flags: 'g'", "RegExp.> src: ..." (irregexp's native code) */
+	{ "V8", K_JITCODE, FC_PREFIX, "RegExp.< ", FC_OPTIMIZED, "irregexp", 0 },
+	{ "V8", K_JITCODE, FC_PREFIX, "RegExp.> ", FC_OPTIMIZED, "irregexp", 0 },
 	{ "V8", K_NATIVE, FC_PREFIX, "Builtins_", FC_STUB, "builtin", 0 },
 	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::Heap::", FC_RUNTIME, "GC", 0 },
 	{ "V8", K_NATIVE, FC_PREFIX, "v8::internal::Scavenger", FC_RUNTIME, "GC", 0 },
@@ -131,6 +143,24 @@ static const struct fc_rule rules[] = {
 	{ "HotSpot", K_NATIVE, FC_PREFIX, "Compile::", FC_RUNTIME, "compiler", GUESS },
 	{ "HotSpot", K_NATIVE, FC_PREFIX, "Compilation::", FC_RUNTIME, "compiler", GUESS },
 
+	/*
+	 * PHP 8 opcache JIT (opcache.jit_debug=0x10 perf map, 0x20 jitdump):
+	 * the tracing JIT's traces "TRACE-1$run$3" (trace, function, line),
+	 * the function JIT's "JIT$run" and "JIT$Class::method", its stubs
+	 * "JIT$$trace_exit" (and the exit stubs "jit$$trace_exit_0"). The
+	 * interpreter is the VM's executor in the php binary: execute_ex
+	 * (the hybrid VM's handlers are labels inside it) and, for the call
+	 * VM, the opcode handlers ZEND_*_HANDLER.
+	 */
+	{ "PHP", K_JITCODE, FC_PREFIX, "JIT$$", FC_STUB, "stub", 0 },
+	{ "PHP", K_JITCODE, FC_PREFIX, "jit$$", FC_STUB, "stub", 0 },
+	{ "PHP", K_JITCODE, FC_PREFIX, "TRACE-", FC_OPTIMIZED, "trace JIT", 0 },
+	{ "PHP", K_JITCODE, FC_PREFIX, "JIT$", FC_OPTIMIZED, "function JIT", 0 },
+	{ "PHP", K_NATIVE, FC_EXACT, "execute_ex", FC_INTERPRETED, "Zend VM", 0 },
+	{ "PHP", K_NATIVE, FC_EXACT, "zend_execute", FC_INTERPRETED, "Zend VM", 0 },
+	{ "PHP", K_NATIVE, FC_PHP_HANDLER, NULL, FC_INTERPRETED, "Zend VM", 0 },
+	{ "PHP", K_NATIVE, FC_EXACT, "zend_gc_collect_cycles", FC_RUNTIME, "GC", 0 },
+
 	/* Erlang BEAM JIT (BeamAsm) perf map: "$module:function/arity" */
 	{ "BEAM", K_JITCODE, FC_PREFIX, "$global::", FC_STUB, "BeamAsm", 0 },
 	{ "BEAM", K_JITCODE, FC_PREFIX, "$", FC_BASELINE, "BeamAsm", 0 },
@@ -177,6 +207,12 @@ static bool jvm_signature(const char *sym)
 	return open && open > semi + 1 && strchr(open, ')') && !strchr(semi + 1, ' ');
 }
 
+/* "ZEND_" ... "_HANDLER": an opcode handler of PHP's Zend VM */
+static bool php_handler(const char *sym, size_t len)
+{
+	return len > 13 && !strncmp(sym, "ZEND_", 5) && !strcmp(sym + len - 8, "_HANDLER");
+}
+
 static bool rule_matches(const struct fc_rule *r, const char *sym, size_t len)
 {
 	size_t n;
@@ -187,6 +223,8 @@ static bool rule_matches(const struct fc_rule *r, const char *sym, size_t len)
 		return false;
 	if (r->match == FC_JVM_SIGNATURE)
 		return jvm_signature(sym);
+	if (r->match == FC_PHP_HANDLER)
+		return php_handler(sym, len);
 	n = strlen(r->text);
 	switch (r->match) {
 	case FC_PREFIX:
@@ -199,6 +237,7 @@ static bool rule_matches(const struct fc_rule *r, const char *sym, size_t len)
 		return !strcmp(sym, r->text);
 	case FC_ANY:
 	case FC_JVM_SIGNATURE:
+	case FC_PHP_HANDLER:
 	default:
 		return true;
 	}

@@ -2,9 +2,10 @@
  * frameclass: what a frame is, from who resolved it (enum frame_kind) and
  * its name: kernel, native, JIT code, and for the runtimes whose names say
  * so, the execution tier the code ran in, in the runtime's own words
- * (V8 "Ignition", "Sparkplug", "Maglev", "TurboFan"; .NET "Tier0",
- * "Tier1", "OSR"; ...). The rules are one table in frameclass.c, tried in
- * order, the first match winning; a runtime is added by adding rows.
+ * (V8 "Ignition", "Sparkplug", "Maglev", "TurboFan", "Liftoff"; .NET
+ * "Tier0", "Tier1", "OSR"; PHP "Zend VM", "trace JIT"; ...). The rules
+ * are one table in frameclass.c, tried in order, the first match
+ * winning; a runtime is added by adding rows.
  */
 #ifndef JITSYM_FRAMECLASS_H
 #define JITSYM_FRAMECLASS_H
@@ -29,12 +30,12 @@ enum frame_category {
 
 struct frame_class {
 	enum frame_category category;
-	const char *runtime;    /* "V8", ".NET", "CPython", "HotSpot", "BEAM", "LuaJIT"; NULL: none */
+	const char *runtime;    /* "V8", ".NET", "CPython", "HotSpot", "PHP", "BEAM", "LuaJIT"; NULL */
 	const char *tier;       /* the runtime's name for it ("TurboFan", "GC"), NULL: none */
 	/*
 	 * The name only suggests the runtime (V8's tier marker without its
-	 * "JS:" prefix, a HotSpot-like signature): callers that must not
-	 * misclassify (the flame graph's colours) may ignore it.
+	 * "JS:" prefix, a HotSpot-like signature). tiers and the flame
+	 * graph's colours both take the guess, so that they agree.
 	 */
 	bool guess;
 	/*

@@ -9,8 +9,8 @@
  * The stacks, and their labels, come from the aggregator (aggregate.h);
  * what a frame is, from frameclass.h. This file lays them out and draws.
  *
- * What a frame is, for its colour (svg.h): who resolved it and, for JIT
- * code, the V8 tier its name states (frameclass's V8 rules, not its guesses).
+ * What a frame is, for its colour (svg.h): its frameclass category and
+ * tier, as tiers counts it, for every runtime (frame_fg_kind()).
  */
 
 /* Geometry, in pixels. */
@@ -133,33 +133,34 @@ static enum fg_unit weight_unit(const struct flamegraph *fg)
 	return fg->opts.offcpu || fg->nr_clock ? FGU_NS : FGU_PERIOD;
 }
 
+/*
+ * A frame's colour kind: frameclass's category, as tiers counts it (the
+ * same rows, guesses included, every runtime: HotSpot's "Interpreter" is
+ * interpreted, PHP's traces optimizing JIT, V8's Builtins_ stubs), drawn
+ * as svg__category_kind() draws the category; JIT code of no tier known
+ * apart by who resolved it (jitdump or perf map).
+ */
 static enum svg_kind frame_fg_kind(enum frame_kind kind, const char *sym)
 {
 	struct frame_class fc;
 
-	switch (kind) {
-	case FRAME_KERNEL:
-		return SVGK_KERNEL;
-	case FRAME_NATIVE:
-		return SVGK_NATIVE;
-	case FRAME_JIT:
-	case FRAME_PERFMAP:
-		frameclass__classify(kind, sym, &fc);
-		if (fc.runtime && !strcmp(fc.runtime, "V8") && !fc.guess) {
-			if (fc.category == FC_INTERPRETED)
-				return SVGK_JIT_INTERP;
-			if (fc.category == FC_BASELINE)
-				return SVGK_JIT_BASELINE;
-			if (fc.category == FC_OPTIMIZED && !strcmp(fc.tier, "Maglev"))
-				return SVGK_JIT_MAGLEV;
-			if (fc.category == FC_OPTIMIZED && !strcmp(fc.tier, "TurboFan"))
-				return SVGK_JIT_OPT;
-		}
+	frameclass__classify(kind, sym, &fc);
+	switch (fc.category) {
+	case FC_JIT:
 		return kind == FRAME_JIT ? SVGK_JIT : SVGK_PERFMAP;
-	case FRAME_UNKNOWN:
-	default:
+	case FC_UNKNOWN:
 		/* --on-off-cpu's leaf: blue, as off-CPU flame graphs are */
 		return sym && !strcmp(sym, OFFCPU_FRAME) ? SVGK_OFFCPU : SVGK_UNKNOWN;
+	case FC_KERNEL:
+	case FC_NATIVE:
+	case FC_INTERPRETED:
+	case FC_BASELINE:
+	case FC_OPTIMIZED:
+	case FC_STUB:
+	case FC_RUNTIME:
+	case FC_NR_CATEGORIES:
+	default:
+		return svg__category_kind(fc.category, fc.tier);
 	}
 }
 

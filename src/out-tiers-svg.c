@@ -9,7 +9,7 @@
  * which the group's series stack, bottom to top in the view's order
  * (category, then tier), each as high as its share of the interval; an
  * interval without samples is left empty. Colours are the flame graph's
- * (svg.h). The inclusive interpreted share is a dashed line over the
+ * (svg.h). The interpreted innermost share (tiers.h) is a dashed line over the
  * areas (a click on its legend entry hides it), the warm-up point a
  * vertical line.
  *
@@ -305,7 +305,7 @@ static const char ts_script[] =
 	"      out.push(c.tot[i] ? 'between the areas' : 'no samples');\n"
 	"    }\n"
 	"    if (c.interp && c.tot[i])\n"
-	"      out.push('interpreted on the stack (inclusive): ' + pct(c.interp[i]));\n"
+	"      out.push('innermost code frame interpreted: ' + pct(c.interp[i]));\n"
 	"    return out;\n"
 	"  }\n"
 	"  function unmark() {\n"
@@ -454,7 +454,7 @@ static int add_legend(struct ts_writer *w, struct sbuf *sb)
 		if (key)
 			add_key_label(&label, key->category, key->runtime, key->tier);
 		else if (w->any_interp)
-			sbuf_addstr(&label, "interpreted on the stack (inclusive)");
+			sbuf_addstr(&label, "interpreted innermost");
 		else
 			break;
 		item = 20 + svg__xml_chars(label.buf) * LEGEND_CW + 14;
@@ -654,7 +654,7 @@ static void add_area(struct ts_writer *w, const struct tiers_group *g,
 	sbuf_addstr(sb, "</title></path>\n");
 }
 
-/* The inclusive interpreted share: a stepped line over the intervals with samples. */
+/* The interpreted innermost share: a stepped line over the intervals with samples. */
 static void add_overlay(struct ts_writer *w, const struct tiers_group *g, int top)
 {
 	const struct tiers_view *v = w->v;
@@ -731,7 +731,7 @@ static void add_chart_head(struct ts_writer *w, const struct tiers_group *g, int
 	svg__add_count(sb, g->total_samples);
 	sbuf_addstr(sb, g->total_samples == 1 ? " sample" : " samples");
 	if (g->total_samples)
-		sbuf_addf(sb, ", %.1f%% with interpreted frames on the stack",
+		sbuf_addf(sb, ", %.1f%% interpreted innermost",
 			  pct_of(g->total_interp_samples, g->total_samples));
 	if (!g->ran_interpreted) {
 		sbuf_addstr(sb, "; no interpreted code");

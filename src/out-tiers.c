@@ -109,7 +109,7 @@ static void table_group(FILE *out, const struct tiers_view *v, const struct tier
 		put_spark(out, s->weight, g->weight, v->nr_intervals);
 		fputc('\n', out);
 	}
-	fprintf(out, "  %-24s %-18s %-8s %9" PRIu64 " %6.2f%%  ", "interpreted on stack", "(inclusive)",
+	fprintf(out, "  %-24s %-18s %-8s %9" PRIu64 " %6.2f%%  ", "interpreted innermost", "(code frame)",
 		"", g->total_interp_samples, share(g->total_interp_weight, g->total_weight));
 	put_spark(out, g->interp_weight, g->weight, v->nr_intervals);
 	fputs("\n\n", out);

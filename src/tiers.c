@@ -311,16 +311,32 @@ static void thread_class(struct tiers *t, const char *comm, struct frame_class *
 	}
 }
 
-static bool stack_interpreted(struct tiers *t, const struct resolved_sample *rs,
-			      const struct frame_class *leaf)
+/*
+ * The sample's innermost frame of code (interpreted, baseline, optimizing
+ * or other JIT code: the program's own functions) is interpreted: the
+ * leaf, or below the leaf's stubs, builtins, runtime and native code (and
+ * the kernel), the nearest frame of the program's code. Frames further
+ * out do not count: node's top-level script and module loader stay in
+ * Ignition for the whole run, a JVM's main() in the interpreter.
+ */
+static bool is_code(enum frame_category c)
+{
+	return c == FC_INTERPRETED || c == FC_BASELINE || c == FC_OPTIMIZED || c == FC_JIT;
+}
+
+static bool innermost_interpreted(struct tiers *t, const struct resolved_sample *rs,
+				  const struct frame_class *leaf)
 {
 	size_t i;
 
-	if (leaf->category == FC_INTERPRETED)
-		return true;
-	for (i = 1; i < rs->nr_frames; i++)
-		if (classify(t, rs->frames[i].kind, rs->frames[i].sym)->category == FC_INTERPRETED)
-			return true;
+	if (is_code(leaf->category))
+		return leaf->category == FC_INTERPRETED;
+	for (i = 1; i < rs->nr_frames; i++) {
+		enum frame_category c = classify(t, rs->frames[i].kind, rs->frames[i].sym)->category;
+
+		if (is_code(c))
+			return c == FC_INTERPRETED;
+	}
 	return false;
 }
 
@@ -344,7 +360,7 @@ void tiers__add(struct tiers *t, const struct resolved_sample *rs)
 	cells_add(find_series(g, &fc), b, w);
 	if (!smp->callchain && !smp->user_stack)
 		t->nr_leaf_only++;
-	if (rs->nr_frames && stack_interpreted(t, rs, &fc))
+	if (rs->nr_frames && innermost_interpreted(t, rs, &fc))
 		cells_add(&g->interp, b, w);
 }
 
@@ -423,17 +439,57 @@ static int group_cmp(const void *pa, const void *pb)
  * so an interpreter-only runtime never warms up, and a last interval
  * holding only GC or native samples does not make a process warm); -1
  * when there is no such interval.
+ *
+ * The run's end does not count when it is partial: the group's last
+ * interval with samples is left out when it holds less than half the
+ * weight of the median of its intervals with samples. The process
+ * stopped early in it (the recording ended, the process exited), and
+ * what it holds is then mostly the runtime's shutdown (the JVM's exit,
+ * node's exit handlers), which runs interpreted code: a few interpreted
+ * samples there would otherwise erase the warm-up of the whole run. A
+ * last interval at least half as full as the median counts: the
+ * shutdown is a small part of it.
  */
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The group's last interval with samples when it is partial (above); n: none. */
+static size_t partial_end(const struct tiers_group *g, size_t n)
+{
+	uint64_t *w = xcalloc(n ? n : 1, sizeof(*w));
+	size_t i, m = 0, last = n;
+
+	for (i = 0; i < n; i++) {
+		if (g->weight[i]) {
+			w[m++] = g->weight[i];
+			last = i;
+		}
+	}
+	if (m > 1) {
+		qsort(w, m, sizeof(*w), cmp_u64);
+		if (!(g->weight[last] < w[m / 2] - w[m / 2] / 2))
+			last = n;
+	} else {
+		last = n;
+	}
+	free(w);
+	return last;
+}
+
 static int64_t warm_interval(const struct tiers_group *g, size_t n, double below)
 {
 	int64_t warm = -1;
 	bool compiled = false;
-	size_t i, j;
+	size_t i, j, skip = partial_end(g, n);
 
 	for (i = n; i-- > 0;) {
 		uint64_t interp = 0;
 
-		if (!g->weight[i])
+		if (i == skip || !g->weight[i])
 			continue;
 		for (j = 0; j < g->nr_series; j++) {
 			const struct tiers_series *s = &g->series[j];

@@ -3,10 +3,15 @@
  * time. Every sample is attributed by its leaf frame (self time) through
  * frameclass (frameclass.h) to a (category, tier) series of its group (a
  * process, or a thread with by_thread), and counted in the interval of
- * the recording it fell in. Samples with any interpreted frame on their
- * stack are also counted apart (inclusive). After the run, per group, the
- * warm-up point: the first interval after which the interpreted (self)
- * share stays below warm_below.
+ * the recording it fell in. Samples whose innermost frame of code (the
+ * leaf, or the nearest caller of the leaf's stubs, builtins, runtime and
+ * native code that is interpreted or JIT code) is interpreted are also
+ * counted apart: outer frames do not count, so node's top-level script
+ * and module loader, in Ignition all run long, do not make every sample
+ * interpreted. After the run, per group, the warm-up point: the first
+ * interval after which the interpreted (self) share stays below
+ * warm_below, a partial last interval (the runtime's shutdown) left out
+ * (tiers.c, warm_interval()).
  *
  * Lifecycle: tiers__new(), tiers__add() per sample, tiers__finish() gives
  * the view the writers read, tiers__delete().
@@ -44,12 +49,14 @@ struct tiers_group {       /* a process (or a thread with by_thread) */
 	struct tiers_series *series;   /* sorted: category order of enum frame_category, then tier name */
 	size_t nr_series;
 	uint64_t *samples, *weight;    /* [nr_intervals]: all series */
-	/* [nr_intervals]: samples with ANY interpreted frame on the stack (inclusive) */
+	/* [nr_intervals]: samples whose innermost frame of code is interpreted (above) */
 	uint64_t *interp_samples, *interp_weight;
 	uint64_t total_samples, total_weight, total_interp_samples, total_interp_weight;
 	/*
 	 * The first interval from which on the interpreted (self, leaf) share
-	 * stays < warm_below, with compiled code run from there; -1: none.
+	 * stays < warm_below, with compiled code run from there, the group's
+	 * last interval not counted when it is partial (less than half the
+	 * median interval's weight); -1: none.
 	 */
 	int64_t warm_interval;
 	/* leaf samples in interpreted code; in compiled code (baseline, optimizing, other JIT) */

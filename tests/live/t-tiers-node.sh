@@ -7,6 +7,9 @@
 #    the last tenth's;
 #  - Ignition, Sparkplug and TurboFan are all seen (Maglev is reported
 #    when V8 used it: node 20 does not, even with --maglev);
+#  - the run has a warm-up point, and a plausible one (tiers_expect_warm:
+#    not at 0 s, no later than the last tenth), the node exit's
+#    interpreted code in the partial last interval notwithstanding;
 #  - every interval's total over the series equals perf script's samples in
 #    that interval, and the CSV's total jitsym fold's and perf record's
 #    (tiers-lib.sh), so the shares add up to 100%.
@@ -55,7 +58,8 @@ if tiers_seen Maglev; then
 else
 	live_say "no Maglev samples (node $("$NODE" --version) ${maglev:-without --maglev})"
 fi
-# reported, not checked: the interpreted code node runs at exit can take
-# 5% of a short last interval, and then the warm-up point is "never"
-live_say "warm after: $tiers_warm s"
+# the interpreted code node runs at exit falls in the partial last
+# interval, which the warm-up point leaves out: every run has one
+tiers_expect_warm
+live_say "warm after: $tiers_warm s; interpreted innermost: $(tiers_innermost)% of the samples"
 live_finish

@@ -6,7 +6,8 @@
 #  - every sample whose leaf frame is a py:: trampoline is in the
 #    interpreted category (as many as the CSV's interpreted/Python series);
 #  - the samples through w.py's leaf() (py::leaf on the stack) are counted
-#    as interpreted on the stack (inclusive): at least as many;
+#    as interpreted innermost (py::leaf, or the native code it calls,
+#    is the innermost code): at least as many;
 #  - interval totals and the grand total as in tiers-lib.sh.
 # CPython writes /tmp/perf-PID.map: removed afterwards. Skips (77) when
 # perf cannot record or no CPython 3.12 is found ($PYTHON312, pyenv's 3.12,
@@ -92,9 +93,9 @@ incl=$(awk -v pid="$pid" 'index($0, "{\"pid\":" pid ",") { g = 1 }
 	g && sub(/.*"inclusive_interpreted":\{"total_samples":/, "") { print $0 + 0; exit }' "$tiers_json")
 through=$(live_jitsym fold --include-pid "$data" 2>/dev/null | awk -v pid="$pid" '
 	$1 ~ "-" pid "(/|;)" && /;py::leaf:[^;]*w\.py/ { n += $NF } END { print n + 0 }')
-live_say "interpreted on the stack (inclusive): ${incl:-?} samples; through py::leaf: $through"
+live_say "interpreted innermost: ${incl:-?} samples; through py::leaf: $through"
 [ -n "$incl" ] || live_fail "no inclusive_interpreted total for $pid in $tiers_json"
 [ "$through" -gt 0 ] || live_fail "no py::leaf frame of w.py on the stacks"
 [ -z "$incl" ] || [ "$incl" -ge "$through" ] ||
-	live_fail "fewer samples interpreted on the stack ($incl) than through py::leaf ($through)"
+	live_fail "fewer samples interpreted innermost ($incl) than through py::leaf ($through)"
 live_finish

@@ -9,6 +9,8 @@
 #   tiers_tenths CAT            tiers_first, tiers_last: CAT's share in the
 #                               first and the last tenth of the intervals
 #   tiers_seen TIER             0 if a series of TIER has samples
+#   tiers_expect_warm           a warm-up point, and a plausible one
+#   tiers_innermost             PID's interpreted innermost share (percent)
 #
 # Sets tiers_csv, tiers_json, tiers_n (intervals), tiers_warm (warm-up point
 # in seconds, or null).
@@ -126,4 +128,29 @@ tiers_series() {
 	awk -F, -v pid="$tiers_pid" '
 		FNR > 1 && $3 == pid { k = $6 "/" ($7 == "" ? "-" : $7); n[k] += $8 }
 		END { for (k in n) printf "%s %d; ", k, n[k]; print "" }' "$tiers_csv"
+}
+
+# tiers_expect_warm: after tiers_tenths interpreted (tiers_first and
+# tiers_last set), the run of a warming workload has a warm-up point, and
+# a plausible one: not at 0 when the first tenth was 5% or more interpreted
+# (the run started in the interpreter), and no later than the start of the
+# last tenth when that ran below 5% interpreted (it ran warm).
+tiers_expect_warm() {
+	if [ -z "$tiers_warm" ] || [ "$tiers_warm" = null ]; then
+		live_fail "no warm-up point (warm_after_s null)"
+		return
+	fi
+	awk -v w="$tiers_warm" -v f="$tiers_first" -v l="$tiers_last" -v iv="$tiers_iv" \
+		-v n="$tiers_n" -v k="$tiers_k" 'BEGIN {
+		if (f != "-" && f + 0 >= 5 && w + 0 <= 0) { print "warm at 0 s, but the first tenth is " f "% interpreted"; exit 1 }
+		if (l != "-" && l + 0 < 5 && w + 0 > (n - k) * iv + 1e-9) { print "warm after " w " s, later than the last tenth (from " (n - k) * iv " s), which is " l "% interpreted"; exit 1 }
+	}' >"$live_tmp/warm.txt" || live_fail "implausible warm-up point: $(cat "$live_tmp/warm.txt")"
+}
+
+# tiers_innermost: PID's interpreted innermost share of the whole run, in
+# percent (1 decimal), from the JSON's "inclusive_interpreted".
+tiers_innermost() {
+	grep "\"pid\":$tiers_pid," -A 100 "$tiers_json" | tr -d '\n' |
+		sed -n 's/^.*"total":{"samples":\([0-9]*\),.*"inclusive_interpreted":{"total_samples":\([0-9]*\),.*$/\1 \2/p' |
+		awk '{ if ($1) printf "%.1f\n", 100 * $2 / $1; else print "-" }'
 }

@@ -53,6 +53,15 @@ static const struct expect cases[] = {
 	{ N, "v8::internal::maglev::MaglevGraphBuilder::Build", FC_RUNTIME, "V8", "compiler", false },
 	{ N, "v8::internal::Runtime_StringAdd", FC_RUNTIME, "V8", "runtime", false },
 	{ J, "JS:foo", FC_JIT, NULL, NULL, false },
+	/* V8 WebAssembly: the tier that compiled the function, as a suffix */
+	{ J, "$add-liftoff", FC_BASELINE, "V8", "Liftoff", false },
+	{ J, "wasm-function[3]-liftoff", FC_BASELINE, "V8", "Liftoff", false },
+	{ P, "$add-turbofan", FC_OPTIMIZED, "V8", "wasm TurboFan", false },
+	{ J, "JS:wasm-function[0]-turbofan", FC_OPTIMIZED, "V8", "wasm TurboFan", false },
+	{ N, "$add-liftoff", FC_NATIVE, NULL, NULL, false },
+	/* V8 13's regexp code names */
+	{ J, "RegExp.< src: 'a+b' flags: 'g'", FC_OPTIMIZED, "V8", "irregexp", false },
+	{ P, "RegExp.> src: '(\\d+)-x' flags: ''", FC_OPTIMIZED, "V8", "irregexp", false },
 	/* .NET */
 	{ P, "void [App] App.Program::Main(string[])[Tier0]", FC_BASELINE, ".NET", "Tier0", false },
 	{ P, "int32 [App] App.C::F()[QuickJitted]", FC_BASELINE, ".NET", "Tier0", false },
@@ -107,6 +116,21 @@ static const struct expect cases[] = {
 	{ J, "Lfoo;bar baz()V", FC_JIT, NULL, NULL, false },
 	{ N, "Lcom/foo/Bar;run()V", FC_NATIVE, NULL, NULL, false },
 	{ N, "G1ParScanThreadState::trim_queue", FC_RUNTIME, "HotSpot", "GC", true },
+	/* PHP 8 opcache JIT and the Zend VM */
+	{ P, "TRACE-1$run$3", FC_OPTIMIZED, "PHP", "trace JIT", false },
+	{ J, "TRACE-4$/tmp/w.php$4", FC_OPTIMIZED, "PHP", "trace JIT", false },
+	{ P, "JIT$run", FC_OPTIMIZED, "PHP", "function JIT", false },
+	{ J, "JIT$Foo::bar", FC_OPTIMIZED, "PHP", "function JIT", false },
+	{ P, "JIT$$trace_exit", FC_STUB, "PHP", "stub", false },
+	{ J, "JIT$$hybrid_loop_hot_counter", FC_STUB, "PHP", "stub", false },
+	{ P, "jit$$trace_exit_0", FC_STUB, "PHP", "stub", false },
+	{ N, "execute_ex", FC_INTERPRETED, "PHP", "Zend VM", false },
+	{ N, "zend_execute", FC_INTERPRETED, "PHP", "Zend VM", false },
+	{ N, "ZEND_ADD_SPEC_CV_CV_HANDLER", FC_INTERPRETED, "PHP", "Zend VM", false },
+	{ N, "ZEND_HANDLER", FC_NATIVE, NULL, NULL, false },
+	{ N, "zend_gc_collect_cycles", FC_RUNTIME, "PHP", "GC", false },
+	{ N, "TRACE-1$run$3", FC_NATIVE, NULL, NULL, false },
+	{ J, "execute_ex", FC_JIT, NULL, NULL, false },
 	/* Erlang BEAM */
 	{ P, "$lists:reverse/2", FC_BASELINE, "BEAM", "BeamAsm", false },
 	{ P, "$global::call_bif_shared", FC_STUB, "BEAM", "BeamAsm", false },

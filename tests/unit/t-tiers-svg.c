@@ -242,7 +242,7 @@ static void test_view(void)
 	groups[1].warm_interval = 0;
 	out = write_svg(&v, &rc, &len);
 	T("no warm-up line without interpreted code", count(out, "class=\"warm\"") == 1 &&
-	  strstr(out, "kworker 7/8</tspan> 5 samples, 0.0% with interpreted frames on the stack; "
+	  strstr(out, "kworker 7/8</tspan> 5 samples, 0.0% interpreted innermost; "
 		 "no interpreted code</text>"));
 	groups[1].warm_interval = -1;
 	free(out);
@@ -251,7 +251,7 @@ static void test_view(void)
 	groups[1].ran_interpreted = true;
 	out = write_svg(&v, &rc, &len);
 	T("no warm-up without compiled code", count(out, "class=\"warm\"") == 1 &&
-	  strstr(out, "kworker 7/8</tspan> 5 samples, 0.0% with interpreted frames on the stack; "
+	  strstr(out, "kworker 7/8</tspan> 5 samples, 0.0% interpreted innermost; "
 		 "no compiled code (no warm-up)</text>"));
 	groups[1].ran_interpreted = false;
 	free(out);

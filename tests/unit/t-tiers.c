@@ -3,8 +3,9 @@
  * (groups, times, leaf tiers, callers) go through tiers__add() and, in
  * the reference, straight into a dense table by (time - t0) / interval;
  * the view must hold the same counts, every interval's series must add up
- * to its group's total (shares add to 100%), and the inclusive count
- * must be the samples with an interpreted frame anywhere. Then: the
+ * to its group's total (shares add to 100%), and the innermost count
+ * must be the samples whose innermost code frame (the leaf, or the
+ * caller below a native, stub or runtime leaf) is interpreted. Then: the
  * automatic interval (a 1/2/5 x 10^k step giving about 50 intervals, also
  * after the buckets widened), the warm-up rule's edge cases, --by thread,
  * --weight=period, samples out of order, too many given intervals, and
@@ -123,6 +124,19 @@ static bool adds_up(const struct tiers_view *v)
 #define NP 3
 #define NI 37
 
+static bool code_cat(enum frame_category c)
+{
+	return c == FC_INTERPRETED || c == FC_BASELINE || c == FC_OPTIMIZED || c == FC_JIT;
+}
+
+/* the reference: the leaf if it is code, else the caller if that is */
+static bool innermost_interp(const struct smp *s)
+{
+	if (code_cat(leaves[s->leaf].cat))
+		return leaves[s->leaf].cat == FC_INTERPRETED;
+	return s->caller != SIZE_MAX && leaves[s->caller].cat == FC_INTERPRETED;
+}
+
 /* random samples, a given interval: the view against a dense reference */
 static void test_random(bool by_thread)
 {
@@ -149,8 +163,7 @@ static void test_random(bool by_thread)
 		k = (size_t)((time - t0) / o.interval);
 		th = by_thread ? th : 0;
 		ref[s.pid - 100][th][k][leaves[s.leaf].cat]++;
-		if (leaves[s.leaf].cat == FC_INTERPRETED ||
-		    (s.caller != SIZE_MAX && leaves[s.caller].cat == FC_INTERPRETED))
+		if (innermost_interp(&s))
 			inc[s.pid - 100][th][k]++;
 		time += test_rnd(14000);   /* 5000 samples over about 35 ms */
 		if (time - t0 >= NI * o.interval)
@@ -256,6 +269,17 @@ static void test_warm(void)
 	T("warm: falls and stays", warm("III IIo Ioo ooo ooo", 0.4) == 2 &&
 	  warm("III IIo Ioo ooo ooo", 0.3) == 3);
 	T("warm: falls then rises at the end: never", warm("II oo oo oI", 0.05) == -1);
+	T("warm: a rise before a whole last interval: warm after it", warm("II oo oo oI oo", 0.05) == 4);
+	T("warm: a partial last interval all interpreted (a JVM's exit) does not erase it",
+	  warm("II oooo oooo I", 0.05) == 1);
+	T("warm: nor does one partly interpreted (node's exit handlers)",
+	  warm("IIIIII oooooo oooooo oI", 0.05) == 1);
+	T("warm: nor one after an empty interval", warm("II oooo oooo . I", 0.05) == 1);
+	T("warm: a last interval half as full as the median counts",
+	  warm("II oooo oooo oI", 0.05) == -1 && warm("II oooo oooo I", 0.05) == 1);
+	T("warm: compiled code only in a partial last interval: never",
+	  warm("IIII IIII o", 0.05) == -1);
+	T("warm: one interval: it counts", warm("o", 0.05) == 0 && warm("I", 0.05) == -1);
 	T("warm: empty intervals do not break it", warm("II oo . oo . . oo", 0.05) == 1);
 	T("warm: nor delay it", warm("II . . oo", 0.05) == 3);
 	T("warm: the share must be below, not at, the threshold",
@@ -266,6 +290,78 @@ static void test_warm(void)
 	T("warm: threshold 0: never with any interpretation", warm("I o o", 0) == -1);
 	T("warm: threshold 100%: from the first not all interpreted",
 	  warm("I I o", 1.0) == 2 && warm("Io Io o", 1.0) == 0);
+}
+
+/* One sample of the given stack (leaf first), its group's innermost count. */
+static uint64_t innermost(const struct frame *fr, size_t n)
+{
+	struct tiers_opts o = { .interval = 1000, .warm_below = 0.05 };
+	struct tiers *t = tiers__new(&o);
+	struct pd_sample ps = { .pid = 1, .tid = 1, .time = 1, .has_time = true, .period = 1,
+				.callchain = chain, .nr_callchain = 1 };
+	struct thread th = { .tid = 1, .comm = "node" };
+	struct resolved_sample rs = { .sample = &ps, .thread = &th, .frames = (struct frame *)fr,
+				      .nr_frames = n };
+	uint64_t r;
+
+	tiers__add(t, &rs);
+	r = tiers__finish(t)->groups[0].total_interp_samples;
+	tiers__delete(t);
+	return r;
+}
+
+#define FR(k, s) { .kind = (k), .sym = (s) }
+
+/*
+ * The innermost code frame decides, not any frame on the stack: node's
+ * top-level script ("JS:~ /app/x.js") and module loader stay in Ignition
+ * all run long below the optimized code.
+ */
+static void test_innermost(void)
+{
+	static const struct frame opt_under_top[] = {
+		FR(FRAME_JIT, "JS:*work /app/x.js:3:1"),
+		FR(FRAME_JIT, "JS:~ /app/x.js:1:1"),
+		FR(FRAME_JIT, "JS:~Module._compile node:internal/modules/cjs/loader:1:1"),
+	};
+	static const struct frame builtin_under_opt[] = {
+		FR(FRAME_JIT, "Builtin:ArrayPrototypePush"),
+		FR(FRAME_NATIVE, "v8::internal::Runtime_StringAdd"),
+		FR(FRAME_JIT, "JS:*work /app/x.js:3:1"),
+		FR(FRAME_JIT, "JS:~ /app/x.js:1:1"),
+	};
+	static const struct frame native_under_interp[] = {
+		FR(FRAME_KERNEL, "do_syscall_64"),
+		FR(FRAME_NATIVE, "write"),
+		FR(FRAME_JIT, "Builtin:CallFunction"),
+		FR(FRAME_JIT, "JS:~log /app/x.js:9:1"),
+		FR(FRAME_JIT, "JS:*work /app/x.js:3:1"),
+	};
+	static const struct frame java_compiled_under_interp[] = {
+		FR(FRAME_PERFMAP, "LWorkload;next(JI)J"),
+		FR(FRAME_PERFMAP, "Interpreter"),
+	};
+	static const struct frame php_vm[] = {
+		FR(FRAME_NATIVE, "zend_hash_find"),
+		FR(FRAME_NATIVE, "execute_ex"),
+		FR(FRAME_PERFMAP, "TRACE-1$run$3"),
+	};
+	static const struct frame native_only[] = {
+		FR(FRAME_NATIVE, "main"), FR(FRAME_NATIVE, "__libc_start_main"),
+	};
+
+	T("innermost: optimized code under an interpreted top level: not interpreted",
+	  innermost(opt_under_top, ARRAY_SIZE(opt_under_top)) == 0);
+	T("innermost: a builtin and runtime leaf under optimized code: not interpreted",
+	  innermost(builtin_under_opt, ARRAY_SIZE(builtin_under_opt)) == 0);
+	T("innermost: kernel, native and builtin frames under interpreted code: interpreted",
+	  innermost(native_under_interp, ARRAY_SIZE(native_under_interp)) == 1);
+	T("innermost: HotSpot compiled code called by the interpreter: not interpreted",
+	  innermost(java_compiled_under_interp, ARRAY_SIZE(java_compiled_under_interp)) == 0);
+	T("innermost: native code called by PHP's VM: interpreted",
+	  innermost(php_vm, ARRAY_SIZE(php_vm)) == 1);
+	T("innermost: no code frame: not interpreted",
+	  innermost(native_only, ARRAY_SIZE(native_only)) == 0);
 }
 
 static void test_weight_and_order(void)
@@ -339,6 +435,7 @@ int main(void)
 	test_auto(987654321);       /* about 1 s */
 	test_auto(3600000000000ull);   /* an hour */
 	test_warm();
+	test_innermost();
 	test_weight_and_order();
 	test_too_many();
 	test_empty();

@@ -5,10 +5,11 @@
 # interval, the leaves (and their callers) sampled in it, in order.
 N0 = 0x555555554000
 NAT = {  # nm usr/bin/rtdemo, + 0x10 into each function (see addr())
-    'main': 0x415, 'do_work': 0x516, 'Builtins_ArrayPrototypePush': 0x617,
-    'v8heap': 0x718, 'v8compiler': 0x819, 'pyeval': 0x91a, 'pygc': 0xa1b,
-    'g1': 0xb1c, 'c2': 0xc1d, 'lj_BC_ADDVV': 0xd1e, 'lj_vm_call': 0xe1f,
-    'lj_gc_step': 0xf20, 'lj_trace_ins': 0x1021,
+    'main': 0x474, 'do_work': 0x575, 'Builtins_ArrayPrototypePush': 0x676,
+    'v8heap': 0x777, 'v8compiler': 0x878, 'pyeval': 0x979, 'pygc': 0xa7a,
+    'g1': 0xb7b, 'c2': 0xc7c, 'lj_BC_ADDVV': 0xd7d, 'lj_vm_call': 0xe7e,
+    'lj_gc_step': 0xf7f, 'lj_trace_ins': 0x1080, 'execute_ex': 0x1181,
+    'ZEND_ADD_SPEC_CV_CV_HANDLER': 0x1282,
 }
 JIT = 0x7f1000000000     # each process's //anon JIT region
 # JIT code names, in order: jit-100.jdspec (node) or perf-PID.map
@@ -22,6 +23,11 @@ CODE = {
     400: ['py::fib:/app/x.py', 'py::<module>:/app/x.py'],
     500: ['$lists:seq/2', '$global::call_bif_shim', '$erlang:apply/2'],
     600: ['TRACE_1::/app/x.lua:3'],
+    # php8.2 opcache.jit=tracing, opcache.jit_debug=0x10: traces, function JIT, stubs
+    800: ['TRACE-1$run$3', 'JIT$$trace_exit', 'JIT$Foo::bar'],
+    # node 24 (V8 13): WebAssembly in Liftoff and TurboFan, V8 13's regexp names
+    900: ['$add-liftoff', '$add-turbofan', "RegExp.< src: 'a+b' flags: 'g'",
+          "RegExp.> src: '(\\d+)-x' flags: ''", 'JS:*run /app/w.mjs:1:1'],
 }
 KADDR = {'write': 0xffffffff81000310, 'syscall': 0xffffffff81000210, 'entry': 0xffffffff81000110}
 
@@ -71,14 +77,18 @@ for i in range(10):
         put(200, 200, i, 3, [D[1]])
         put(200, 200, i, 1, [D[2] if i == 5 else D[4] if i == 6 else D[1]])
         put(200, 200, i, 1, [D[3]])
-# java: the interpreter, then compiled code (perf's JVMTI names); a C2
-# compiler thread in code of no runtime (named by its thread), a GC thread
-for i in range(10):
+# java: the interpreter, then compiled code (perf's JVMTI names), compiled
+# code called from the interpreted main() (not interpreted innermost); the
+# last interval partial (2 samples, the median 5) and half interpreted: the
+# JVM's exit, which does not erase the warm-up; a C2 compiler thread in
+# code of no runtime (named by its thread), a GC thread
+for i in range(9):
     interp = max(0, 4 - i)
     if interp:
         put(300, 300, i, interp, [J[0]])
     put(300, 300, i, 4 - interp, [J[1], J[0]])
     put(300, 300, i, 1, [J[2]] if i == 6 else [J[1]])
+put(300, 300, 9, 1, [J[1], J[0]]); put(300, 300, 9, 1, [J[0]])
 for i in (2, 3, 4):
     put(300, 301, i, 2, ['do_work', 'c2'])
 for i in (5, 7):
@@ -104,11 +114,27 @@ for i in range(10):
         put(600, 600, i, 1, ['lj_gc_step'])
     if i == 9:
         put(600, 600, i, 1, ['nomap'])
+# php8.2: the Zend VM (execute_ex, a handler), then traces; a stub; the
+# function JIT's code; native code called by the VM (interpreted innermost)
+PH = CODE[800]
+for i in range(10):
+    vm = max(0, 3 - i)
+    if vm:
+        put(800, 800, i, vm, ['execute_ex']); put(800, 800, i, 1, ['ZEND_ADD_SPEC_CV_CV_HANDLER', 'execute_ex'])
+        put(800, 800, i, 1, ['do_work', 'execute_ex'])
+    put(800, 800, i, 1 + min(i, 3), [PH[0], 'execute_ex'])
+    put(800, 800, i, 1, [PH[1], PH[0]] if i % 2 else [PH[2], 'execute_ex'])
+# node 24: wasm in Liftoff then TurboFan, regexp code, under optimized JS
+N9 = CODE[900]
+for i in range(10):
+    put(900, 900, i, 1, [N9[0] if i < 4 else N9[1], N9[4]])
+    put(900, 900, i, 1, [N9[2 + i % 2], N9[4]])
+    put(900, 900, i, 1, [N9[4]])
 # a process whose name CSV must quote
 put(700, 700, 4, 1, ['k'])
 
 COMMS = {100: 'node', 200: 'dotnet', 300: 'java', 400: 'python3', 500: 'beam.smp',
-         600: 'luajit', 700: 'x,y'}
+         600: 'luajit', 700: 'x,y', 800: 'php8.2', 900: 'node24'}
 THREADS = {301: 'C2 CompilerThre', 302: 'GC Thread#0'}
 T0 = 1000000000
 IV = 100000000

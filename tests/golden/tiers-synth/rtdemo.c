@@ -1,6 +1,6 @@
 /*
  * The native code of the tiers-synth case: functions named as the
- * runtimes' own native code is (V8, CPython, HotSpot, LuaJIT), and one of
+ * runtimes' own native code is (V8, CPython, HotSpot, LuaJIT, PHP), and one of
  * no runtime. Never run, only read for its symbols; rebuilt with
  *   gcc -O1 -fno-asynchronous-unwind-tables -nostdlib -shared \
  *       -Wl,-z,noseparate-code -Wl,--build-id=none -o usr/bin/rtdemo rtdemo.c
@@ -24,3 +24,5 @@ FN(lj_BC_ADDVV)
 FN(lj_vm_call)
 FN(lj_gc_step)
 FN(lj_trace_ins)
+FN(execute_ex)
+FN(ZEND_ADD_SPEC_CV_CV_HANDLER)
