@@ -28,13 +28,13 @@ enum svg_kind {
 	SVGK_JIT,             /* from a jitdump, no tier in the name */
 	SVGK_PERFMAP,         /* from a perf map, no tier in the name */
 	SVGK_UNKNOWN,
-	SVGK_STUB,            /* tiers only: JIT stubs, trampolines, builtins */
-	SVGK_RUNTIME,         /* tiers only: the runtime's own native code */
+	SVGK_STUB,            /* JIT stubs, trampolines, builtins */
+	SVGK_RUNTIME,         /* the runtime's own native code (GC, compiler) */
 	SVGK_OFFCPU,          /* the [off-cpu] leaf of --on-off-cpu (offcpu.h) */
 	SVGK_NR_KINDS,
 };
 
-/* The kind's name for a legend ("kernel", "JIT: Maglev", ...). */
+/* The kind's name for a legend ("kernel", "baseline JIT", ...): runtime-neutral, as frameclass's categories. */
 const char *svg__kind_name(enum svg_kind kind);
 
 /* "#rrggbb": name's colour in kind's range; the middle of the range. */
