@@ -40,6 +40,7 @@ static atomic_int armed;
 static void on_signal(int sig)
 {
 	struct sigaction dfl;
+	int saved = errno;     /* as every handler: a sanitizer checks */
 
 	if (atomic_load_explicit(&armed, memory_order_acquire))
 		unlink(armed_path);
@@ -54,6 +55,7 @@ static void on_signal(int sig)
 	 * sig, as if there had been no handler.
 	 */
 	raise(sig);
+	errno = saved;
 }
 
 void outfile__catch_signals(void)

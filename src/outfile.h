@@ -31,8 +31,10 @@
  *    not about the machine crashing, and a profile is made again more
  *    cheaply than gigabytes are waited for (ext4's auto_da_alloc writes
  *    a file renamed over another out with the rename anyway).
- * A file hard-linked elsewhere gets a new inode: the other names keep the
- * old content. One output at a time per process.
+ * SIGKILL (or a crash) cannot be caught: FILE stays as it was, and the
+ * temporary file is left behind. A file hard-linked elsewhere gets a new
+ * inode: the other names keep the old content. One output at a time per
+ * process.
  */
 #ifndef JITSYM_OUTFILE_H
 #define JITSYM_OUTFILE_H
