@@ -29,7 +29,8 @@
 # namespace; skipped elsewhere) exit 3 with one line naming the file,
 # leave the existing file byte-identical and no temporary file. A run that
 # completes replaces the file (its mode kept; through a symbolic link, the
-# file it names), and standard output to /dev/full still exits 3.
+# file it names), a new file gets the mode the umask leaves, and standard
+# output to /dev/full still exits 3.
 set -u
 # shellcheck source=../tap.sh
 . "$(dirname "$0")/../tap.sh"
@@ -230,6 +231,16 @@ echo "$commands" | while IFS='|' read -r name args; do
 done >"$tmp/limited.tap"
 cat "$tmp/limited.tap"
 ! grep -q '^not ok' "$tmp/limited.tap" || fail=1
+
+# A new file gets the mode the umask leaves, as fopen() would give it.
+rm -rf "$tmp/o"
+mkdir "$tmp/o"
+(umask 027; "$JITSYM" tiers $common -o "$tmp/o/new" "$tmp/rec.data" 2>"$tmp/err")
+if [ "$(stat -c %a "$tmp/o/new" 2>&1)" = 640 ] && [ "$(ls -A "$tmp/o")" = new ]; then
+	ok "tiers -o NEW under umask 027: mode 640"
+else
+	bad "tiers -o NEW under umask 027: $(ls -lA "$tmp/o" | tr '\n' ' ')"
+fi
 
 # Through a symbolic link: the file it names is replaced, the link stays.
 rm -rf "$tmp/o"
