@@ -188,6 +188,10 @@ static int create_tmp(struct outfile *o, const struct stat *st)
 /*
  * The stream of a file: write(2) whole, keeping the first failure's errno
  * (stdio's error flag forgets it, and the message at the end names it).
+ * A failure returns the bytes written before it, never -1: glibc takes a
+ * cookie's count as unsigned, and a large fwrite() after -1 reads past
+ * its buffer (fopencookie(3): "must not return a negative value"); a
+ * short count sets the stream's error flag.
  */
 static ssize_t stream_write(void *cookie, const char *buf, size_t size)
 {
@@ -196,7 +200,7 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t size)
 
 	if (o->err) {
 		errno = o->err;
-		return -1;
+		return 0;
 	}
 	while (done < size) {
 		ssize_t n = write(o->fd, buf + done, size - done);
@@ -206,7 +210,7 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t size)
 		if (n <= 0) {
 			o->err = n < 0 ? errno : EIO;
 			errno = o->err;
-			return -1;
+			return (ssize_t)done;
 		}
 		done += (size_t)n;
 	}
