@@ -79,8 +79,9 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t size)
 	struct async_out *a = cookie;
 	size_t done = 0;
 
+	/* 0, not -1: glibc takes the count as unsigned (fopencookie(3)) */
 	if (failed(a))
-		return -1;
+		return 0;
 	while (done < size) {
 		size_t n = CHUNK_SIZE - a->cur->len;
 

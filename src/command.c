@@ -1,5 +1,6 @@
 #include "common.h"
 #include "command.h"
+#include "outfile.h"
 #include "progress.h"
 #include "sbuf.h"
 
@@ -24,8 +25,8 @@ struct command_run {
 	void *ctx;
 	const char *name;          /* argv[0], for messages */
 	struct command_opts opts;
-	FILE *out;
-	bool created;              /* -o named no file before: ours to remove */
+	struct outfile *output;    /* open once the first header was read */
+	FILE *out;                 /* its stream */
 	int status;                /* the failure that stopped the run, or EXIT_OK */
 	bool write_failed;         /* finish() could not write */
 	const char *inputs[2];     /* with nr_inputs 2: BASE and NEW */
@@ -191,23 +192,23 @@ static void print_usage(const struct command *c)
 /* -o FILE, or stdout; -1 after error(). */
 static int open_output(struct command_run *run)
 {
-	const char *path = run->opts.in.output;
-	struct stat st;
-
-	run->created = path && stat(path, &st) && errno == ENOENT;
-	run->out = input_opts__open_output(&run->opts.in);
-	return run->out ? 0 : -1;
+	run->output = input_opts__open_output(&run->opts.in);
+	run->out = run->output ? outfile__stream(run->output) : NULL;
+	return run->output ? 0 : -1;
 }
 
-/* Close the output; a failed run removes the file it created. */
+/*
+ * Close the output: into place when every byte of it was written; a run
+ * stopped by a usage or output error, or one whose writing failed, leaves
+ * the file there was (if any) as it was.
+ */
 static void close_output(struct command_run *run)
 {
-	if (!run->out)
+	if (!run->output)
 		return;
-	if (input_opts__close_output(run->out))
+	if (input_opts__close_output(run->output, run->status == EXIT_OK && !run->write_failed))
 		run->write_failed = true;
-	if (run->status != EXIT_OK && run->created)
-		unlink(run->opts.in.output);
+	run->output = NULL;
 	run->out = NULL;
 }
 
@@ -216,7 +217,7 @@ static void run_start(void *ctx, const struct session *s)
 	struct command_run *run = ctx;
 
 	run->started = true;
-	if (!run->out && open_output(run))
+	if (!run->output && open_output(run))
 		run->status = EXIT_OUTPUT;
 	else if (run->c->start && run->c->start(run->ctx, s, run->out))
 		run->status = EXIT_USAGE;
@@ -313,6 +314,7 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 	run.opts.in.session.sample_anywhere = c->sample_anywhere;
 	run.opts.in.output_thread = c->output_thread;
 	run.opts.weight_period = c->weight_period;
+	outfile__catch_signals();
 	ret = parse_argv(&run, argc, argv);
 	if (ret) {
 		if (ret > 0)

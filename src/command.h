@@ -18,7 +18,12 @@
  *     still lets finish() write, and exits EXIT_INPUT;
  *  4. finish() writes what it collected (also after damage: the part
  *     read before it), then the output is closed and the exit status
- *     chosen from enum jitsym_exit (msg.h).
+ *     chosen from enum jitsym_exit (msg.h). The output is an outfile
+ *     (outfile.h): -o FILE goes into place only when the run stopped for
+ *     no usage or output error and every byte was written; otherwise an
+ *     existing FILE stays as it was. A signal (SIGINT, SIGTERM, SIGHUP,
+ *     SIGPIPE) at any point leaves FILE as it was and ends the process
+ *     by that signal (128 + N), from outfile's handler.
  * Messages go through msg.h; a command prints nothing of its own about
  * the output or the input file.
  */

@@ -1,6 +1,6 @@
 #include "common.h"
 #include "input-opts.h"
-#include "async-out.h"
+#include "outfile.h"
 #include "filter.h"
 #include "jitmap.h"
 #include "pipeline.h"
@@ -179,35 +179,14 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 	}
 }
 
-FILE *input_opts__open_output(const struct input_opts *o)
+struct outfile *input_opts__open_output(const struct input_opts *o)
 {
-	FILE *out = stdout, *async;
-
-	if (o->output) {
-		out = fopen(o->output, "w");
-		if (!out) {
-			error("cannot open '%s' for writing: %s", o->output, strerror(errno));
-			return NULL;
-		}
-	}
-	/* no thread to be had: write it here, as with --threads 1 */
-	if (o->session.threads > 1 && o->output_thread && (async = async_out__open(out)))
-		return async;
-	return out;
+	return outfile__open(o->output, o->session.threads > 1 && o->output_thread);
 }
 
-int input_opts__close_output(FILE *out)
+int input_opts__close_output(struct outfile *out, bool keep)
 {
-	int err = 0;
-
-	if (!out)
-		return -1;
-	if (fflush(out) || ferror(out))
-		err = errno ? errno : EIO;
-	if (out != stdout && fclose(out) && !err)
-		err = errno ? errno : EIO;
-	/* one line, however many of the steps failed */
-	return err ? error("cannot write output: %s", strerror(err)) : 0;
+	return outfile__close(out, keep);
 }
 
 void input_opts__usage(FILE *fp, unsigned nr_inputs)

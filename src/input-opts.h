@@ -10,6 +10,8 @@
 
 #include "session.h"
 
+struct outfile;
+
 /* getopt_long values for the input options. */
 enum {
 	OPT_SYMFS = 1000, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_BUILDID_DIR,
@@ -49,16 +51,18 @@ void input_opts__release(struct input_opts *o);
  */
 int input_opts__parse(struct input_opts *o, int c, const char *arg);
 /*
- * Open -o FILE for writing (stdout without -o); NULL after error(). With
- * more than one thread and output_thread, a stream a thread of its own
- * writes (async-out.h).
+ * Open -o FILE for writing (stdout without -o) as outfile.h writes it:
+ * a regular FILE through a temporary file beside it, renamed into place
+ * when closed with keep. NULL after error(). With more than one thread and
+ * output_thread, a stream a thread of its own writes (async-out.h).
  */
-FILE *input_opts__open_output(const struct input_opts *o);
+struct outfile *input_opts__open_output(const struct input_opts *o);
 /*
- * Flush and close what open_output gave; -1 after one error() if writing
- * failed (here or before: out's error flag).
+ * Flush and close what open_output gave, then keep it (rename into place)
+ * or not (remove the temporary file); -1 after one error() naming the
+ * file if writing failed (here or before: the stream's error flag).
  */
-int input_opts__close_output(FILE *out);
+int input_opts__close_output(struct outfile *out, bool keep);
 /*
  * Print the usage lines of the input options, under a heading; for a
  * command of two recordings (nr_inputs 2) without -i, --input, which it

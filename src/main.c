@@ -3,7 +3,8 @@
  *
  * main() dispatches to a subcommand (see cmds.h) and returns its result,
  * an enum jitsym_exit (msg.h): 0 ok, 1 usage error, 2 unreadable or
- * invalid input, 3 output that cannot be written.
+ * invalid input, 3 output that cannot be written; 128 + N when signal N
+ * ends it (outfile.h).
  */
 #include "common.h"
 #include "cmds.h"

@@ -26,7 +26,8 @@
  * part before the damage is written); 3 when the output (-o FILE, or
  * standard output) cannot be created or written. The first of 1 and 3
  * ends the run; a damaged input that is also written to a full disk exits
- * 3, since the output is not usable.
+ * 3, since the output is not usable. SIGINT, SIGTERM, SIGHUP and SIGPIPE
+ * end the process by the signal, 128 + N in the shell (outfile.h).
  */
 enum jitsym_exit {
 	EXIT_OK = 0,

@@ -2,6 +2,7 @@
 #include "progress.h"
 #include "sbuf.h"
 
+#include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -19,8 +20,9 @@ struct progress {
 	size_t width;           /* the terminal's columns: a longer line would wrap */
 };
 
-/* The report on screen, if any: msg.c erases it before printing. */
-static bool line_shown;
+/* The report on screen, if any: msg.c erases it before printing, a signal handler too. */
+static atomic_bool line_shown;
+#define ERASE_LINE "\r\033[K"
 
 static uint64_t now_ns(void)
 {
@@ -132,7 +134,7 @@ static void draw(struct progress *p, uint64_t now)
 	/* clear to the end of the line: the previous report may have been longer */
 	fprintf(stderr, "\r%.*s\033[K", (int)sb.len, sb.buf);
 	fflush(stderr);
-	line_shown = true;
+	atomic_store(&line_shown, true);
 	sbuf_release(&sb);
 }
 
@@ -155,11 +157,18 @@ void progress__update(struct progress *p, uint64_t done, uint64_t items)
 
 void progress__clear_line(void)
 {
-	if (!line_shown)
+	if (!atomic_load(&line_shown))
 		return;
-	fputs("\r\033[K", stderr);
+	fputs(ERASE_LINE, stderr);
 	fflush(stderr);
-	line_shown = false;
+	atomic_store(&line_shown, false);
+}
+
+void progress__erase_async(void)
+{
+	if (atomic_exchange(&line_shown, false) &&
+	    write(STDERR_FILENO, ERASE_LINE, sizeof(ERASE_LINE) - 1) < 0)
+		return;    /* nothing more to do about it in a signal handler */
 }
 
 void progress__delete(struct progress *p)

@@ -41,6 +41,11 @@ void progress__set_output(const char *path);
 
 /* Erase the progress line if one is showing (before writing to stderr). */
 void progress__clear_line(void);
+/*
+ * The same, async-signal-safe (one write(2)), for a signal handler that
+ * ends the process: what stdio had buffered for stderr may follow it.
+ */
+void progress__erase_async(void);
 
 /* The size of the input at path ("-": standard input), 0 when it is not a regular file. */
 uint64_t progress__input_size(const char *path);
