@@ -2,7 +2,6 @@
 #include "srcline.h"
 #include "demangle.h"
 #include "dso.h"
-#include "jit-name.h"
 #include "jitmap.h"
 #include "strpool.h"
 
@@ -455,27 +454,20 @@ static const struct addr_entry *native_entry(struct srcline_cache *c, const stru
 static size_t jit_lookup(struct srcline_cache *c, const struct frame *f, struct src_loc *out)
 {
 	const struct jit_line *l;
-	size_t len;
 
 	if (!f->jit || !f->jit->nr_lines)
 		return 0;
 	l = jit_sym__line(f->jit, f->jit->start + f->symoff);
-	if (!l || !l->line)
+	/*
+	 * A line whose file name was dropped (jit-name.h) is not shown: it
+	 * may be an inlined function's, of another script (Node v20 writes
+	 * such names from freed memory), so the function's own file would
+	 * put it where that file may have no such line.
+	 */
+	if (!l || !l->line || !l->file)
 		return 0;
-	if (l->file) {
-		/* the session's pool holds these; the contract is the cache's pool */
-		out->file = strpool__intern(c->pool, l->file);
-	} else {
-		/* its file name was dropped (jit-name.h): the function name's own path */
-		const char *path = jit_name__path(f->jit->name, &len);
-		char *copy;
-
-		if (!path)
-			return 0;
-		copy = xstrndup(path, len);
-		out->file = strpool__intern(c->pool, copy);
-		free(copy);
-	}
+	/* the session's pool holds these; the contract is the cache's pool */
+	out->file = strpool__intern(c->pool, l->file);
 	out->function = f->sym ? strpool__intern(c->pool, f->sym) : c->unknown;
 	out->line = l->line;
 	out->column = l->column;

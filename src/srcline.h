@@ -17,7 +17,10 @@
  * JIT_CODE_DEBUG_INFO gave (see jitmap.h): one level, named after the
  * frame's symbol. Its address is jit->start + symoff, which for a caller
  * frame is the return address (elf_addr, for native frames, is already
- * the call site).
+ * the call site). A line without a file (its name was dropped as
+ * unusable, jit-name.h) is no line: the function's own file is not put in
+ * its place, since the line may be an inlined function's, of another
+ * script.
  *
  * Missing, stripped or corrupt DWARF gives no lines, never a crash and
  * never a message. Not thread-safe.
