@@ -510,9 +510,10 @@ static void src_file__split(struct src_file *sf, const unsigned char *buf, size_
 }
 
 /*
- * Read path (read-only; a regular file of at most SRC_FILE_MAX bytes,
- * never blocking on a FIFO or device) into sf's line lengths; sf->lens
- * stays NULL when it cannot be read.
+ * Read path (read-only; a regular file of 1 to SRC_FILE_MAX bytes, never
+ * blocking on a FIFO or device) into sf's line lengths; sf->lens stays
+ * NULL when it cannot be read. The path is this machine's: --symfs is for
+ * binaries (dso-locate.h), so a source file is not looked for under it.
  */
 static void src_file__read(struct src_file *sf, const char *path)
 {
@@ -525,10 +526,12 @@ static void src_file__read(struct src_file *sf, const char *path)
 		path += 7;
 	if (path[0] != '/')
 		return;         /* relative to what the runtime's directory was: unknown */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)SRC_FILE_MAX) {
+	/* size 0: nothing to check against (a /proc file's size says nothing) */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
+	    st.st_size > (off_t)SRC_FILE_MAX) {
 		close(fd);
 		return;
 	}

@@ -25,7 +25,8 @@
  *    file:// URL to a regular file, read once, read-only, never a FIFO),
  *    a line past its last line, or a column more than one past its line's
  *    last byte, is not shown (Node v20 names an inlined function's lines
- *    with its caller's script). An unreadable file is not checked. The
+ *    with its caller's script). An unreadable or empty file is not
+ *    checked; the path is this machine's, --symfs or not. The
  *    cache counts these; srcline_cache__delete() says how many in one
  *    warning.
  *
