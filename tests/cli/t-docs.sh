@@ -1,8 +1,8 @@
 #!/bin/sh
 # The documentation stays within the repository (issue 21):
 #  - no file of the source tree (git's tracked files, else every file of
-#    the unpacked tree) names the directory beside it, "../shared": a
-#    reader of the repository does not have it;
+#    the unpacked tree) names the directory "shared" beside the tree (the
+#    path below): a reader of the repository does not have it;
 #  - each relative link of README.md and ARCHITECTURE.md, "[text](target)"
 #    outside fenced code, names a file or directory of the tree, and a
 #    "#anchor" (alone or after a .md file) names a heading of that file as

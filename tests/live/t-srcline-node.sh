@@ -7,7 +7,8 @@
 # line is at most the file's last, the column at most one past the line's
 # last byte. Node v20 names an inlined function's lines with its caller's
 # script, or with bytes from freed memory; such lines must not be shown
-# under the caller's file (issue 21). The module's functions sit below a
+# under the caller's file (issue 21); 'JS:*hot' must have samples (else
+# the test skips: nothing was checked). The module's functions sit below a
 # block of comments, at lines the main script does not have, so any line
 # of theirs put under main.js is out of it.
 # Skips (77) when perf cannot record or node is missing.
@@ -92,7 +93,9 @@ while read -r n file line col; do
 	fi
 done <"$live_tmp/lines.txt"
 live_say "$checked source lines of main.js and mod.js checked, $bad outside their file"
-grep -q "$run/main.js:5:" "$live_tmp/report.txt" ||
-	live_fail "no source line of main.js's loop (line 5) in report --source-lines"
+# Not vacuous: TurboFan's hot (which inlines mod.js) was sampled. Its lines
+# may all be gone: Node v20 sometimes names every entry from freed memory.
+grep -q "JS:\*hot $run/main.js:" "$live_tmp/report.txt" ||
+	live_skip "TurboFan's 'JS:*hot' took no sample in ${LIVE_SECONDS:-2} s (raise LIVE_SECONDS)"
 [ "$bad" -eq 0 ] || live_fail "$bad source lines lie outside the file they name"
 live_finish
