@@ -2,7 +2,6 @@
 #include "srcline.h"
 #include "demangle.h"
 #include "dso.h"
-#include "jit-name.h"
 #include "jitmap.h"
 #include "strpool.h"
 
@@ -10,6 +9,7 @@
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <uthash.h>
 
@@ -51,10 +51,23 @@ struct addr_entry {
 	UT_hash_handle hh;
 };
 
+/*
+ * A JIT line table's source file as it is on disk: how long each line is,
+ * to refuse lines it cannot have. NULL lens: not readable, not checked.
+ */
+struct src_file {
+	const char *path;       /* key: the interned name the line table gives */
+	uint32_t *lens;         /* lens[i]: bytes of line i + 1, without its end */
+	size_t nr;
+	UT_hash_handle hh;
+};
+
 struct srcline_cache {
 	struct strpool *pool;
 	struct dwarf_file *files;
 	struct addr_entry *addrs;
+	struct src_file *srcs;
+	size_t outside;         /* JIT lines not shown: outside their file */
 	const char *unknown;
 	bool no_memo;           /* native answers are not kept */
 };
@@ -86,6 +99,7 @@ void srcline_cache__delete(struct srcline_cache *c)
 {
 	struct dwarf_file *df, *dtmp;
 	struct addr_entry *e, *etmp;
+	struct src_file *sf, *stmp;
 
 	if (!c)
 		return;
@@ -100,6 +114,15 @@ void srcline_cache__delete(struct srcline_cache *c)
 		free(e->locs);
 		free(e);
 	}
+	HASH_ITER(hh, c->srcs, sf, stmp) {
+		HASH_DEL(c->srcs, sf);
+		free(sf->lens);
+		free(sf);
+	}
+	if (c->outside)
+		warning("%zu JIT source line lookups not shown: the line or column lies outside "
+			"the file the jitdump names (V8 names an inlined function's lines with "
+			"its caller's script)", c->outside);
 	free(c);
 }
 
@@ -452,30 +475,129 @@ static const struct addr_entry *native_entry(struct srcline_cache *c, const stru
 	return e;
 }
 
+/* A source file larger than this is not read: its lines are not checked. */
+#define SRC_FILE_MAX (64u << 20)
+
+/*
+ * Split buf into lines as JavaScript does (LF, CR LF, CR, U+2028, U+2029
+ * end a line): a line count and lengths in bytes, which bound its columns
+ * (UTF-16 units or characters are never more than bytes).
+ */
+static void src_file__split(struct src_file *sf, const unsigned char *buf, size_t size)
+{
+	size_t i, start = 0, alloc = 0;
+
+	for (i = 0; i <= size; i++) {
+		size_t end = i, next;
+
+		if (i == size) {
+			next = i + 1;   /* the last line, empty after a final LF */
+		} else if (buf[i] == '\n') {
+			next = i + 1;
+		} else if (buf[i] == '\r') {
+			next = i + 1 < size && buf[i + 1] == '\n' ? i + 2 : i + 1;
+		} else if (buf[i] == 0xe2 && i + 2 < size && buf[i + 1] == 0x80 &&
+			   (buf[i + 2] == 0xa8 || buf[i + 2] == 0xa9)) {
+			next = i + 3;
+		} else {
+			continue;
+		}
+		ALLOC_GROW(sf->lens, sf->nr + 1, alloc);
+		sf->lens[sf->nr++] = end - start > UINT32_MAX ? UINT32_MAX : (uint32_t)(end - start);
+		start = next;
+		i = next - 1;
+	}
+}
+
+/*
+ * Read path (read-only; a regular file of 1 to SRC_FILE_MAX bytes, never
+ * blocking on a FIFO or device) into sf's line lengths; sf->lens stays
+ * NULL when it cannot be read. The path is this machine's: --symfs is for
+ * binaries (dso-locate.h), so a source file is not looked for under it.
+ */
+static void src_file__read(struct src_file *sf, const char *path)
+{
+	struct stat st;
+	unsigned char *buf;
+	size_t got = 0;
+	int fd;
+
+	if (!strncmp(path, "file://", 7))
+		path += 7;
+	if (path[0] != '/')
+		return;         /* relative to what the runtime's directory was: unknown */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* size 0: nothing to check against (a /proc file's size says nothing) */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
+	    st.st_size > (off_t)SRC_FILE_MAX) {
+		close(fd);
+		return;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got == (size_t)st.st_size)
+		src_file__split(sf, buf, got);
+	free(buf);
+}
+
+/*
+ * Whether file (interned) can have line:column: true when it cannot be
+ * read (nothing to check against). A column of 0 is unknown; a column
+ * may stand one past the line's last byte (V8 puts an implicit return
+ * there).
+ */
+static bool src_file__has(struct srcline_cache *c, const char *file, uint32_t line,
+			  uint32_t column)
+{
+	struct src_file *sf;
+
+	HASH_FIND_PTR(c->srcs, &file, sf);
+	if (!sf) {
+		sf = xcalloc(1, sizeof(*sf));
+		sf->path = file;
+		src_file__read(sf, file);
+		HASH_ADD_PTR(c->srcs, path, sf);
+	}
+	if (!sf->lens)
+		return true;
+	if (line > sf->nr)
+		return false;
+	return !column || column <= (uint64_t)sf->lens[line - 1] + 1;
+}
+
 static size_t jit_lookup(struct srcline_cache *c, const struct frame *f, struct src_loc *out)
 {
 	const struct jit_line *l;
-	size_t len;
+	const char *file;
 
 	if (!f->jit || !f->jit->nr_lines)
 		return 0;
 	l = jit_sym__line(f->jit, f->jit->start + f->symoff);
-	if (!l || !l->line)
+	/*
+	 * A line whose file name was dropped (jit-name.h) is not shown: it
+	 * may be an inlined function's, of another script (Node v20 writes
+	 * such names from freed memory), so the function's own file would
+	 * put it where that file may have no such line.
+	 */
+	if (!l || !l->line || !l->file)
 		return 0;
-	if (l->file) {
-		/* the session's pool holds these; the contract is the cache's pool */
-		out->file = strpool__intern(c->pool, l->file);
-	} else {
-		/* its file name was dropped (jit-name.h): the function name's own path */
-		const char *path = jit_name__path(f->jit->name, &len);
-		char *copy;
-
-		if (!path)
-			return 0;
-		copy = xstrndup(path, len);
-		out->file = strpool__intern(c->pool, copy);
-		free(copy);
+	/* the session's pool holds these; the contract is the cache's pool */
+	file = strpool__intern(c->pool, l->file);
+	/* Node v20 names an inlined function's lines with its caller's script */
+	if (!src_file__has(c, file, l->line, l->column)) {
+		c->outside++;
+		return 0;
 	}
+	out->file = file;
 	out->function = f->sym ? strpool__intern(c->pool, f->sym) : c->unknown;
 	out->line = l->line;
 	out->column = l->column;

@@ -17,7 +17,18 @@
  * JIT_CODE_DEBUG_INFO gave (see jitmap.h): one level, named after the
  * frame's symbol. Its address is jit->start + symoff, which for a caller
  * frame is the return address (elf_addr, for native frames, is already
- * the call site).
+ * the call site). A line is shown only where its file can have it:
+ *  - a line without a file (its name was dropped as unusable, jit-name.h)
+ *    is no line: the function's own file is not put in its place, since
+ *    the line may be an inlined function's, of another script;
+ *  - where the file the line table names is readable (an absolute path or
+ *    file:// URL to a regular file, read once, read-only, never a FIFO),
+ *    a line past its last line, or a column more than one past its line's
+ *    last byte, is not shown (Node v20 names an inlined function's lines
+ *    with its caller's script). An unreadable or empty file is not
+ *    checked; the path is this machine's, --symfs or not. The
+ *    cache counts these; srcline_cache__delete() says how many in one
+ *    warning.
  *
  * Missing, stripped or corrupt DWARF gives no lines, never a crash and
  * never a message. Not thread-safe.
@@ -51,7 +62,7 @@ struct srcline_cache *srcline_cache__new(struct strpool *pool);
  * no native answers, only the open files. Lookups answer the same.
  */
 void srcline_cache__no_memo(struct srcline_cache *c);
-/* Closes every file and frees the cached results. Accepts NULL. */
+/* Closes every file and frees the cached results (the warning above). Accepts NULL. */
 void srcline_cache__delete(struct srcline_cache *c);
 
 /*
