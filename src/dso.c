@@ -96,6 +96,12 @@ static void dso__load(struct dso *d)
 	note("'%s': %zu symbols from '%s'", d->key.path, symtab__nr_symbols(d->symtab),
 	     d->symfile);
 	elf_image__delete(dbg);
+	if (elf_image__in_memory(rt)) {
+		/* the running vdso: no path to open it again by */
+		d->binary.tried = true;
+		d->binary.img = rt;
+		return;
+	}
 	elf_image__delete(rt);
 }
 
@@ -106,6 +112,7 @@ struct dso_cache *dso_cache__new(const struct dso_opts *opts, struct strpool *po
 	elf_version(EV_CURRENT);
 	c->pool = pool;
 	c->locator = dso_locator__new(opts->symfs, opts->buildid_dir);
+	dso_locator__set_recording(c->locator, opts->rec);
 	c->demangle = opts->demangle;
 	c->demangle_flags = opts->demangle_params ? DEMANGLE_PARAMS : 0;
 	return c;

@@ -46,6 +46,7 @@
 #include "symtab.h"
 
 struct elf_image;
+struct dso_recording;
 struct strpool;
 struct dso_cache;
 struct dso;
@@ -58,6 +59,8 @@ struct dso_opts {
 	const char *buildid_dir;   /* NULL: symfs/.debug with a symfs, else $HOME/.debug */
 	bool demangle;             /* false: raw names, as perf --no-demangle */
 	bool demangle_params;      /* "f(int)" rather than "f", as perf -v */
+	/* the recording, borrowed, for [vdso] (dso-locate.h); NULL: the host's vdso is never used */
+	const struct dso_recording *rec;
 };
 
 /* struct symbol: see symtab.h. */
