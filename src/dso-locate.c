@@ -311,17 +311,30 @@ void dso_locator__set_recording(struct dso_locator *c, const struct dso_recordin
 	c->rec = rec;
 }
 
-/* Why a recording has no build id for [vdso], as the perf record option that does it. */
-static const char *recording__no_vdso_id_cause(const struct dso_recording *rec)
+/*
+ * Why a recording has no build id for [vdso], as the perf record option
+ * that does it, and *fix, what records one.
+ */
+static const char *recording__no_vdso_id_cause(const struct dso_recording *rec,
+					       const char **fix)
 {
-	if (rec->pipe_mode)
+	*fix = "record to a file without -z, -B and --buildid-mmap";
+	if (rec->pipe_mode) {
+		*fix = "record to a file, perf record -o FILE";
 		return "recorded in pipe mode";
-	if (rec->compressed)
+	}
+	if (rec->compressed) {
+		*fix = "record without -z";
 		return "recorded with -z";
-	if (rec->mmap_build_ids)
+	}
+	if (rec->mmap_build_ids) {
+		*fix = "record without --buildid-mmap";
 		return "recorded with --buildid-mmap";
-	if (!rec->has_build_ids)
-		return "recorded with -B (--no-buildid)";
+	}
+	if (!rec->has_build_ids) {
+		*fix = "record without -B";
+		return "recorded with -B / --no-buildid";
+	}
 	return "no build id for it in the recording";
 }
 
@@ -346,7 +359,7 @@ static struct elf_image *want__running_vdso(struct want *w)
 	const uint8_t *rid;
 	size_t rid_size = 0;
 	struct utsname u;
-	const char *cause;
+	const char *cause, *fix = "record to a file without -z, -B and --buildid-mmap";
 
 	if (w->mismatch || w->not_elf) {
 		want__warn(w, "[vdso]", false);
@@ -354,7 +367,7 @@ static struct elf_image *want__running_vdso(struct want *w)
 	}
 	build_id__addhex(&hex, w->id, w->id_size);
 	cause = w->id_size ? "recorded with -N / --no-buildid-cache, or on another machine" :
-		rec ? recording__no_vdso_id_cause(rec) : "no build id for it in the recording";
+		rec ? recording__no_vdso_id_cause(rec, &fix) : "no build id for it in the recording";
 	if ((w->loc->symfs || !rec) && w->id_size) {
 		warning("'[vdso]' build id %s is not in the build-id cache '%s' (%s): its frames "
 			"stay unresolved (the host's vdso is not used%s; copy the recording "
@@ -364,8 +377,8 @@ static struct elf_image *want__running_vdso(struct want *w)
 	}
 	if (w->loc->symfs || !rec) {
 		warning("no build id for '[vdso]' in the recording (%s): its frames stay unresolved "
-			"(the host's vdso is not used%s; record to a file without -z and "
-			"--buildid-mmap)", cause, w->loc->symfs ? " with --symfs" : "");
+			"(the host's vdso is not used%s; %s)", cause,
+			w->loc->symfs ? " with --symfs" : "", fix);
 		goto out;
 	}
 	if (w->id_size) {
@@ -389,9 +402,8 @@ static struct elf_image *want__running_vdso(struct want *w)
 	    (!rec->hostname || !strcmp(u.nodename, rec->hostname)) &&
 	    (run = dso_locator__running_vdso())) {
 		warning("no build id for '[vdso]' in the recording (%s): using the running kernel's "
-			"vdso, matched by kernel release '%s'%s only (record to a file without -z "
-			"and --buildid-mmap for a build id)", cause, u.release,
-			rec->hostname ? " and hostname" : "");
+			"vdso, matched by kernel release '%s'%s only (%s for a build id)", cause,
+			u.release, rec->hostname ? " and hostname" : "", fix);
 		goto out;
 	}
 	sbuf_reset(&hex);
@@ -404,8 +416,8 @@ static struct elf_image *want__running_vdso(struct want *w)
 	else
 		sbuf_addstr(&hex, "this kernel, whose vdso cannot be read");
 	warning("no build id for '[vdso]' in the recording (%s) and it was made on %s: its "
-		"frames stay unresolved (record to a file without -z and --buildid-mmap, or "
-		"read it on the machine that recorded)", cause, hex.buf);
+		"frames stay unresolved (%s, or read it on the machine that recorded)", cause,
+		hex.buf, fix);
 out:
 	sbuf_release(&hex);
 	return run;

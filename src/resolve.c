@@ -215,7 +215,6 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 	if (map->build_id_size) {
 		bid = map->build_id;
 		bid_size = map->build_id_size;
-		r->rec.mmap_build_ids = true;   /* --buildid-mmap, for a [vdso]'s warning */
 	} else {
 		struct bid_entry *e;
 
@@ -225,6 +224,8 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 			bid_size = e->bid->size;
 		}
 	}
+	/* --buildid-mmap, for a [vdso]'s warning: the records so far say */
+	r->rec.mmap_build_ids = machine__mmap_build_ids(r->machine);
 	map->dso = dso_cache__findnew(r->dsos, map->filename, bid, bid_size);
 	return map->dso;
 }
