@@ -339,17 +339,19 @@ static const char *recording__no_vdso_id_cause(const struct dso_recording *rec,
 }
 
 /*
- * perf 6.1 maps every [vdso] to a copy of its own process's vdso and
- * reads it when the build-id cache has none for the recorded build id
- * (a file with another build id is refused) or when the recording has no
- * build id for [vdso] at all: right only on the kernel that recorded.
- * jitsym asks for evidence first. A build id is proof. Without one (pipe
- * mode, -z and --buildid-mmap recordings have none: the kernel cannot
- * read the vdso's, perf collects none at the end of such sessions) the
- * recorded os release and hostname equal to uname's are the best there is:
- * the vdso is built with the kernel, so the same release on the same
- * machine is almost always the same image; the warning says the match is
- * by release only. Everything else keeps [unknown] with the cause and fix.
+ * perf 6.1 maps a [vdso] to a copy of its own process's vdso when the
+ * recording has no build id for [vdso] (pipe mode, -z, --buildid-mmap:
+ * the kernel cannot read the vdso's, perf collects none at the end of such
+ * sessions; -B), on whatever kernel it runs: right only on the kernel that
+ * recorded. A [vdso] build id in the header makes perf look in the
+ * build-id cache alone, so after perf record -N it names nothing even on
+ * the same kernel. jitsym asks for evidence instead. A build id equal to
+ * the running vdso's is proof, so -N recordings read on their kernel are
+ * named too. Without one, the recorded os release and hostname equal to
+ * uname's are the best there is: the vdso is built with the kernel, so the
+ * same release on the same machine is almost always the same image; the
+ * warning says the match is by release only. Everything else keeps
+ * [unknown] with the cause and the fix.
  */
 static struct elf_image *want__running_vdso(struct want *w)
 {

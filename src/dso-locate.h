@@ -60,8 +60,9 @@ struct elf_image *dso_locator__running_vdso(void);
  * the build-id cache. Paths that name no file ("//anon", "[heap]") give
  * NULL without a warning. The caller owns the image.
  *
- * [vdso] is looked up in the build-id cache only; failing that, like perf,
- * the running kernel's vdso stands in (dso_locator__running_vdso()), but
+ * [vdso] is looked up in the build-id cache only; failing that, as perf
+ * does for recordings without a [vdso] build id, the running kernel's vdso
+ * stands in (dso_locator__running_vdso()), but
  * only on evidence that the recording was made on the running kernel:
  * its [vdso] build id equals the running vdso's or, when it has none for
  * [vdso], its os release and hostname equal uname's (said in a warning).
