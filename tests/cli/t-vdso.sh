@@ -19,8 +19,8 @@ rc=$?
 [ "$rc" = 0 ] || { echo "vdso-info failed"; exit 99; }
 bid=$(awk '$1 == "buildid" { print $2 }' "$tmp/info")
 size=$(awk '$1 == "size" { print $2 }' "$tmp/info")
-set -- $(awk '$1 == "symbol" { print $2, $3, $4 }' "$tmp/info")
-sym=$1 addr=$2
+sym=$(awk '$1 == "symbol" { print $2 }' "$tmp/info")
+addr=$(awk '$1 == "symbol" { print $3 }' "$tmp/info")
 [ -n "$bid" ] || { echo "skip: the running vdso has no build id"; exit 77; }
 mkdir "$tmp/home"
 HOME=$tmp/home
@@ -112,4 +112,4 @@ if unknown symfs && says symfs "the host's vdso is not used with --symfs"; then
 else
 	bad "--symfs"; cat "$tmp/symfs.out" "$tmp/symfs.err"
 fi
-exit $fail
+exit "$fail"
