@@ -29,7 +29,7 @@ struct dso_locator {
 /* A vdso image larger than this is not believed (they are a few pages). */
 #define VDSO_MAX_SIZE (1u << 20)
 
-/* The name the running kernel's vdso goes by in messages and dso__file(). */
+/* The name the running kernel's vdso goes by in messages. */
 #define RUNNING_VDSO_NAME "[vdso] (running kernel)"
 
 /* One search: the build id wanted and what the candidates tried said. */

@@ -43,6 +43,7 @@ struct dso {
 	size_t nr_segs;
 	struct symtab *symtab;          /* NULL: no binary usable */
 	struct dso_image binary, debug;
+	bool in_memory;                 /* the binary has no file (the running vdso) */
 	struct dso_call *calls;         /* dso__call_ends_at()'s answers; NULL: none yet */
 };
 
@@ -100,6 +101,7 @@ static void dso__load(struct dso *d)
 		/* the running vdso: no path to open it again by */
 		d->binary.tried = true;
 		d->binary.img = rt;
+		d->in_memory = true;
 		return;
 	}
 	elf_image__delete(rt);
@@ -195,13 +197,13 @@ size_t dso__nr_symbols(struct dso *d)
 const char *dso__file(struct dso *d)
 {
 	dso__load(d);
-	return d->file;
+	return d->in_memory ? NULL : d->file;
 }
 
 const char *dso__symfile(struct dso *d)
 {
 	dso__load(d);
-	return d->symfile;
+	return d->in_memory && d->symfile == d->file ? NULL : d->symfile;
 }
 
 const uint8_t *dso__build_id(struct dso *d, size_t *size)

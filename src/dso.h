@@ -105,7 +105,8 @@ size_t dso__nr_symbols(struct dso *d);
  * The files actually read, after loading: the binary (program headers,
  * .dynsym, .plt) and the file the symbols came from (a debug file or the
  * binary; the one to try for DWARF). Interned; NULL when no binary was
- * usable.
+ * usable, or when it has no file: the running kernel's vdso standing in
+ * for [vdso] is read from memory (dso__elf_image() still has it).
  */
 const char *dso__file(struct dso *d);
 const char *dso__symfile(struct dso *d);

@@ -696,6 +696,8 @@ static void test_dso__running_vdso(void)
 	d = dso_cache__findnew(c, "[vdso]", id, rn);
 	T("running vdso: its build id gives its symbols", dso__nr_symbols(d) > 0 &&
 	  msg_warning_count() == warned);
+	T("running vdso: no file to open by name (srcline, DWARF)", !dso__file(d) &&
+	  !dso__symfile(d));
 	T("running vdso: the image stays open (no path to open again)",
 	  dso__elf_image(d) && elf_image__in_memory(dso__elf_image(d)) &&
 	  dso__debug_elf_image(d) == dso__elf_image(d));
