@@ -10,7 +10,10 @@
 #include "sbuf.h"
 
 #include <limits.h>
+#include <link.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 /* Symlinks followed while resolving one path under symfs (as the kernel's 40). */
@@ -20,7 +23,14 @@ struct dso_locator {
 	char *symfs;                    /* NULL: none */
 	char *buildid_dir;
 	bool buildid_in_symfs;          /* buildid_dir is symfs/.debug: confine it too */
+	const struct dso_recording *rec;        /* NULL: not set */
 };
+
+/* A vdso image larger than this is not believed (they are a few pages). */
+#define VDSO_MAX_SIZE (1u << 20)
+
+/* The name the running kernel's vdso goes by in messages. */
+#define RUNNING_VDSO_NAME "[vdso] (running kernel)"
 
 /* One search: the build id wanted and what the candidates tried said. */
 struct want {
@@ -258,20 +268,161 @@ static void want__warn(struct want *w, const char *path, bool deleted)
 }
 
 /*
- * perf script reads a [vdso] it finds no copy of from its own process,
- * right only on the kernel that recorded; jitsym leaves its frames
- * unresolved and says why.
+ * The running vdso as this process has it mapped: the whole image is
+ * mapped (the kernel maps the vdso's file image as is), so its size is the
+ * furthest of its ELF header, program headers, section headers and PT_LOAD
+ * file contents.
  */
-static void want__warn_vdso(struct want *w)
+struct elf_image *dso_locator__running_vdso(void)
 {
-	if (w->mismatch || w->not_elf)
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
+	const ElfW(Phdr) *ph;
+	uint64_t size, end;
+	size_t i;
+
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    eh->e_phentsize != sizeof(*ph) || eh->e_phoff > VDSO_MAX_SIZE ||
+	    eh->e_shoff > VDSO_MAX_SIZE || eh->e_phnum > 64 || eh->e_shnum > 256) {
+		errno = ENOENT;
+		return NULL;
+	}
+	size = sizeof(*eh);
+	end = eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(*ph);
+	size = end > size ? end : size;
+	end = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+	size = end > size ? end : size;
+	ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		end = (uint64_t)ph[i].p_offset + ph[i].p_filesz;
+		if (ph[i].p_type == PT_LOAD && end > size)
+			size = end;
+	}
+	if (size > VDSO_MAX_SIZE) {
+		errno = ENOEXEC;
+		return NULL;
+	}
+	return elf_image__open_memory(RUNNING_VDSO_NAME, base, (size_t)size);
+}
+
+void dso_locator__set_recording(struct dso_locator *c, const struct dso_recording *rec)
+{
+	c->rec = rec;
+}
+
+/*
+ * Why a recording has no build id for [vdso], as the perf record option
+ * that does it, and *fix, what records one.
+ */
+static const char *recording__no_vdso_id_cause(const struct dso_recording *rec,
+					       const char **fix)
+{
+	*fix = "record to a file without -z, -B and --buildid-mmap";
+	if (rec->pipe_mode) {
+		*fix = "record to a file, perf record -o FILE";
+		return "recorded in pipe mode";
+	}
+	if (rec->compressed) {
+		*fix = "record without -z";
+		return "recorded with -z";
+	}
+	if (rec->mmap_build_ids) {
+		*fix = "record without --buildid-mmap";
+		return "recorded with --buildid-mmap";
+	}
+	if (!rec->has_build_ids) {
+		*fix = "record without -B";
+		return "recorded with -B / --no-buildid";
+	}
+	return "no build id for it in the recording";
+}
+
+/*
+ * perf 6.1 maps a [vdso] to a copy of its own process's vdso when the
+ * recording has no build id for [vdso] (pipe mode, -z, --buildid-mmap:
+ * the kernel cannot read the vdso's, perf collects none at the end of such
+ * sessions; -B), on whatever kernel it runs: right only on the kernel that
+ * recorded. A [vdso] build id in the header makes perf look in the
+ * build-id cache alone, so after perf record -N it names nothing even on
+ * the same kernel. jitsym asks for evidence instead. A build id equal to
+ * the running vdso's is proof, so -N recordings read on their kernel are
+ * named too. Without one, the recorded os release and hostname equal to
+ * uname's are the best there is: the vdso is built with the kernel, so the
+ * same release on the same machine is almost always the same image; the
+ * warning says the match is by release only. Everything else keeps
+ * [unknown] with the cause and the fix.
+ */
+static struct elf_image *want__running_vdso(struct want *w)
+{
+	const struct dso_recording *rec = w->loc->rec;
+	struct elf_image *run = NULL;
+	struct sbuf hex = SBUF_INIT;
+	const uint8_t *rid;
+	size_t rid_size = 0;
+	struct utsname u;
+	const char *cause, *fix = "record to a file without -z, -B and --buildid-mmap";
+
+	if (w->mismatch || w->not_elf) {
 		want__warn(w, "[vdso]", false);
-	else if (!w->id_size)
-		warning("no build id for '[vdso]' in the recording (pipe mode or -z): its frames "
-			"stay unresolved (the host's vdso is not used)");
+		return NULL;
+	}
+	build_id__addhex(&hex, w->id, w->id_size);
+	cause = w->id_size ? "recorded with -N / --no-buildid-cache, or on another machine" :
+		rec ? recording__no_vdso_id_cause(rec, &fix) : "no build id for it in the recording";
+	if ((w->loc->symfs || !rec) && w->id_size) {
+		warning("'[vdso]' build id %s is not in the build-id cache '%s' (%s): its frames "
+			"stay unresolved (the host's vdso is not used%s; copy the recording "
+			"machine's ~/.debug with its vdso there, see perf buildid-cache)", hex.buf,
+			w->loc->buildid_dir, cause, w->loc->symfs ? " with --symfs" : "");
+		goto out;
+	}
+	if (w->loc->symfs || !rec) {
+		warning("no build id for '[vdso]' in the recording (%s): its frames stay unresolved "
+			"(the host's vdso is not used%s; %s)", cause,
+			w->loc->symfs ? " with --symfs" : "", fix);
+		goto out;
+	}
+	if (w->id_size) {
+		run = dso_locator__running_vdso();
+		rid = run ? elf_image__build_id(run, &rid_size) : NULL;
+		if (rid && build_id__equal(w->id, w->id_size, rid, rid_size)) {
+			note("'[vdso]': the running kernel's vdso, build id %s", hex.buf);
+			goto out;
+		}
+		elf_image__delete(run);
+		run = NULL;
+		warning("'[vdso]' build id %s is neither in the build-id cache '%s' nor the running "
+			"kernel's vdso (recorded on another kernel, or with -N there): its frames stay "
+			"unresolved (record without -N, or copy that machine's ~/.debug here with "
+			"--buildid-dir, see perf buildid-cache)", hex.buf, w->loc->buildid_dir);
+		goto out;
+	}
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	if (rec->osrelease && !strcmp(u.release, rec->osrelease) &&
+	    (!rec->hostname || !strcmp(u.nodename, rec->hostname)) &&
+	    (run = dso_locator__running_vdso())) {
+		warning("no build id for '[vdso]' in the recording (%s): using the running kernel's "
+			"vdso, matched by kernel release '%s'%s only (%s for a build id)", cause,
+			u.release, rec->hostname ? " and hostname" : "", fix);
+		goto out;
+	}
+	sbuf_reset(&hex);
+	if (!rec->osrelease)
+		sbuf_addstr(&hex, "an unknown kernel");
+	else if (strcmp(u.release, rec->osrelease))
+		sbuf_addf(&hex, "kernel '%s', not the running one", rec->osrelease);
+	else if (rec->hostname && strcmp(u.nodename, rec->hostname))
+		sbuf_addf(&hex, "host '%s', not this one", rec->hostname);
 	else
-		warning("'[vdso]' is not in the build-id cache '%s': its frames stay unresolved "
-			"(the host's vdso is not used)", w->loc->buildid_dir);
+		sbuf_addstr(&hex, "this kernel, whose vdso cannot be read");
+	warning("no build id for '[vdso]' in the recording (%s) and it was made on %s: its "
+		"frames stay unresolved (%s, or read it on the machine that recorded)", cause,
+		hex.buf, fix);
+out:
+	sbuf_release(&hex);
+	return run;
 }
 
 struct elf_image *dso_locator__find_binary(struct dso_locator *c, const char *path,
@@ -284,10 +435,10 @@ struct elf_image *dso_locator__find_binary(struct dso_locator *c, const char *pa
 	char *base_path = xstrndup(path, path_len_undeleted(path, &deleted));
 
 	if (!strcmp(base_path, "[vdso]")) {
-		/* perf record keeps the vdso in the build-id cache; never the host's */
+		/* perf record keeps the vdso in the build-id cache; else maybe the host's */
 		img = want__find_in_buildid_cache(&w, base_path, "vdso");
 		if (!img)
-			want__warn_vdso(&w);
+			img = want__running_vdso(&w);
 		goto out;
 	}
 	if (base_path[0] != '/')

@@ -43,6 +43,7 @@ struct dso {
 	size_t nr_segs;
 	struct symtab *symtab;          /* NULL: no binary usable */
 	struct dso_image binary, debug;
+	bool in_memory;                 /* the binary has no file (the running vdso) */
 	struct dso_call *calls;         /* dso__call_ends_at()'s answers; NULL: none yet */
 };
 
@@ -96,6 +97,13 @@ static void dso__load(struct dso *d)
 	note("'%s': %zu symbols from '%s'", d->key.path, symtab__nr_symbols(d->symtab),
 	     d->symfile);
 	elf_image__delete(dbg);
+	if (elf_image__in_memory(rt)) {
+		/* the running vdso: no path to open it again by */
+		d->binary.tried = true;
+		d->binary.img = rt;
+		d->in_memory = true;
+		return;
+	}
 	elf_image__delete(rt);
 }
 
@@ -106,6 +114,7 @@ struct dso_cache *dso_cache__new(const struct dso_opts *opts, struct strpool *po
 	elf_version(EV_CURRENT);
 	c->pool = pool;
 	c->locator = dso_locator__new(opts->symfs, opts->buildid_dir);
+	dso_locator__set_recording(c->locator, opts->rec);
 	c->demangle = opts->demangle;
 	c->demangle_flags = opts->demangle_params ? DEMANGLE_PARAMS : 0;
 	return c;
@@ -188,13 +197,13 @@ size_t dso__nr_symbols(struct dso *d)
 const char *dso__file(struct dso *d)
 {
 	dso__load(d);
-	return d->file;
+	return d->in_memory ? NULL : d->file;
 }
 
 const char *dso__symfile(struct dso *d)
 {
 	dso__load(d);
-	return d->symfile;
+	return d->in_memory && d->symfile == d->file ? NULL : d->symfile;
 }
 
 const uint8_t *dso__build_id(struct dso *d, size_t *size)

@@ -46,6 +46,7 @@
 #include "symtab.h"
 
 struct elf_image;
+struct dso_recording;
 struct strpool;
 struct dso_cache;
 struct dso;
@@ -58,6 +59,8 @@ struct dso_opts {
 	const char *buildid_dir;   /* NULL: symfs/.debug with a symfs, else $HOME/.debug */
 	bool demangle;             /* false: raw names, as perf --no-demangle */
 	bool demangle_params;      /* "f(int)" rather than "f", as perf -v */
+	/* the recording, borrowed, for [vdso] (dso-locate.h); NULL: the host's vdso is never used */
+	const struct dso_recording *rec;
 };
 
 /* struct symbol: see symtab.h. */
@@ -102,7 +105,8 @@ size_t dso__nr_symbols(struct dso *d);
  * The files actually read, after loading: the binary (program headers,
  * .dynsym, .plt) and the file the symbols came from (a debug file or the
  * binary; the one to try for DWARF). Interned; NULL when no binary was
- * usable.
+ * usable, or when it has no file: the running kernel's vdso standing in
+ * for [vdso] is read from memory (dso__elf_image() still has it).
  */
 const char *dso__file(struct dso *d);
 const char *dso__symfile(struct dso *d);

@@ -17,7 +17,9 @@ struct cfi_slot {
 };
 
 struct elf_image {
-	int fd;
+	int fd;                         /* -1: an image in mem */
+	uint8_t *mem;                   /* elf_image__open_memory()'s copy */
+	size_t mem_size;
 	Elf *elf;
 	GElf_Ehdr ehdr;
 	bool shstr_ok;                  /* section names readable */
@@ -41,6 +43,7 @@ void elf_image__delete(struct elf_image *img)
 		elf_end(img->elf);
 	if (img->fd >= 0)
 		close(img->fd);
+	free(img->mem);
 	free(img->path);
 	free(img);
 }
@@ -139,21 +142,11 @@ static struct elf_image *elf_image__fail(struct elf_image *img, int err)
 	return NULL;
 }
 
-struct elf_image *elf_image__open(const char *path)
+/* Check the ELF header and read what every image keeps: elf is set. */
+static struct elf_image *elf_image__init(struct elf_image *img)
 {
-	struct elf_image *img = xcalloc(1, sizeof(*img));
-	struct stat st;
 	size_t shstrndx;
 
-	img->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (img->fd < 0)
-		return elf_image__fail(img, errno);
-	if (fstat(img->fd, &st))
-		return elf_image__fail(img, errno);
-	if (!S_ISREG(st.st_mode))
-		return elf_image__fail(img, ENOENT);
-	img->path = xstrdup(path);
-	img->elf = elf_begin(img->fd, ELF_C_READ_MMAP, NULL);
 	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF ||
 	    !gelf_getehdr(img->elf, &img->ehdr) ||
 	    (img->ehdr.e_type != ET_EXEC && img->ehdr.e_type != ET_DYN &&
@@ -164,6 +157,41 @@ struct elf_image *elf_image__open(const char *path)
 		elf_rawdata(elf_getscn(img->elf, shstrndx), NULL) != NULL;
 	elf_image__read_build_id(img);
 	return img;
+}
+
+struct elf_image *elf_image__open_memory(const char *name, const void *buf, size_t size)
+{
+	struct elf_image *img = xcalloc(1, sizeof(*img));
+
+	img->fd = -1;
+	img->path = xstrdup(name);
+	img->mem = xmalloc(size ? size : 1);
+	memcpy(img->mem, buf, size);
+	img->mem_size = size;
+	img->elf = elf_memory((char *)img->mem, size);
+	return elf_image__init(img);
+}
+
+struct elf_image *elf_image__open(const char *path)
+{
+	struct elf_image *img = xcalloc(1, sizeof(*img));
+	struct stat st;
+
+	img->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (img->fd < 0)
+		return elf_image__fail(img, errno);
+	if (fstat(img->fd, &st))
+		return elf_image__fail(img, errno);
+	if (!S_ISREG(st.st_mode))
+		return elf_image__fail(img, ENOENT);
+	img->path = xstrdup(path);
+	img->elf = elf_begin(img->fd, ELF_C_READ_MMAP, NULL);
+	return elf_image__init(img);
+}
+
+bool elf_image__in_memory(const struct elf_image *img)
+{
+	return img->mem != NULL;
 }
 
 const char *elf_image__path(const struct elf_image *img)
@@ -178,6 +206,13 @@ ssize_t elf_image__pread(struct elf_image *img, void *buf, size_t n, uint64_t of
 	if (off > (uint64_t)INT64_MAX) {
 		errno = EINVAL;
 		return -1;
+	}
+	if (img->mem) {
+		if (off >= img->mem_size)
+			return 0;
+		got = (ssize_t)(n < img->mem_size - off ? n : img->mem_size - off);
+		memcpy(buf, img->mem + off, (size_t)got);
+		return got;
 	}
 	do
 		got = pread(img->fd, buf, n, (off_t)off);

@@ -50,6 +50,14 @@ struct elf_section_info {
  * errno of open() (ENOENT for something not a regular file).
  */
 struct elf_image *elf_image__open(const char *path);
+/*
+ * An ELF image held in memory (size bytes at buf, copied), e.g. the
+ * running kernel's vdso; name stands for its path in messages and
+ * elf_image__path(). NULL with errno ENOEXEC when it is not ELF.
+ */
+struct elf_image *elf_image__open_memory(const char *name, const void *buf, size_t size);
+/* Whether it came from elf_image__open_memory(): it cannot be opened again by path. */
+bool elf_image__in_memory(const struct elf_image *img);
 /* Close the file and free everything handed out. Accepts NULL. */
 void elf_image__delete(struct elf_image *img);
 

@@ -46,6 +46,7 @@ struct machine {
 	 */
 	struct thread_entry *gone_threads;
 	struct proc *gone_procs;
+	bool mmap_build_ids;          /* an MMAP2 carried a build id (--buildid-mmap) */
 };
 
 struct machine *machine__new(struct strpool *pool)
@@ -339,6 +340,7 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 		return;
 	map = xmalloc(sizeof(*map));
 	*map = *tmpl;
+	m->mmap_build_ids |= tmpl->build_id_size > 0;
 	map->filename = strpool__intern(m->pool, tmpl->filename);
 	map->anon = map_name_is_anon(map->filename);
 	map->dso = NULL;
@@ -358,4 +360,9 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 		machine__changed_range(m, pid, start, start + len);
 	else
 		p->gen++;
+}
+
+bool machine__mmap_build_ids(const struct machine *m)
+{
+	return m->mmap_build_ids;
 }

@@ -72,6 +72,9 @@ void machine__exit(struct machine *m, uint32_t pid, uint32_t tid);
 void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len,
 		   uint64_t pgoff, const struct map *tmpl);
 
+/* Whether an MMAP2 so far carried a build id (perf record --buildid-mmap). */
+bool machine__mmap_build_ids(const struct machine *m);
+
 /* Whether a mapped name is anonymous memory rather than a file. */
 bool map_name_is_anon(const char *filename);
 /*

@@ -2,6 +2,7 @@
 #include "resolve.h"
 #include "callsite.h"
 #include "dso.h"
+#include "dso-locate.h"
 #include "jit-loader.h"
 #include "jitmap.h"
 #include "kernel.h"
@@ -54,6 +55,7 @@ struct resolver {
 	struct frame_slot *cache;
 	struct call_answer *calls;
 	const char *s_unknown, *s_kernel;
+	struct dso_recording rec;   /* for [vdso]: the DSO cache borrows it */
 };
 
 static void index_build_ids(struct resolver *r, const struct pd_info *info)
@@ -108,11 +110,17 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 		.symfs = opts->symfs,
 		.buildid_dir = opts->buildid_dir,
 		.demangle = opts->demangle,
+		.rec = &r->rec,
 	};
 
 	r->machine = m;
 	r->jitmap = jm;
 	r->pool = pool;
+	r->rec.osrelease = info->osrelease;
+	r->rec.hostname = info->hostname;
+	r->rec.pipe_mode = info->pipe_mode;
+	r->rec.compressed = info->compressed;
+	r->rec.has_build_ids = info->nr_build_ids > 0;
 	r->dsos = dso_cache__new(&dopts, pool);
 	r->cache = xcalloc(FRAME_CACHE_SIZE, sizeof(*r->cache));
 	r->calls = xcalloc((size_t)1 << CALL_CACHE_BITS, sizeof(*r->calls));
@@ -216,6 +224,8 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 			bid_size = e->bid->size;
 		}
 	}
+	/* --buildid-mmap, for a [vdso]'s warning: the records so far say */
+	r->rec.mmap_build_ids = machine__mmap_build_ids(r->machine);
 	map->dso = dso_cache__findnew(r->dsos, map->filename, bid, bid_size);
 	return map->dso;
 }

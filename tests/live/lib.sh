@@ -123,6 +123,24 @@ live_require_perf() {
 			"uid $(id -u)): $(head -n 3 "$live_tmp/probe.log" | tr '\n\t' '  ')"
 	fi
 	rm -f "$live_tmp/probe.data" "$live_tmp/probe.log"
+	# The running vdso into the tests' build-id cache, as perf record
+	# without -N leaves it: perf 6.1 names the [vdso] frames of a -N file
+	# (which has a [vdso] build id) from the cache alone, jitsym from the
+	# running vdso on that build id; both then read the same image. Only
+	# the [vdso] entry is kept; without it, [vdso] frames may differ.
+	live_pc=$live_tmp/probe-cache
+	if "$PERF" --buildid-dir "$live_pc" record -q --buildid-all -k 1 -e cpu-clock \
+		-o "$live_tmp/probe.data" -- true >/dev/null 2>&1 && [ -d "$live_pc/[vdso]" ]; then
+		mv "$live_pc/[vdso]" "$live_buildid_dir/"
+		for live_l in "$live_pc"/.build-id/*/*; do
+			case $(readlink "$live_l") in
+			*'/[vdso]/'*)
+				live_d=$live_buildid_dir/.build-id/$(basename "$(dirname "$live_l")")
+				mkdir -p "$live_d" && mv "$live_l" "$live_d/" ;;
+			esac
+		done
+	fi
+	rm -rf "$live_pc" "$live_tmp/probe.data"
 }
 
 live_find_jitsym() {

@@ -15,12 +15,16 @@
 #include "common.h"
 #include "demangle.h"
 #include "dso.h"
+#include "dso-locate.h"
+#include "elf-image.h"
 #include "sbuf.h"
 #include "strpool.h"
 #include "test.h"
 #include "test-files.h"
 
+#include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static struct strpool *pool;
@@ -634,6 +638,121 @@ static void test_dso__bad_files(const struct run *r)
 	free(lib);
 }
 
+/*
+ * An ELF image from memory reads as the same file opened by path; the
+ * running vdso, read from this process, stands in for a [vdso] whose
+ * recorded build id is its own, kept open for dso__elf_image(); never
+ * without the recording's context.
+ */
+static void test_dso__running_vdso(void)
+{
+	char *lib = tpath("libjt.so"), *data;
+	struct elf_image *file, *mem, *run;
+	struct elf_segment *fsegs = NULL, *msegs = NULL;
+	size_t len, fn = 0, mn = 0, nf, nm, rn = 0;
+	const uint8_t *fid, *mid, *rid;
+	uint8_t a[64], b[64], id[DSO_BUILD_ID_MAX];
+	struct dso_recording rec = { .pipe_mode = true };
+	struct dso_opts o = { .buildid_dir = NULL };
+	struct dso_cache *c;
+	struct dso *d;
+	unsigned long warned;
+	struct utsname u;
+
+	data = read_file(lib, &len);
+	file = elf_image__open(lib);
+	mem = elf_image__open_memory("mem", data, len);
+	T("memory image: opens", file && mem && elf_image__in_memory(mem) &&
+	  !elf_image__in_memory(file));
+	if (file && mem) {
+		fid = elf_image__build_id(file, &fn);
+		mid = elf_image__build_id(mem, &mn);
+		T("memory image: the file's build id", fn && fn == mn && !memcmp(fid, mid, fn));
+		nf = elf_image__segments(file, &fsegs);
+		nm = elf_image__segments(mem, &msegs);
+		T("memory image: the file's segments", nf && nf == nm &&
+		  !memcmp(fsegs, msegs, nf * sizeof(*fsegs)));
+		T("memory image: pread gives the file's bytes",
+		  elf_image__pread(file, a, sizeof(a), 8) == (ssize_t)sizeof(a) &&
+		  elf_image__pread(mem, b, sizeof(b), 8) == (ssize_t)sizeof(b) &&
+		  !memcmp(a, b, sizeof(a)));
+		T("memory image: pread at the end gives 0, short before it",
+		  elf_image__pread(mem, a, sizeof(a), len) == 0 &&
+		  elf_image__pread(mem, a, sizeof(a), len - 3) == 3);
+		T("memory image: a symtab as the file's", elf_image__has_symtab(mem) ==
+		  elf_image__has_symtab(file));
+	}
+	elf_image__delete(file);
+	elf_image__delete(mem);
+	free(fsegs);
+	free(msegs);
+	errno = 0;
+	T("memory image: not ELF is ENOEXEC",
+	  !elf_image__open_memory("junk", "not an ELF file", 15) && errno == ENOEXEC);
+	free(data);
+	free(lib);
+
+	if (!getauxval(AT_SYSINFO_EHDR)) {
+		printf("ok - # skip: this process has no vdso\n");
+		return;
+	}
+	run = dso_locator__running_vdso();
+	rid = run ? elf_image__build_id(run, &rn) : NULL;
+	T("running vdso: read from memory, with a build id", run && elf_image__in_memory(run) &&
+	  rid && rn > 0 && rn <= sizeof(id));
+	if (!rid || rn > sizeof(id)) {
+		elf_image__delete(run);
+		return;
+	}
+	memcpy(id, rid, rn);
+	elf_image__delete(run);
+
+	/* the running vdso's build id: named from it, kept open, no warning */
+	o.buildid_dir = tpath("no-buildid-cache");
+	o.rec = &rec;
+	rec.osrelease = "0.0-another";
+	c = dso_cache__new(&o, pool);
+	warned = msg_warning_count();
+	d = dso_cache__findnew(c, "[vdso]", id, rn);
+	T("running vdso: its build id gives its symbols", dso__nr_symbols(d) > 0 &&
+	  msg_warning_count() == warned);
+	T("running vdso: no file to open by name (srcline, DWARF)", !dso__file(d) &&
+	  !dso__symfile(d));
+	T("running vdso: the image stays open (no path to open again)",
+	  dso__elf_image(d) && elf_image__in_memory(dso__elf_image(d)) &&
+	  dso__debug_elf_image(d) == dso__elf_image(d));
+	/* another build id: nothing, one warning */
+	id[0] ^= 0xff;
+	warned = msg_warning_count();
+	d = dso_cache__findnew(c, "[vdso]", id, rn);
+	T("running vdso: another build id is refused, with a warning",
+	  dso__nr_symbols(d) == 0 && !dso__file(d) && msg_warning_count() == warned + 1);
+	/* no build id, another kernel release: nothing */
+	warned = msg_warning_count();
+	d = dso_cache__findnew(c, "[vdso]", NULL, 0);
+	T("running vdso: no build id, another release: refused, with a warning",
+	  dso__nr_symbols(d) == 0 && msg_warning_count() == warned + 1);
+	dso_cache__delete(c);
+	/* no build id, this kernel's release and hostname: used, with a warning */
+	if (!uname(&u)) {
+		rec.osrelease = u.release;
+		rec.hostname = u.nodename;
+		c = dso_cache__new(&o, pool);
+		warned = msg_warning_count();
+		d = dso_cache__findnew(c, "[vdso]", NULL, 0);
+		T("running vdso: no build id, this release and host: used, said",
+		  dso__nr_symbols(d) > 0 && msg_warning_count() == warned + 1);
+		dso_cache__delete(c);
+	}
+	/* no recording context: never the host's */
+	o.rec = NULL;
+	c = dso_cache__new(&o, pool);
+	d = dso_cache__findnew(c, "[vdso]", NULL, 0);
+	T("running vdso: never without the recording's context", dso__nr_symbols(d) == 0);
+	dso_cache__delete(c);
+	free((char *)o.buildid_dir);
+}
+
 static void test_dso__no_demangle(const struct run *r)
 {
 	struct dso_cache *c = new_cache(NULL, NULL, false);
@@ -709,6 +828,7 @@ int main(void)
 		test_dso__symfs(&r);
 		test_dso__bad_files(&r);
 		test_dso__no_demangle(&r);
+		test_dso__running_vdso();
 	} else {
 		T("PIE test program runs", false);
 	}
