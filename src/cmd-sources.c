@@ -23,7 +23,8 @@ static const char *const sources_usage[] = {
 	"and the perf map resolved, and how many stayed [unknown] (by mapping);",
 	"for --call-graph dwarf recordings, the user stacks unwound from their",
 	"stack dumps, the frames CFI and frame pointers found, and why stacks",
-	"ended early.",
+	"ended early; for samples whose user call chain the kernel deferred,",
+	"how many were joined to it and how many never got it.",
 	NULL,
 };
 
@@ -50,6 +51,7 @@ struct proc_stats {
 	struct unresolved *unres;
 	size_t nr_unres, alloc_unres;
 	struct unwound uw;
+	uint64_t deferred[3];         /* by enum deferred_join: joined, never came */
 	UT_hash_handle hh;
 };
 
@@ -121,6 +123,7 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 	}
 	if (rs->unwind)
 		count_unwound(&ps->uw, rs->unwind);
+	ps->deferred[rs->deferred]++;
 }
 
 static int by_samples(const void *a, const void *b)
@@ -242,6 +245,10 @@ static void print_proc(FILE *out, const struct proc_stats *ps, const struct jitm
 		fprintf(out, "            %" PRIu64 " unresolved in %s\n", ps->unres[i].count,
 			ps->unres[i].dso);
 	print_unwound(out, &ps->uw);
+	if (ps->deferred[DEFERRED_JOINED] || ps->deferred[DEFERRED_MISSING])
+		fprintf(out, "  deferred  %" PRIu64 " user call chain%s joined from CALLCHAIN_DEFERRED "
+			"records, %" PRIu64 " never came\n", ps->deferred[DEFERRED_JOINED],
+			ps->deferred[DEFERRED_JOINED] == 1 ? "" : "s", ps->deferred[DEFERRED_MISSING]);
 }
 
 static int sources_finish(void *ctx, const struct session *s, FILE *out)
