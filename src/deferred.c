@@ -230,6 +230,8 @@ void deferred__thread_exit(struct deferred *d, uint32_t tid)
 {
 	struct group *g, *newer;
 
+	if (!d->nr_held)
+		return;
 	for (g = d->oldest; g; g = newer) {
 		newer = g->newer;
 		if (g->key.tid == tid) {
