@@ -22,6 +22,9 @@
  *  - more than DEFERRED_MAX_HELD samples, or DEFERRED_MAX_BYTES of them,
  *    are held: the oldest cookie's samples go first. Memory is bounded by
  *    that, however many records never come.
+ * A held sample is resolved when it is handed on, against its process's
+ * mappings and JIT code as of then: at most the time its thread spent in
+ * the kernel later than its own time (or, given up, the bound's worth).
  * A record no held sample waits for is counted. Samples without the
  * marker pass straight through. Samples are handed on in the order their
  * records arrive, each cookie's in the order they were held; all of it on
