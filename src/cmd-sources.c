@@ -26,7 +26,9 @@ static const char *const sources_usage[] = {
 	"and the perf map resolved, and how many stayed [unknown] (by mapping);",
 	"for --call-graph dwarf recordings, the user stacks unwound from their",
 	"stack dumps, the frames CFI and frame pointers found, why stacks ended",
-	"early, and what to record with where that would have let them go on.",
+	"early, and what to record with where that would have let them go on;",
+	"for samples whose user call chain the kernel deferred, how many were",
+	"joined to it and how many never got it.",
 	NULL,
 };
 
@@ -57,6 +59,7 @@ struct proc_stats {
 	uint64_t py_samples;          /* samples with a CPython -X perf trampoline (py::) */
 	/* after the last whole record of its jitdump that stopped early: samples, and those a perf map named */
 	uint64_t after_cut, after_cut_perfmap;
+	uint64_t deferred[3];         /* by enum deferred_join: joined, never came */
 	UT_hash_handle hh;
 };
 
@@ -163,6 +166,7 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 	if (rs->unwind)
 		count_unwound(&ps->uw, rs->unwind, rs->sample->attr);
 	count_after_cut(cmd->jm, ps, rs);
+	ps->deferred[rs->deferred]++;
 }
 
 static int by_samples(const void *a, const void *b)
@@ -401,6 +405,10 @@ static size_t print_proc(FILE *out, const struct proc_stats *ps, const struct ji
 	}
 	print_unwound(out, &ps->uw);
 	print_python_hint(out, ps, total, jm);
+	if (ps->deferred[DEFERRED_JOINED] || ps->deferred[DEFERRED_MISSING])
+		fprintf(out, "  deferred  %" PRIu64 " user call chain%s joined from CALLCHAIN_DEFERRED "
+			"records, %" PRIu64 " never came\n", ps->deferred[DEFERRED_JOINED],
+			ps->deferred[DEFERRED_JOINED] == 1 ? "" : "s", ps->deferred[DEFERRED_MISSING]);
 	return refused;
 }
 

@@ -24,6 +24,7 @@ struct held_sample {
 	uintptr_t thread_id;
 	const void *note;
 	uint32_t attr;               /* its copy in the batch's attrs, or NO_ATTR */
+	enum deferred_join deferred;
 	bool unwound;
 };
 
@@ -66,6 +67,7 @@ static int hand_batch(void *ctx, void *item)
 			.nr_frames = hs->nr_frames,
 			.unwind = hs->unwound ? &hs->unwind : NULL,
 			.note = hs->note,
+			.deferred = hs->deferred,
 		};
 
 		hs->ev.sample.attr = hs->attr == NO_ATTR ? NULL : &b->attrs[hs->attr];
@@ -175,6 +177,7 @@ void handoff__add(struct handoff *h, const struct resolved_sample *rs)
 	hs->thread.proc = NULL;
 	hs->thread_id = rs->thread_id;
 	hs->note = rs->note;
+	hs->deferred = rs->deferred;
 	hs->unwound = rs->unwind != NULL;
 	if (rs->unwind)
 		hs->unwind = *rs->unwind;

@@ -368,6 +368,8 @@ void pd_reader__feature(struct pd_reader *r, int feat, const uint8_t *p, uint64_
 		in->compressed = !c.bad;
 		break;
 	default:
+		if (feat > FEAT_KNOWN_LAST && feat < FEAT_MAX)
+			r->new_feats[feat / 64] |= 1ULL << (feat % 64);
 		break;
 	}
 	if (c.bad)

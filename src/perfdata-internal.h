@@ -46,12 +46,18 @@
 /*
  * Record types newer than the libperf headers here (linux 6.12): perf 6.15
  * writes -z data as COMPRESSED2 (header, u64 data_size, the zstd bytes
- * padded to 8); perf 6.16 adds BPF_METADATA, of no use to symbols.
+ * padded to 8); perf 6.16 adds BPF_METADATA, and perf's sched stats
+ * SCHEDSTAT_CPU and SCHEDSTAT_DOMAIN (tools/perf/util/event.h's
+ * perf_user_event_type): records perf synthesizes for itself, of no use
+ * to symbols, skipped by their size and counted per type (said under -v).
+ * The kernel's CALLCHAIN_DEFERRED (22) is in perfdata.h.
  */
-#define PD_RECORD_COMPRESSED2   83
-#define PD_RECORD_BPF_METADATA  84
-#define PD_RECORD_USER_MAX      84     /* the newest user type known */
-#define PD_RECORD_KERNEL_MAX    21     /* PERF_RECORD_AUX_OUTPUT_HW_ID */
+#define PD_RECORD_COMPRESSED2      83
+#define PD_RECORD_BPF_METADATA     84
+#define PD_RECORD_SCHEDSTAT_CPU    85
+#define PD_RECORD_SCHEDSTAT_DOMAIN 86
+#define PD_RECORD_USER_MAX         86     /* the newest user type known */
+#define PD_RECORD_KERNEL_MAX       PD_RECORD_CALLCHAIN_DEFERRED
 /* Unknown record types counted one by one below this; above, together. */
 #define PD_UNKNOWN_TYPES        256
 #define PD_MAX_ATTRS     4096
@@ -65,6 +71,12 @@ enum {
 	FEAT_CPUDESC = 8, FEAT_CPUID = 9, FEAT_TOTAL_MEM = 10, FEAT_CMDLINE = 11,
 	FEAT_EVENT_DESC = 12, FEAT_SAMPLE_TIME = 21, FEAT_CLOCKID = 23, FEAT_COMPRESSED = 27,
 	FEAT_MAX = 256,
+	/*
+	 * The last feature perf 6.12 defines (HEADER_PMU_CAPS). Newer perfs
+	 * add more after it (32 on: HEADER_CPU_DOMAIN_INFO for perf's sched
+	 * stats, ...): skipped, and counted (said under -v), never an error.
+	 */
+	FEAT_KNOWN_LAST = 31,
 };
 
 /* A bounded, byte-order-aware cursor over untrusted bytes. */
@@ -194,6 +206,9 @@ struct pd_reader {
 	/* records of types the reader does not know, skipped: said once at the end */
 	uint64_t nr_unknown[PD_UNKNOWN_TYPES + 1];   /* the last: all types above */
 	bool unknown_said;
+	/* perf's own records skipped: BPF_METADATA, SCHEDSTAT_CPU, SCHEDSTAT_DOMAIN */
+	uint64_t nr_perf_only[3];
+	uint64_t new_feats[FEAT_MAX / 64];          /* features past FEAT_KNOWN_LAST seen */
 	/* decompression */
 	ZSTD_DStream *zds;
 	uint8_t *dbuf;

@@ -314,6 +314,32 @@ static bool decode_namespaces(struct pd_reader *r, const uint8_t *rec, size_t en
 	return true;
 }
 
+/*
+ * CALLCHAIN_DEFERRED (perfdata.h): header, u64 cookie, u64 nr, nr ips,
+ * then the sample_id trailer (end is where it starts). The ips go where a
+ * sample's call chain goes, in the reader's scratch.
+ */
+static bool decode_deferred(struct pd_reader *r, const uint8_t *rec, size_t end,
+			    struct pd_event *ev)
+{
+	struct cursor c;
+	uint64_t nr, i;
+
+	if (end < 24)
+		return false;
+	c = cursor_make(rec + 8, end - 8, r->info.swapped);
+	ev->u.deferred.cookie = cursor_u64(&c);
+	nr = cursor_u64(&c);
+	if (nr > c.left / 8)
+		return false;
+	ALLOC_GROW(r->chain, nr ? nr : 1, r->chain_alloc);
+	for (i = 0; i < nr; i++)
+		r->chain[i] = cursor_u64(&c);
+	ev->sample.nr_callchain = nr;
+	ev->sample.callchain = r->chain;
+	return true;
+}
+
 bool pd_reader__decode_sideband(struct pd_reader *r, const uint8_t *rec, size_t size,
 			    struct pd_event *ev)
 {
@@ -359,6 +385,8 @@ bool pd_reader__decode_sideband(struct pd_reader *r, const uint8_t *rec, size_t 
 		return ev->u.ksymbol.name != NULL;
 	case PERF_RECORD_NAMESPACES:
 		return decode_namespaces(r, rec, end, ev);
+	case PD_RECORD_CALLCHAIN_DEFERRED:
+		return decode_deferred(r, rec, end, ev);
 	default:
 		return true;
 	}

@@ -376,6 +376,35 @@ static void unknown__count(struct pd_reader *r, uint32_t type)
 	r->nr_unknown[type < PD_UNKNOWN_TYPES ? type : PD_UNKNOWN_TYPES]++;
 }
 
+/*
+ * Under -v, when the walk ends: perf's own records of no use to symbols,
+ * and header features newer than perf 6.12's, that were skipped.
+ */
+static void perf_only__say(struct pd_reader *r)
+{
+	static const char *const names[] = { "BPF_METADATA", "SCHEDSTAT_CPU", "SCHEDSTAT_DOMAIN" };
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+	int feat;
+
+	for (i = 0; i < 3; i++)
+		if (r->nr_perf_only[i])
+			sbuf_addf(&sb, "%s%" PRIu64 " %s", sb.len ? ", " : "", r->nr_perf_only[i],
+				  names[i]);
+	if (sb.len)
+		note("'%s': skipped perf's own records of no use to symbols: %s", r->path, sb.buf);
+	sbuf_reset(&sb);
+	for (feat = FEAT_KNOWN_LAST + 1, i = 0; feat < FEAT_MAX; feat++)
+		if (r->new_feats[feat / 64] & (1ULL << (feat % 64))) {
+			sbuf_addf(&sb, "%s%d", sb.len ? ", " : "", feat);
+			i++;
+		}
+	if (sb.len)
+		note("'%s': skipped %zu header feature%s newer than jitsym knows: %s", r->path,
+		     i, i == 1 ? "" : "s", sb.buf);
+	sbuf_release(&sb);
+}
+
 /* Once, when the walk ends: how many records of which unknown types were skipped. */
 static void unknown__say(struct pd_reader *r)
 {
@@ -401,6 +430,7 @@ static void unknown__say(struct pd_reader *r)
 	if (sb.len)
 		warning("'%s': skipped %s", r->path, sb.buf);
 	sbuf_release(&sb);
+	perf_only__say(r);
 }
 
 /* Decode one record of a type the caller sees; 1 to return it, 0 to skip. */
@@ -424,6 +454,10 @@ static int decode_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 		warning("'%s': sample at %soffset %" PRIu64 " does not match its event's "
 			"sample_type (size %zu); skipped", r->path,
 			in_comp ? "decompressed " : "", off, size);
+		return 0;
+	}
+	if (ev->type >= PD_RECORD_BPF_METADATA && ev->type <= PD_RECORD_SCHEDSTAT_DOMAIN) {
+		r->nr_perf_only[ev->type - PD_RECORD_BPF_METADATA]++;
 		return 0;
 	}
 	if (ev->type >= PERF_RECORD_USER_TYPE_START)
@@ -506,7 +540,11 @@ static int consume_special(struct pd_reader *r, uint32_t type, const uint8_t *re
 	case PERF_RECORD_CPU_MAP: case PERF_RECORD_STAT_CONFIG:
 	case PERF_RECORD_STAT: case PERF_RECORD_STAT_ROUND:
 	case PERF_RECORD_EVENT_UPDATE: case PERF_RECORD_TIME_CONV:
-	case PERF_RECORD_FINISHED_INIT: case PD_RECORD_BPF_METADATA:
+	case PERF_RECORD_FINISHED_INIT:
+		return 1;
+	case PD_RECORD_BPF_METADATA: case PD_RECORD_SCHEDSTAT_CPU:
+	case PD_RECORD_SCHEDSTAT_DOMAIN:
+		r->nr_perf_only[type - PD_RECORD_BPF_METADATA]++;
 		return 1;
 	default:
 		return 0;

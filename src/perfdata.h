@@ -27,6 +27,30 @@
 
 struct pd_reader;
 
+/*
+ * Deferred user call chains, newer than the <linux/perf_event.h> here
+ * (Linux 6.1). From upstream include/uapi/linux/perf_event.h, as merged
+ * on top of Linux 6.17's unwind_deferred infrastructure (the perf_event
+ * attr bits defer_callchain and defer_output): no header on this machine
+ * holds them (Debian's newest linux-source, 6.12, predates them), so the
+ * layout is written here from the uapi text:
+ *
+ * A sample of an event with defer_callchain set, taken in the kernel,
+ * ends its call chain with PERF_CONTEXT_USER_DEFERRED and a u64 cookie
+ * instead of the user part. When the task returns to user space, the
+ * kernel unwinds its user stack once and writes
+ *
+ *   PERF_RECORD_CALLCHAIN_DEFERRED = 22:
+ *   { struct perf_event_header header; u64 cookie; u64 nr; u64 ips[nr];
+ *     struct sample_id sample_id; }
+ *
+ * whose ips are the user part of every sample of that task with that
+ * cookie (deferred.h joins them). The reader hands the record out with
+ * the ips as ev->sample.callchain and the cookie in ev->u.deferred.
+ */
+#define PD_RECORD_CALLCHAIN_DEFERRED 22
+#define PD_CONTEXT_USER_DEFERRED     ((uint64_t)-640)
+
 /* One event (attr) of the recording. */
 struct pd_attr {
 	struct perf_event_attr attr;  /* native order, zero past attr_size */
@@ -121,6 +145,8 @@ struct pd_event {
 		struct { uint64_t addr; uint32_t len; uint16_t ksym_type, flags; const char *name; } ksymbol;
 		/* NAMESPACES: the pid namespace (has_pid_ns: the record holds it) */
 		struct { uint32_t pid, tid; bool has_pid_ns; uint64_t pid_ns_dev, pid_ns_ino; } ns;
+		/* CALLCHAIN_DEFERRED: its ips are sample.callchain; tid from sample_id */
+		struct { uint64_t cookie; } deferred;
 	} u;
 };
 
@@ -151,7 +177,9 @@ const char *pd_reader__path(const struct pd_reader *r);
  * COMPRESSED and COMPRESSED2 containers and auxtrace payloads are
  * consumed here and not returned; FINISHED_ROUND is. Records of types newer
  * than the reader knows are skipped and counted; the first call that returns
- * 0 or -1 warns once with the count per type.
+ * 0 or -1 warns once with the count per type. perf's own newer records
+ * (BPF_METADATA, SCHEDSTAT_CPU, SCHEDSTAT_DOMAIN) and header features newer
+ * than perf 6.12's are skipped too, and said then only under -v (note()).
  */
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
 

@@ -1,5 +1,6 @@
 #include "common.h"
 #include "session.h"
+#include "deferred.h"
 #include "filter.h"
 #include "handoff.h"
 #include "user-stack.h"
@@ -55,6 +56,7 @@ struct session {
 	struct offcpu *offcpu;        /* --off-cpu, --on-off-cpu */
 	const char *offcpu_sym;       /* OFFCPU_FRAME, interned */
 	uint64_t now;                 /* the time of the last record with one */
+	struct deferred *deferred;    /* samples waiting for their user part (deferred.h) */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -269,8 +271,12 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 	return nr;
 }
 
-/* off_cpu: a switch-out stack offcpu gave, delivered when its thread ran again */
-static void deliver_sample(struct session *s, const struct pd_event *ev, bool off_cpu)
+/*
+ * off_cpu: a switch-out stack offcpu gave, delivered when its thread ran
+ * again; join: what became of a deferred user part
+ */
+static void deliver_sample(struct session *s, const struct pd_event *ev, bool off_cpu,
+			   enum deferred_join join)
 {
 	struct thread *t = machine__findnew_thread(s->machine, ev->sample.pid, ev->sample.tid);
 	struct resolved_sample rs;
@@ -293,6 +299,7 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 	rs.nr_frames = resolve_chain(s, ev, t, first, &rs.unwind);
 	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
 	rs.note = NULL;
+	rs.deferred = join;
 	if (s->hooks->prepare)
 		rs.note = s->hooks->prepare(s->hooks->ctx, &rs);
 	if (s->handoff)
@@ -303,15 +310,21 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 
 static void on_offcpu(void *ctx, const struct pd_event *ev)
 {
-	deliver_sample(ctx, ev, true);
+	deliver_sample(ctx, ev, true, DEFERRED_NONE);
 }
 
-static void on_sample(struct session *s, const struct pd_event *ev)
+static void on_sample(struct session *s, const struct pd_event *ev, enum deferred_join join)
 {
 	/* with --off-cpu, on-CPU samples only tell offcpu that their thread runs */
 	if (s->offcpu && (offcpu__sample(s->offcpu, ev) || s->opts->offcpu == OFFCPU_ONLY))
 		return;
-	deliver_sample(s, ev, false);
+	deliver_sample(s, ev, false, join);
+}
+
+/* A sample deferred.c held, now with its user part or without. */
+static void on_joined(void *ctx, const struct pd_event *ev, enum deferred_join join)
+{
+	on_sample(ctx, ev, join);
 }
 
 static void on_mmap(struct session *s, const struct pd_event *ev)
@@ -341,7 +354,11 @@ static void deliver(void *ctx, const struct pd_event *ev)
 			offcpu__switch(s->offcpu, ev);
 		break;
 	case PERF_RECORD_SAMPLE:
-		on_sample(s, ev);
+		if (!deferred__sample(s->deferred, ev))
+			on_sample(s, ev, DEFERRED_NONE);
+		break;
+	case PD_RECORD_CALLCHAIN_DEFERRED:
+		deferred__record(s->deferred, ev);
 		break;
 	case PERF_RECORD_COMM:
 		machine__comm(s->machine, ev->u.comm.pid, ev->u.comm.tid, ev->u.comm.comm,
@@ -361,6 +378,8 @@ static void deliver(void *ctx, const struct pd_event *ev)
 		/* its last time off is charged to it while it is still there */
 		if (s->offcpu)
 			offcpu__exit(s->offcpu, ev->u.fork.tid, ev->u.fork.time);
+		/* its samples still waiting for a user part will not get one */
+		deferred__thread_exit(s->deferred, ev->u.fork.tid);
 		machine__exit(s->machine, ev->u.fork.pid, ev->u.fork.tid);
 		break;
 	case PERF_RECORD_MMAP:
@@ -551,6 +570,7 @@ static int run_records(struct session *s)
 			order_queue__push(q, &ev);
 	}
 	order_queue__flush(q);
+	deferred__flush(s->deferred);
 	order_queue__delete(q);
 	progress__delete(progress);
 	if (!s->resolver && ret == 0)
@@ -725,6 +745,7 @@ int session__run(const char *path, const struct session_opts *opts,
 		return -1;
 	s.pool = strpool__new();
 	s.machine = machine__new(s.pool);
+	s.deferred = deferred__new(on_joined, &s);
 	ret = run_records(&s);
 	/* every sample reaches the hook before the warnings and the finish hook */
 	handoff__delete(s.handoff);
@@ -738,6 +759,8 @@ int session__run(const char *path, const struct session_opts *opts,
 	if (s.offcpu)
 		offcpu__report(s.offcpu);
 	offcpu__delete(s.offcpu);
+	deferred__report(s.deferred, pd_reader__path(s.reader));
+	deferred__delete(s.deferred);
 	user_stack__report(s.user_stack, pd_reader__path(s.reader));
 	user_stack__delete(s.user_stack);
 	free(s.user_ips);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "deferred.h"
 #include "offcpu.h"
 #include "perfdata.h"
 #include "resolve.h"
@@ -77,6 +78,8 @@ struct resolved_sample {
 	const struct unwind_result *unwind;
 	/* What the prepare hook (struct session_hooks) returned for it; NULL without one. */
 	const void *note;
+	/* its user part was deferred (deferred.h): joined, or never came */
+	enum deferred_join deferred;
 };
 
 struct session;

@@ -94,4 +94,14 @@ for spec in tests/golden/jit-*/*.spec tests/golden/report-jit/*.spec tests/golde
 		done
 	done
 done
+# pipeline: deferred user call chains joined in the session (no JIT files)
+for spec in tests/golden/deferred-synth/*.spec; do
+	n=$(name "$spec")
+	for mode in "" "--pipe --compress" --swap; do
+		m=$(echo "${mode:-file}" | tr -d ' -')
+		# shellcheck disable=SC2086
+		"$MKPERF" $mode "$spec" "$tmp/p.data"
+		pack "$out/pipeline/$n-$m" 100 "$tmp/p.data" /dev/null /dev/null
+	done
+done
 du -sh "$out"/*

@@ -99,6 +99,16 @@ enum mkperf_feat {
  * header, a u64 data_size (the zstd bytes), the zstd bytes padded to 8.
  */
 #define MKPERF_RECORD_COMPRESSED2 83
+/*
+ * Deferred user call chains, newer than <linux/perf_event.h> here (6.1):
+ * from upstream include/uapi/linux/perf_event.h (the defer_callchain attr
+ * bit, merged after Linux 6.17's unwind_deferred): a sample's call chain
+ * ends PERF_CONTEXT_USER_DEFERRED, cookie; the user part comes later in
+ * PERF_RECORD_CALLCHAIN_DEFERRED { header; u64 cookie, nr, ips[nr];
+ * sample_id }.
+ */
+#define MKPERF_RECORD_CALLCHAIN_DEFERRED 22
+#define MKPERF_CONTEXT_USER_DEFERRED ((uint64_t)-640)
 
 #define ALIGN_UP(n, a) (((n) + (a) - 1) / (a) * (a))
 
@@ -228,6 +238,8 @@ static const struct name_val callchain_contexts[] = {
 	{ "user", PERF_CONTEXT_USER }, { "guest", PERF_CONTEXT_GUEST },
 	{ "guest_kernel", PERF_CONTEXT_GUEST_KERNEL },
 	{ "guest_user", PERF_CONTEXT_GUEST_USER },
+	/* the marker a deferred call chain ends with, before its cookie */
+	{ "user_deferred", MKPERF_CONTEXT_USER_DEFERRED },
 	{ NULL, 0 }
 };
 
@@ -1177,6 +1189,28 @@ static void put_callchain(struct sample_ctx *c)
 	buf__set_u64(c->b, at, n);
 }
 
+/*
+ * callchain_deferred: u64 cookie, u64 nr, nr ips (callchain=, as a
+ * sample's), then the sample_id block: the kernel's layout (see
+ * MKPERF_RECORD_CALLCHAIN_DEFERRED).
+ */
+static int rec_callchain_deferred(struct spec *s, struct line *l, uint32_t arg)
+{
+	struct buf *b = &s->records;
+	struct sid v = { 0 };
+	const struct attr_def *a = spec__pick_attr(s, l, &v.id);
+	size_t at = rec__begin(s, l, MKPERF_RECORD_CALLCHAIN_DEFERRED, PERF_RECORD_MISC_USER);
+	struct sample_ctx c = { b, l, a, v.id };
+
+	(void)arg;
+	v.pid = line__u32(l, "pid", 0);
+	v.tid = line__u32(l, "tid", v.pid);
+	buf__u64(b, line__u64(l, "cookie", 0));
+	put_callchain(&c);
+	sid__put(b, l, a, &v);
+	return rec__end(s, l, at, true);
+}
+
 /* u32 size, then the bytes zero-padded so that size + 4 is 8-aligned. */
 static void put_raw(struct sample_ctx *c)
 {
@@ -1689,6 +1723,7 @@ static const struct verb {
 	{ "ksymbol", rec_ksymbol, 0, true },
 	{ "namespaces", rec_namespaces, 0, true },
 	{ "sample", rec_sample, 0, true },
+	{ "callchain_deferred", rec_callchain_deferred, 0, true },
 	{ "finished_round", rec_marker, PERF_RECORD_FINISHED_ROUND, true },
 	{ "finished_init", rec_marker, PERF_RECORD_FINISHED_INIT, true },
 	{ "raw", rec_raw, 0, true },
