@@ -12,8 +12,12 @@ set -u
 . "$(dirname "$0")/../tap.sh"
 top=$abs_top_srcdir
 
-# the files of the source tree, one a line, relative to $top
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# the files of the source tree, one a line, relative to $top: git's list
+# when $top is the top of a work tree; else (an unpacked tarball, which
+# distcheck unpacks inside the build directory, perhaps inside a clone)
+# every file under $top
+gittop=$(git -C "$top" rev-parse --show-toplevel 2>/dev/null) || gittop=
+if [ -n "$gittop" ] && [ "$(cd "$gittop" && pwd -P)" = "$(cd "$top" && pwd -P)" ]; then
 	git -C "$top" ls-files >"$tmp/files"
 else
 	(cd "$top" && find . -type f ! -path './.git/*' ! -path './autom4te.cache/*' |
