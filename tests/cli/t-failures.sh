@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every command fails the same way (src/command.h, the exit status in
-# src/msg.h): for each failure below, all six commands exit with the same
+# Every command fails the same way (src/command/command.h, the exit status in
+# src/common/msg.h): for each failure below, all six commands exit with the same
 # status, print exactly one "jitsym: error:" line and nothing else on
 # stderr (usage errors print no usage: the line says where to look), write
 # nothing to stdout, and leave no output file behind.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # README.md names the frame categories as jitsym writes them (the strings
-# of category_names in src/frameclass.c), so that what a reader copies
+# of category_names in src/aggregate/frameclass.c), so that what a reader copies
 # from it (go tool pprof -tagfocus=category=..., a tiers CSV filter)
 # matches:
 #  - the pprof label list ("its `category` (`kernel`, ...:"): every
@@ -10,9 +10,9 @@ set -u
 # shellcheck source=../tap.sh
 . "$(dirname "$0")/../tap.sh"
 readme=$abs_top_srcdir/README.md
-src=$abs_top_srcdir/src/frameclass.c
+src=$abs_top_srcdir/src/aggregate/frameclass.c
 
-# the strings of category_names[] in src/frameclass.c, one a line
+# the strings of category_names[] in src/aggregate/frameclass.c, one a line
 sed -n '/^static const char \*const category_names\[/,/^};/p' "$src" |
 	sed -n 's/^[^"]*= "\(.*\)",$/\1/p' | sort >"$tmp/src"
 [ "$(wc -l <"$tmp/src")" -ge 8 ] || { bad "no category names found in $src"; exit 1; }
@@ -25,7 +25,7 @@ awk '/its `category`/ { on = 1 } on { print } on && /: / { exit }' "$readme" |
 if cmp -s "$tmp/src-labelled" "$tmp/pprof"; then
 	ok "README's pprof category values are the ones written: $(tr '\n' ',' <"$tmp/pprof")"
 else
-	bad "README's pprof category values differ from src/frameclass.c's (< source, > README)"
+	bad "README's pprof category values differ from src/aggregate/frameclass.c's (< source, > README)"
 	diff "$tmp/src-labelled" "$tmp/pprof"
 fi
 
@@ -36,7 +36,7 @@ awk '/^\| category \| examples/ { on = 1; next } on && !/^\|/ { exit }
 if cmp -s "$tmp/src" "$tmp/tiers"; then
 	ok "README's tiers table names every category as written"
 else
-	bad "README's tiers table categories differ from src/frameclass.c's (< source, > README)"
+	bad "README's tiers table categories differ from src/aggregate/frameclass.c's (< source, > README)"
 	diff "$tmp/src" "$tmp/tiers"
 fi
 exit $fail

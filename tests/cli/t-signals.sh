@@ -1,5 +1,5 @@
 #!/bin/sh
-# An interrupted run never destroys or half-writes its -o file (src/outfile.h).
+# An interrupted run never destroys or half-writes its -o file (src/common/outfile.h).
 #
 # Every command that takes -o (fold, flamegraph, script, report, pprof,
 # tiers, sources, diff) reads a large synthetic recording (mkperf, pipe

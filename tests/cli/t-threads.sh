@@ -1,7 +1,7 @@
 #!/bin/sh
 # --threads changes nothing but the time: every command, on a recording
 # large enough to fill many of the batches handed between threads
-# (src/handoff.c) and many chunks of output (src/async-out.c), writes the
+# (src/session/handoff.c) and many chunks of output (src/common/async-out.c), writes the
 # same bytes to stdout and stderr and exits the same with --threads 2 (and
 # 3, taken as 2) as with --threads 1. The recording renames threads, execs,
 # reuses a pid, and has two events, JIT code from a jitdump (loaded as the

@@ -10,8 +10,8 @@
  * takes the reader's other input path: read-ahead buffer, records copied
  * out of it, payloads skipped by reading.
  */
-#include "common.h"
-#include "perfdata.h"
+#include "common/common.h"
+#include "reader/perfdata.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -19,8 +19,8 @@
  * jitsym must neither crash nor exit on any input: die() is for running
  * out of memory, so a fuzz input that makes it exit is a finding.
  */
-#include "common.h"
-#include "cmds.h"
+#include "common/common.h"
+#include "command/cmds.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /*
- * libFuzzer entry point for the unwinder (src/unwind.c): hostile registers,
+ * libFuzzer entry point for the unwinder (src/unwind/unwind.c): hostile registers,
  * stack bytes and CFI. Input (little-endian):
  *
  *   u8 mode       bit 0: 0 = the CFI of this program's own .eh_frame,
@@ -25,9 +25,9 @@
  * the end reason is one of the enum, and a second walk, from the rule
  * cache, gives exactly the same result.
  */
-#include "common.h"
-#include "elf-image.h"
-#include "unwind.h"
+#include "common/common.h"
+#include "resolve/elf-image.h"
+#include "unwind/unwind.h"
 
 #include <elf.h>
 #include <linux/perf_event.h>

@@ -80,7 +80,7 @@ echo "$cases" | while IFS=: read -r dir args; do
 done || fail=1
 
 # strace: every open of an input is read-only; only the -o files are written
-# (through a temporary file beside each, src/outfile.h)
+# (through a temporary file beside each, src/common/outfile.h)
 if command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/null; then
 	run_all st strace -f -qq -e trace=open,openat,openat2,creat -o "$out/strace.\$n.log"
 	bad_opens=$(cat "$out"/strace.*.log | grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|creat\(' |

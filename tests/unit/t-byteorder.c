@@ -11,8 +11,8 @@
  * jitdump) must give the native file-mode form's exit status, output and
  * messages byte for byte.
  */
-#include "common.h"
-#include "cmds.h"
+#include "common/common.h"
+#include "command/cmds.h"
 
 #include <sys/stat.h>
 

@@ -2,8 +2,8 @@
  * callsite: which byte sequences end in an x86-64 call. The encodings were
  * checked with objdump -d (GNU binutils) on the bytes as written here.
  */
-#include "common.h"
-#include "callsite.h"
+#include "common/common.h"
+#include "common/callsite.h"
 #include "test.h"
 
 #define ENDS(...) ends((const uint8_t[]){ __VA_ARGS__ }, sizeof((const uint8_t[]){ __VA_ARGS__ }))

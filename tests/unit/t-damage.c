@@ -45,9 +45,9 @@
  * header) of one input: exit 0 or 2 (0 for a jitdump), no signal, no
  * sanitizer report, in time, and an exit 2 has said why.
  */
-#include "common.h"
-#include "cmds.h"
-#include "perfdata.h"
+#include "common/common.h"
+#include "command/cmds.h"
+#include "reader/perfdata.h"
 
 #include <perf/event.h>
 #include <sys/stat.h>

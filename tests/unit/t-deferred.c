@@ -6,9 +6,9 @@
  * record never comes (thread exit, end of input, the bound on what is
  * held) with the kernel part alone; each counted and said.
  */
-#include "common.h"
-#include "deferred.h"
-#include "msg.h"
+#include "common/common.h"
+#include "session/deferred.h"
+#include "common/msg.h"
 #include "test.h"
 
 #include <perf/event.h>

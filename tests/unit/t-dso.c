@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/dso.c and src/demangle.c.
+ * Unit tests for src/resolve/dso.c and src/demangle.c.
  *
  * The ELF inputs are built at test time with the system C compiler (CC,
  * default "cc") into a temporary directory: a PIE and a non-PIE executable
@@ -12,13 +12,13 @@
  * variants. Without a working compiler the ELF checks are skipped, not
  * failed.
  */
-#include "common.h"
-#include "demangle.h"
-#include "dso.h"
-#include "dso-locate.h"
-#include "elf-image.h"
-#include "sbuf.h"
-#include "strpool.h"
+#include "common/common.h"
+#include "resolve/demangle.h"
+#include "resolve/dso.h"
+#include "resolve/dso-locate.h"
+#include "resolve/elf-image.h"
+#include "common/sbuf.h"
+#include "common/strpool.h"
 #include "test.h"
 #include "test-files.h"
 

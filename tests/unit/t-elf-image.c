@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/elf-image.c, src/symtab.c and src/elf-symbols.c:
+ * Unit tests for src/resolve/elf-image.c, src/resolve/symtab.c and src/resolve/elf-symbols.c:
  * the test executable opens itself, maps the address of one of its own
  * functions through /proc/self/maps and the PT_LOAD headers, finds the
  * function's symbol, and asks the .eh_frame CFI for its frame. A small
@@ -7,13 +7,13 @@
  * "cc") without unwind tables proves the .debug_frame CFI the same way;
  * without a working compiler that part is skipped, not failed.
  */
-#include "common.h"
-#include "dso.h"
-#include "elf-image.h"
-#include "elf-symbols.h"
-#include "strpool.h"
-#include "symtab.h"
-#include "symtree.h"
+#include "common/common.h"
+#include "resolve/dso.h"
+#include "resolve/elf-image.h"
+#include "resolve/elf-symbols.h"
+#include "common/strpool.h"
+#include "resolve/symtab.h"
+#include "resolve/symtree.h"
 #include "test.h"
 #include "test-files.h"
 

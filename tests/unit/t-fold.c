@@ -12,14 +12,14 @@
  * of each node (frames of two DSOs and kinds print the same label) and
  * the subtree weights of aggregator__sum_subtrees().
  */
-#include "common.h"
-#include "aggregate.h"
-#include "machine.h"
-#include "out-flamegraph.h"
-#include "out-fold.h"
-#include "perfdata.h"
-#include "sbuf.h"
-#include "strpool.h"
+#include "common/common.h"
+#include "aggregate/aggregate.h"
+#include "timeline/machine.h"
+#include "output/out-flamegraph.h"
+#include "output/out-fold.h"
+#include "reader/perfdata.h"
+#include "common/sbuf.h"
+#include "common/strpool.h"
 
 #include "test.h"
 

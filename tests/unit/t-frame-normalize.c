@@ -5,9 +5,9 @@
  * QEMU), and that what names a function stays: V8's source location,
  * short addresses, ELF and kernel symbols.
  */
-#include "common.h"
-#include "frame-normalize.h"
-#include "sbuf.h"
+#include "common/common.h"
+#include "aggregate/frame-normalize.h"
+#include "common/sbuf.h"
 
 #include "test.h"
 

@@ -4,8 +4,8 @@
  * apply only to their frame kinds (a C++ destructor "~Foo" in an ELF is
  * native, not V8 Ignition), and the fallbacks by kind.
  */
-#include "common.h"
-#include "frameclass.h"
+#include "common/common.h"
+#include "aggregate/frameclass.h"
 
 #include "test.h"
 

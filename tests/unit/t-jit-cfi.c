@@ -3,9 +3,9 @@
  * (truncated entries, hostile register numbers, sizes and offsets that do
  * not fit), and the CFI made of sound ones, at the address jit-cfi.h says.
  */
-#include "common.h"
-#include "jit-cfi.h"
-#include "jitmap.h"
+#include "common/common.h"
+#include "timeline/jit-cfi.h"
+#include "timeline/jitmap.h"
 
 #include <dwarf.h>
 

@@ -3,9 +3,9 @@
  * bytes in function names escaped, bad file names refused, the path a
  * function name carries.
  */
-#include "common.h"
-#include "jit-name.h"
-#include "sbuf.h"
+#include "common/common.h"
+#include "timeline/jit-name.h"
+#include "common/sbuf.h"
 
 #include "test.h"
 

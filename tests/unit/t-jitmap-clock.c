@@ -7,13 +7,13 @@
  * (jitmap.c), with a perf map on disk and the exec mmaps from a callback,
  * including the invalidation of what was resolved.
  */
-#include "common.h"
-#include "jit-loader.h"
-#include "jitmap.h"
-#include "jitmap-clock.h"
-#include "jitmap-untimed.h"
-#include "sbuf.h"
-#include "strpool.h"
+#include "common/common.h"
+#include "timeline/jit-loader.h"
+#include "timeline/jitmap.h"
+#include "timeline/jitmap-clock.h"
+#include "timeline/jitmap-untimed.h"
+#include "common/sbuf.h"
+#include "common/strpool.h"
 #include "test.h"
 
 #include <unistd.h>

@@ -11,11 +11,11 @@
  * a jitdump load, and a cut jitdump's samples after its last record. The
  * jitdump files are written with the jitdump-reader tests' writer.
  */
-#include "common.h"
-#include "jit-loader.h"
-#include "jitmap.h"
-#include "sbuf.h"
-#include "strpool.h"
+#include "common/common.h"
+#include "timeline/jit-loader.h"
+#include "timeline/jitmap.h"
+#include "common/sbuf.h"
+#include "common/strpool.h"
 #include "test.h"
 
 #include <sys/stat.h>

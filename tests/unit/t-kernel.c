@@ -1,11 +1,11 @@
 /*
- * Unit tests for src/kernel.c: kallsyms parsing and symbol extents on a
+ * Unit tests for src/resolve/kernel.c: kallsyms parsing and symbol extents on a
  * synthetic file, the build-id note parser, and the kallsyms policy.
  */
-#include "common.h"
-#include "kernel.h"
-#include "sbuf.h"
-#include "strpool.h"
+#include "common/common.h"
+#include "resolve/kernel.h"
+#include "common/sbuf.h"
+#include "common/strpool.h"
 
 #include <sys/stat.h>
 #include <sys/utsname.h>

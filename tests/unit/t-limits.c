@@ -7,10 +7,10 @@
  *
  * Needs JITSYM and MKPERF/MKJITDUMP (tests/setup.sh sets them).
  */
-#include "common.h"
+#include "common/common.h"
 #include "test.h"
 #include "test-files.h"
-#include "sbuf.h"
+#include "common/sbuf.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>

@@ -4,10 +4,10 @@
  * builds a small file in memory (one attr, a few records), writes it to
  * a temporary file and reads it back through pd_reader.
  */
-#include "common.h"
-#include "order.h"
-#include "perfdata.h"
-#include "sbuf.h"
+#include "common/common.h"
+#include "reader/order.h"
+#include "reader/perfdata.h"
+#include "common/sbuf.h"
 #include "test.h"
 
 #include <perf/event.h>

@@ -9,12 +9,12 @@
  * its close, with the write's errno). Nothing here measures time: the
  * waits are on conditions the test sets.
  */
-#include "common.h"
-#include "async-out.h"
-#include "handoff.h"
-#include "machine.h"
-#include "pipeline.h"
-#include "unwind.h"
+#include "common/common.h"
+#include "common/async-out.h"
+#include "session/handoff.h"
+#include "timeline/machine.h"
+#include "common/pipeline.h"
+#include "unwind/unwind.h"
 #include "test.h"
 
 #include <fcntl.h>

@@ -6,8 +6,8 @@
  * suffixes of others, empty keys, words of every size, more than one
  * chunk of records).
  */
-#include "common.h"
-#include "pprof-stacks.h"
+#include "common/common.h"
+#include "output/pprof-stacks.h"
 #include "test.h"
 
 #define MAX_DEPTH 300

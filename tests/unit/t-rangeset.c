@@ -3,8 +3,8 @@
  * order, each followed by lookups, compared with a flat array that records
  * which range (and offset) owns every address.
  */
-#include "common.h"
-#include "rangeset.h"
+#include "common/common.h"
+#include "timeline/rangeset.h"
 #include "test.h"
 
 #define SPAN 2048

@@ -15,13 +15,13 @@
  * and a C++ program (CXX, default "c++"), for demangled names.
  * Without a working compiler the DWARF checks are skipped, not failed.
  */
-#include "common.h"
-#include "dso.h"
-#include "jitmap.h"
-#include "resolve.h"
-#include "sbuf.h"
-#include "srcline.h"
-#include "strpool.h"
+#include "common/common.h"
+#include "resolve/dso.h"
+#include "timeline/jitmap.h"
+#include "resolve/resolve.h"
+#include "common/sbuf.h"
+#include "resolve/srcline.h"
+#include "common/strpool.h"
 #include "test.h"
 #include "test-files.h"
 

@@ -3,8 +3,8 @@
  * bytes, NULs included), copies that stay put while the table and the
  * blocks grow, and strings longer than a block.
  */
-#include "common.h"
-#include "strpool.h"
+#include "common/common.h"
+#include "common/strpool.h"
 #include "test.h"
 
 #define NR_MANY 100000

@@ -8,9 +8,9 @@
  * where they should, the palette is the flame graph's, and the same view
  * gives the same bytes.
  */
-#include "common.h"
-#include "svg.h"
-#include "tiers.h"
+#include "common/common.h"
+#include "output/svg.h"
+#include "aggregate/tiers.h"
 
 #include "test.h"
 #include "test-files.h"

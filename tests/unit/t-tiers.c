@@ -11,10 +11,10 @@
  * --weight=period, samples out of order, too many given intervals, and
  * the group order and names.
  */
-#include "common.h"
-#include "machine.h"
-#include "perfdata.h"
-#include "tiers.h"
+#include "common/common.h"
+#include "timeline/machine.h"
+#include "reader/perfdata.h"
+#include "aggregate/tiers.h"
 
 #include "test.h"
 

@@ -1,14 +1,14 @@
 /*
- * Unit tests for src/tracedata.c: the tracing-data container is built
+ * Unit tests for src/reader/tracedata.c: the tracing-data container is built
  * here byte by byte, in either byte order, then parsed whole, cut short
  * at every length, given bad magic, bad headers and huge sizes and counts,
  * and randomly corrupted; samples are formatted from whole, short and
  * mismatched payloads. Under ASan (scripts/check.sh) any read past a
  * buffer fails the run.
  */
-#include "common.h"
-#include "tracedata.h"
-#include "sbuf.h"
+#include "common/common.h"
+#include "reader/tracedata.h"
+#include "common/sbuf.h"
 #include "test.h"
 
 /*

@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/unwind.c and src/unwind-space.c, on real stacks: a
+ * Unit tests for src/unwind/unwind.c and src/unwind/unwind-space.c, on real stacks: a
  * call chain built without frame pointers (unwind-chain.c as nofp_*)
  * captures its registers and stack bytes the way the kernel does for
  * "perf record --call-graph dwarf"; the unwinder walks that copy through
@@ -12,14 +12,14 @@
  * the right reason, never loop. x86-64 only: elsewhere the walk checks are
  * skipped and the unwinder must say "unsupported".
  */
-#include "common.h"
-#include "dso.h"
-#include "machine.h"
-#include "perfdata.h"
-#include "resolve.h"
-#include "strpool.h"
-#include "unwind.h"
-#include "unwind-space.h"
+#include "common/common.h"
+#include "resolve/dso.h"
+#include "timeline/machine.h"
+#include "reader/perfdata.h"
+#include "resolve/resolve.h"
+#include "common/strpool.h"
+#include "unwind/unwind.h"
+#include "unwind/unwind-space.h"
 #include "test.h"
 #include "unwind-chain.h"
 

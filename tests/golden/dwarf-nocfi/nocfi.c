@@ -9,7 +9,7 @@
  * are the mapping's start (0x7ffff7fc0000) plus a function's address (nm).
  * nocfi_outer's return address (+0x20) follows a call (e8 00 00 00 00, a
  * call rel32 to the next instruction, never run), as in dwarf-synth's
- * dwarfdemo.c, so that it reads as a return address (src/callsite.c).
+ * dwarfdemo.c, so that it reads as a return address (src/common/callsite.c).
  */
 #define CALL_ENDING_AT(off) ".skip " #off " - 5, 0x90\n\t.byte 0xe8, 0, 0, 0, 0\n\t" \
 	".skip 0x100 - " #off ", 0x90"

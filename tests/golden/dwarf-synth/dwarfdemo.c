@@ -10,7 +10,7 @@
  * The callers' return addresses (main+0x40, worker_run+0x30, sort_unit+0x20)
  * follow a call: the bytes e8 00 00 00 00 (a call rel32, here to the next
  * instruction, never run), so that they read as return addresses
- * (src/callsite.c) without a PLT entry that would move the functions.
+ * (src/common/callsite.c) without a PLT entry that would move the functions.
  */
 #define CALL_ENDING_AT(off) ".skip " #off " - 5, 0x90\n\t.byte 0xe8, 0, 0, 0, 0\n\t" \
 	".skip 0x100 - " #off ", 0x90"

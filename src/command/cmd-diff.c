@@ -1,0 +1,181 @@
+#include "common/common.h"
+#include "command/cmds.h"
+#include "command/command.h"
+#include "output/diff.h"
+#include "output/out-flamegraph.h"
+
+static const char *const diff_usage[] = {
+	"usage: jitsym diff [options] BASE.data NEW.data",
+	"",
+	"Compare two recordings of the same program: what grew and what shrank",
+	"from BASE to NEW. JIT frames are matched by function, whatever their tier",
+	"or address in each run (V8's JS:*/~/^/+ markers and LazyCompile:-style",
+	"prefixes, .NET's [Tier0]-style suffixes, heap addresses and pids in JIT",
+	"names are left out), processes by name.",
+	"",
+	"      --format folded   'stack BASE NEW' per distinct stack of either run,",
+	"                        raw weights, sorted as fold sorts: difffolded.pl's",
+	"                        output, for flamegraph.pl (the default)",
+	"      --format table    the functions that grew and shrank most, by self",
+	"                        and by total weight",
+	"      --format svg      NEW's flame graph, frames red where their self",
+	"                        weight grew and blue where it shrank",
+	"      --absolute        table and colours by raw weight; default: by",
+	"                        shares of each run's total",
+	"      --no-normalize    match JIT frames by their names as written",
+	"      --top N           the table's rows per ranking (default: 10)",
+	"      --no-kernel       leave kernel frames out",
+	"      --weight=period   sum sample periods instead of counting samples",
+	"      --title TEXT      svg: the heading (default: Differential Flame Graph)",
+	"      --width PX        svg: image width in pixels (default: 1200)",
+	"      --minwidth PX     svg: leave out frames narrower than PX pixels, or",
+	"                        than PX% of NEW's samples with a '%' (default: 0.1)",
+	"",
+	"Both recordings are read with the same options (--pid, --comm, --event",
+	"and the rest apply to each).",
+	NULL,
+};
+
+enum {
+	OPT_FORMAT = OPT_COMMAND_LAST, OPT_ABSOLUTE, OPT_NO_NORMALIZE, OPT_TOP,
+	OPT_TITLE, OPT_WIDTH, OPT_MINWIDTH,
+};
+
+static const struct option diff_options[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "absolute", no_argument, NULL, OPT_ABSOLUTE },
+	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct diff_cmd {
+	struct diff_opts opts;
+	enum diff_format format;
+	struct differ *differ;
+	unsigned run;               /* start hooks seen */
+};
+
+static int parse_uint(const char *option, const char *arg, unsigned lo, unsigned hi,
+		      unsigned *v)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (end == arg || *end || errno || *arg == '-' || n < lo || n > hi)
+		return error("%s takes a number from %u to %u, not '%s'", option, lo, hi, arg);
+	*v = (unsigned)n;
+	return 0;
+}
+
+static int parse_format(const char *arg, enum diff_format *f)
+{
+	if (!strcmp(arg, "folded"))
+		*f = DIFF_FOLDED;
+	else if (!strcmp(arg, "table"))
+		*f = DIFF_TABLE;
+	else if (!strcmp(arg, "svg"))
+		*f = DIFF_SVG;
+	else
+		return error("--format takes 'folded', 'table' or 'svg', not '%s'", arg);
+	return 0;
+}
+
+static int diff_opt(void *ctx, int c, const char *arg)
+{
+	struct diff_cmd *cmd = ctx;
+	struct flamegraph_opts fo = { 0 };
+
+	switch (c) {
+	case OPT_FORMAT:       return parse_format(arg, &cmd->format);
+	case OPT_ABSOLUTE:     cmd->opts.absolute = true; return 0;
+	case OPT_NO_NORMALIZE: cmd->opts.normalize = false; return 0;
+	case OPT_TOP:          return parse_uint("--top", arg, 1, 1000000, &cmd->opts.top);
+	case OPT_TITLE:        cmd->opts.title = arg; return 0;
+	case OPT_WIDTH:
+		return parse_uint("--width", arg, FLAMEGRAPH_MIN_WIDTH, FLAMEGRAPH_MAX_WIDTH,
+				  &cmd->opts.width);
+	case OPT_MINWIDTH:
+		if (flamegraph__parse_minwidth(&fo, arg))
+			return -1;
+		cmd->opts.minwidth = fo.minwidth;
+		cmd->opts.minwidth_pct = fo.minwidth_pct;
+		return 0;
+	default:
+		BUG("diff option %d", c);
+	}
+}
+
+static void diff_prepare(void *ctx, struct command_opts *o)
+{
+	struct diff_cmd *cmd = ctx;
+
+	cmd->opts.no_kernel = o->no_kernel;
+	cmd->opts.weight_period = o->weight_period;
+	cmd->differ = differ__new(&cmd->opts);
+}
+
+/* Once per recording, BASE's then NEW's, before their samples. */
+static int diff_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct diff_cmd *cmd = ctx;
+
+	(void)s;
+	(void)out;
+	differ__set_run(cmd->differ, cmd->run++);
+	return 0;
+}
+
+static void diff_sample(void *ctx, const struct resolved_sample *rs)
+{
+	struct diff_cmd *cmd = ctx;
+
+	differ__add(cmd->differ, rs);
+}
+
+static int diff_finish(void *ctx, const struct session *s, FILE *out)
+{
+	struct diff_cmd *cmd = ctx;
+
+	(void)s;
+	return differ__write(cmd->differ, cmd->format, out);
+}
+
+static void diff_release(void *ctx)
+{
+	struct diff_cmd *cmd = ctx;
+
+	differ__delete(cmd->differ);
+}
+
+/* The stacks of fold, of two recordings. */
+static const struct command diff_command = {
+	.stacks = true,
+	.nr_inputs = 2,
+	.sample_anywhere = true,
+	.usage = diff_usage,
+	.options = diff_options,
+	.shared = CMD_WEIGHT | CMD_NO_KERNEL,
+	.weight_period = false,            /* count samples */
+	.parse = diff_opt,
+	.prepare = diff_prepare,
+	.start = diff_start,
+	.sample = diff_sample,
+	.finish = diff_finish,
+	.release = diff_release,
+};
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_cmd cmd = {
+		.opts = { .normalize = true, .top = 10, .minwidth = 0.1 },
+		.format = DIFF_FOLDED,
+	};
+
+	return command__run(&diff_command, &cmd, argc, argv);
+}

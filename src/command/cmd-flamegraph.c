@@ -1,0 +1,132 @@
+#include "common/common.h"
+#include "command/cmds.h"
+#include "command/command.h"
+#include "output/out-flamegraph.h"
+
+static const char *const flamegraph_usage[] = {
+	"usage: jitsym flamegraph [options] [perf.data]",
+	"",
+	"Write an interactive SVG flame graph of the stacks 'jitsym fold' writes:",
+	"click to zoom, Ctrl-F to search; frames coloured by kernel, native, JIT",
+	"tier (V8 JS:* optimised, JS:+ Maglev, JS:^ baseline, JS:~ interpreted),",
+	"perf map and unknown. Self-contained: opens in any browser, offline.",
+	"The root is at the top, callees below their callers, so the first",
+	"screenful shows the root and the busiest frames however deep the",
+	"deepest stack goes; scroll down for the deep ones.",
+	"",
+	"      --include-pid     append -PID to the process name",
+	"      --include-tid     append -PID/TID to the process name",
+	"      --no-kernel       leave kernel frames out",
+	"      --weight=period   sum sample periods instead of counting samples",
+	CMD_OFF_CPU_USAGE,
+	"      --title TEXT      the heading (default: Flame Graph)",
+	"      --width PX        image width in pixels (default: 1200)",
+	"      --minwidth PX     leave out frames narrower than PX pixels, or than",
+	"                        PX% of all samples with a '%' (default: 0.1)",
+	"      --root-at-bottom  the root at the bottom, callees above their callers,",
+	"                        as flamegraph.pl draws it (a deep stack then makes",
+	"                        the image open on its tip: scroll down to the root)",
+	NULL,
+};
+
+enum { OPT_TITLE = OPT_COMMAND_LAST, OPT_WIDTH, OPT_MINWIDTH, OPT_ROOT_AT_BOTTOM };
+
+static const struct option flamegraph_options[] = {
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ "root-at-bottom", no_argument, NULL, OPT_ROOT_AT_BOTTOM },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct flamegraph_cmd {
+	struct flamegraph_opts opts;
+	struct flamegraph *fg;
+};
+
+static int parse_width(const char *arg, unsigned *width)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (end == arg || *end || errno || *arg == '-' ||
+	    v < FLAMEGRAPH_MIN_WIDTH || v > FLAMEGRAPH_MAX_WIDTH)
+		return error("--width takes pixels from %d to %d, not '%s'",
+			     FLAMEGRAPH_MIN_WIDTH, FLAMEGRAPH_MAX_WIDTH, arg);
+	*width = (unsigned)v;
+	return 0;
+}
+
+static int flamegraph_opt(void *ctx, int c, const char *arg)
+{
+	struct flamegraph_opts *fg = &((struct flamegraph_cmd *)ctx)->opts;
+
+	switch (c) {
+	case OPT_TITLE:    fg->title = arg; return 0;
+	case OPT_WIDTH:    return parse_width(arg, &fg->width);
+	case OPT_MINWIDTH: return flamegraph__parse_minwidth(fg, arg);
+	case OPT_ROOT_AT_BOTTOM: fg->root_at_bottom = true; return 0;
+	default:           BUG("flamegraph option %d", c);
+	}
+}
+
+static void flamegraph_prepare(void *ctx, struct command_opts *o)
+{
+	struct flamegraph_cmd *cmd = ctx;
+
+	cmd->opts.include_pid = o->include_pid;
+	cmd->opts.include_tid = o->include_tid;
+	cmd->opts.no_kernel = o->no_kernel;
+	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.offcpu = o->in.session.offcpu;
+	cmd->fg = flamegraph__new(&cmd->opts);
+}
+
+static void flamegraph_sample(void *ctx, const struct resolved_sample *rs)
+{
+	struct flamegraph_cmd *cmd = ctx;
+
+	flamegraph__add(cmd->fg, rs);
+}
+
+static int flamegraph_finish(void *ctx, const struct session *s, FILE *out)
+{
+	struct flamegraph_cmd *cmd = ctx;
+
+	(void)s;
+	return flamegraph__write(cmd->fg, out);
+}
+
+static void flamegraph_release(void *ctx)
+{
+	struct flamegraph_cmd *cmd = ctx;
+
+	flamegraph__delete(cmd->fg);
+}
+
+/* The stacks of fold: the first event unless --event. */
+static const struct command flamegraph_command = {
+	.stacks = true,
+	.sample_anywhere = true,
+	.usage = flamegraph_usage,
+	.options = flamegraph_options,
+	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL |
+		  CMD_OFF_CPU,
+	.weight_period = false,            /* count samples */
+	.parse = flamegraph_opt,
+	.prepare = flamegraph_prepare,
+	.sample = flamegraph_sample,
+	.finish = flamegraph_finish,
+	.release = flamegraph_release,
+};
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	struct flamegraph_cmd cmd = {
+		.opts = { .width = FLAMEGRAPH_DEFAULT_WIDTH, .minwidth = 0.1 },
+	};
+
+	return command__run(&flamegraph_command, &cmd, argc, argv);
+}

@@ -1,0 +1,146 @@
+#include "common/common.h"
+#include "command/cmds.h"
+#include "command/command.h"
+#include "output/out-pprof.h"
+
+static const char *const pprof_usage[] = {
+	"usage: jitsym pprof [options] [perf.data]",
+	"",
+	"Write a gzipped pprof profile (profile.proto) of one event, for",
+	"go tool pprof, Pyroscope and Parca: sample counts and periods per",
+	"stack, with functions, source lines and mappings. Standard output",
+	"is used only when it is not a terminal.",
+	"",
+	"      --labels LIST     label samples with any of pid,tid,comm,category,tier",
+	"                        (string labels; category and tier: the leaf's",
+	"                        frame kind and JIT tier; default: none)",
+	"      --off-cpu         weigh each stack by the time its thread was off the",
+	"                        CPU, in ns, from the recording's context switches",
+	"                        (perf record -e sched:sched_switch -g, --switch-events",
+	"                        or --off-cpu): sample type off-cpu",
+	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for",
+	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]:",
+	"                        sample type on-off-cpu, nanoseconds",
+	NULL,
+};
+
+enum { OPT_LABELS = OPT_COMMAND_LAST };
+
+static const struct option pprof_options[] = {
+	{ "labels", required_argument, NULL, OPT_LABELS },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct pprof_cmd {
+	struct pprof_opts opts;
+	struct pprof_builder *b;
+};
+
+static int parse_labels(struct pprof_opts *o, const char *arg)
+{
+	const char **names = NULL;
+	size_t nr = 0, i;
+	int ret = 0;
+
+	parse_str_list(arg, &names, &nr);
+	for (i = 0; i < nr && !ret; i++) {
+		if (!strcmp(names[i], "pid"))
+			o->label_pid = true;
+		else if (!strcmp(names[i], "tid"))
+			o->label_tid = true;
+		else if (!strcmp(names[i], "comm"))
+			o->label_comm = true;
+		else if (!strcmp(names[i], "category"))
+			o->label_category = true;
+		else if (!strcmp(names[i], "tier"))
+			o->label_tier = true;
+		else
+			ret = error("--labels takes pid, tid, comm, category and tier, not '%s'",
+				    names[i]);
+	}
+	free((void *)names[0]);
+	free(names);
+	return ret;
+}
+
+static int pprof_opt(void *ctx, int c, const char *arg)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	if (c != OPT_LABELS)
+		BUG("pprof option %d", c);
+	return parse_labels(&cmd->opts, arg);
+}
+
+static void pprof_prepare(void *ctx, struct command_opts *o)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	cmd->opts.event = o->in.session.filter.event;
+	cmd->opts.offcpu = o->in.session.offcpu;
+	o->in.session.jit_lines = true;          /* locations carry their lines */
+	cmd->b = pprof_builder__new(&cmd->opts);
+}
+
+static int pprof_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	(void)out;
+	pprof_builder__start(cmd->b, s);
+	return 0;
+}
+
+static const void *pprof_sample_prepare(void *ctx, const struct resolved_sample *rs)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	return pprof_builder__prepare(cmd->b, rs);
+}
+
+static void pprof_sample(void *ctx, const struct resolved_sample *rs)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	pprof_builder__add(cmd->b, rs);
+}
+
+static int pprof_finish(void *ctx, const struct session *s, FILE *out)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	(void)s;
+	pprof_builder__finish(cmd->b);
+	return pprof_builder__write(cmd->b, out);
+}
+
+static void pprof_release(void *ctx)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	pprof_builder__delete(cmd->b);
+}
+
+static const struct command pprof_command = {
+	.stacks = true,
+	/* what its hook needs of the session, sample_prepare hands over */
+	.sample_anywhere = true,
+	.shared = CMD_OFF_CPU,
+	.usage = pprof_usage,
+	.options = pprof_options,
+	.binary_output = "a gzipped profile",
+	.parse = pprof_opt,
+	.prepare = pprof_prepare,
+	.start = pprof_start,
+	.sample_prepare = pprof_sample_prepare,
+	.sample = pprof_sample,
+	.finish = pprof_finish,
+	.release = pprof_release,
+};
+
+int cmd_pprof(int argc, char **argv)
+{
+	struct pprof_cmd cmd = { 0 };
+
+	return command__run(&pprof_command, &cmd, argc, argv);
+}

@@ -1,0 +1,100 @@
+#include "common/common.h"
+#include "command/cmds.h"
+#include "command/command.h"
+#include "output/out-script.h"
+
+static const char *const script_usage[] = {
+	"usage: jitsym script [options] [perf.data]",
+	"",
+	"Write each sample as perf script does by default, sorted by time:",
+	"a header line, then one line per frame 'ADDR SYMBOL+OFFSET (DSO)'.",
+	"",
+	"      --header          first print what the recording's header says",
+	"  -F, --fields LIST     the fields to print, as perf script -F: a list",
+	"                        (comm,tid,time,...) or changes to the defaults",
+	"                        (+pid,-cpu); fields: comm pid tid cpu time period",
+	"                        event trace ip sym symoff dso srcline",
+	NULL,
+};
+
+enum { OPT_HEADER = OPT_COMMAND_LAST };
+
+static const struct option script_options[] = {
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "fields", required_argument, NULL, 'F' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct script_cmd {
+	bool header;
+	struct script_fields fields;
+	struct script_out_opts out_opts;
+	struct script_out *so;
+};
+
+static int script_opt(void *ctx, int c, const char *arg)
+{
+	struct script_cmd *cmd = ctx;
+
+	switch (c) {
+	case OPT_HEADER: cmd->header = true; return 0;
+	case 'F':        return script_fields__parse(&cmd->fields, arg);
+	default:         BUG("script option %d", c);
+	}
+}
+
+static void script_prepare(void *ctx, struct command_opts *o)
+{
+	struct script_cmd *cmd = ctx;
+
+	cmd->out_opts.fields = &cmd->fields;
+	o->in.session.jit_lines = script_fields__want(&cmd->fields, SF_SRCLINE);
+}
+
+/* -1 after error() when -F names a field the recording's samples lack. */
+static int script_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct script_cmd *cmd = ctx;
+
+	cmd->out_opts.resolver = session__resolver(s);
+	cmd->so = script_out__new(out, session__reader(s), &cmd->out_opts);
+	if (!cmd->so)
+		return -1;
+	if (cmd->header)
+		script__print_header(out, session__reader(s));
+	return 0;
+}
+
+static void script_sample(void *ctx, const struct resolved_sample *rs)
+{
+	struct script_cmd *cmd = ctx;
+
+	script_out__sample(cmd->so, rs);
+}
+
+static void script_release(void *ctx)
+{
+	struct script_cmd *cmd = ctx;
+
+	script_out__delete(cmd->so);
+}
+
+/* Every event, as perf script prints them; samples are written as they come. */
+static const struct command script_command = {
+	.usage = script_usage,
+	.options = script_options,
+	.all_events = true,
+	.output_thread = true,             /* with --threads: it writes as it reads */
+	.parse = script_opt,
+	.prepare = script_prepare,
+	.start = script_start,
+	.sample = script_sample,
+	.release = script_release,
+};
+
+int cmd_script(int argc, char **argv)
+{
+	struct script_cmd cmd = { 0 };
+
+	return command__run(&script_command, &cmd, argc, argv);
+}

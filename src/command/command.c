@@ -1,0 +1,338 @@
+#include "common/common.h"
+#include "command/command.h"
+#include "common/outfile.h"
+#include "common/progress.h"
+#include "common/sbuf.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const struct {
+	struct option opt;
+	unsigned int bit;
+} shared_options[] = {
+	{ { "weight", required_argument, NULL, OPT_WEIGHT }, CMD_WEIGHT },
+	{ { "include-pid", no_argument, NULL, OPT_INCLUDE_PID }, CMD_INCLUDE_PID },
+	{ { "include-tid", no_argument, NULL, OPT_INCLUDE_TID }, CMD_INCLUDE_TID },
+	{ { "no-kernel", no_argument, NULL, OPT_NO_KERNEL }, CMD_NO_KERNEL },
+	{ { "off-cpu", no_argument, NULL, OPT_OFF_CPU }, CMD_OFF_CPU },
+	{ { "on-off-cpu", no_argument, NULL, OPT_ON_OFF_CPU }, CMD_OFF_CPU },
+};
+
+/* One run of a command: what command__run() and the session hooks share. */
+struct command_run {
+	const struct command *c;
+	void *ctx;
+	const char *name;          /* argv[0], for messages */
+	struct command_opts opts;
+	struct outfile *output;    /* open once the first header was read */
+	FILE *out;                 /* its stream */
+	int status;                /* the failure that stopped the run, or EXIT_OK */
+	bool write_failed;         /* finish() could not write */
+	const char *inputs[2];     /* with nr_inputs 2: BASE and NEW */
+	unsigned input;            /* the one being read */
+	bool started;              /* its start hook ran: it could be opened */
+};
+
+static size_t nr_options(const struct option *o)
+{
+	size_t n = 0;
+
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+/* The input options, the shared ones c takes and c's own, in one table. */
+static struct option *long_options(const struct command *c)
+{
+	size_t n_in = nr_options(input_long_options), n_own = nr_options(c->options), i, n;
+	struct option *all = xcalloc(st_add(st_add(n_in, ARRAY_SIZE(shared_options)), n_own + 1),
+				     sizeof(*all));
+
+	memcpy(all, input_long_options, n_in * sizeof(*all));
+	n = n_in;
+	for (i = 0; i < ARRAY_SIZE(shared_options); i++)
+		if (c->shared & shared_options[i].bit)
+			all[n++] = shared_options[i].opt;
+	if (n_own)
+		memcpy(all + n, c->options, n_own * sizeof(*all));
+	return all;
+}
+
+/*
+ * ":" (missing values reported, not printed by getopt), INPUT_SHORT_OPTIONS,
+ * and the short form of each of the command's options whose value is a
+ * letter or digit: { "fields", required_argument, NULL, 'F' } makes
+ * "-F LIST" work too.
+ */
+static char *short_options(const struct option *o)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_addstr(&sb, ":" INPUT_SHORT_OPTIONS);
+	for (; o && o->name; o++) {
+		int v = o->val;
+
+		if (o->flag || !((v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z') ||
+				 (v >= '0' && v <= '9')) || strchr(sb.buf, v))
+			continue;
+		sbuf_addch(&sb, (char)v);
+		if (o->has_arg == required_argument)
+			sbuf_addch(&sb, ':');
+		else if (o->has_arg == optional_argument)
+			sbuf_addstr(&sb, "::");
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+/* The one line for an option getopt_long did not accept (c: '?' or ':'). */
+static int bad_option(const char *name, int c, const char *arg)
+{
+	bool is_long = !strncmp(arg, "--", 2);
+	int len = (int)strcspn(arg, "=");
+
+	if (c == ':')
+		return is_long ? error("option '%s' needs a value", arg) :
+				 error("option '-%c' needs a value", optopt);
+	if (is_long && optopt)
+		return error("option '%.*s' takes no value", len, arg);
+	if (is_long)
+		return error("unknown option '%.*s'; see 'jitsym %s --help'", len, arg, name);
+	return error("unknown option '-%c'; see 'jitsym %s --help'", optopt, name);
+}
+
+static int parse_weight(struct command_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "period"))
+		o->weight_period = true;
+	else if (!strcmp(arg, "count") || !strcmp(arg, "samples"))
+		o->weight_period = false;
+	else
+		return error("--weight takes 'period' or 'count', not '%s'", arg);
+	return 0;
+}
+
+/* One getopt_long result: 0, or -1 after error(). */
+static int parse_one(struct command_run *run, int c, const char *arg)
+{
+	struct command_opts *o = &run->opts;
+	int ret = input_opts__parse(&o->in, c, arg);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	switch (c) {
+	case OPT_WEIGHT:      return parse_weight(o, arg);
+	case OPT_INCLUDE_PID: o->include_pid = true; return 0;
+	case OPT_INCLUDE_TID: o->include_tid = true; return 0;
+	case OPT_NO_KERNEL:   o->no_kernel = true; return 0;
+	case OPT_OFF_CPU:     o->in.session.offcpu = OFFCPU_ONLY; return 0;
+	case OPT_ON_OFF_CPU:  o->in.session.offcpu = OFFCPU_BOTH; return 0;
+	default:
+		if (!run->c->parse)
+			BUG("option %d of '%s' has no parser", c, run->name);
+		return run->c->parse(run->ctx, c, arg) ? -1 : 0;
+	}
+}
+
+/* BASE and NEW, the arguments left after the options; -1 after error(). */
+static int two_inputs(struct command_run *run, int argc, char **argv, const char *dflt)
+{
+	if (run->opts.in.path != dflt)
+		return error("'%s' reads the two recordings it is given, not -i: "
+			     "jitsym %s BASE.data NEW.data", run->name, run->name);
+	if (argc - optind != 2)
+		return argc - optind > 2 ? error("unexpected argument '%s'", argv[optind + 2]) :
+		       error("'%s' needs two recordings: jitsym %s BASE.data NEW.data",
+			     run->name, run->name);
+	run->inputs[0] = argv[optind];
+	run->inputs[1] = argv[optind + 1];
+	return 0;
+}
+
+/* 0 to run; -1 after error() for a usage error; 1 after -h. */
+static int parse_argv(struct command_run *run, int argc, char **argv)
+{
+	struct option *longopts = long_options(run->c);
+	char *shortopts = short_options(longopts);
+	const char *dflt = run->opts.in.path;
+	int c, ret = 0;
+
+	opterr = 0;   /* bad_option() says it, in the form of every other message */
+	while (!ret && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == 'h')
+			ret = 1;
+		else if (c == '?' || c == ':')
+			ret = bad_option(run->name, c, argv[optind - 1]);
+		else
+			ret = parse_one(run, c, optarg);
+	}
+	free(shortopts);
+	free(longopts);
+	if (ret)
+		return ret;
+	if (run->c->nr_inputs == 2)
+		return two_inputs(run, argc, argv, dflt);
+	if (optind < argc)
+		run->opts.in.path = argv[optind++];
+	if (optind < argc)
+		return error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static void print_usage(const struct command *c)
+{
+	const char *const *usage;
+
+	for (usage = c->usage; *usage; usage++)
+		printf("%s\n", *usage);
+	input_opts__usage(stdout, c->nr_inputs);
+}
+
+/* -o FILE, or stdout; -1 after error(). */
+static int open_output(struct command_run *run)
+{
+	run->output = input_opts__open_output(&run->opts.in);
+	run->out = run->output ? outfile__stream(run->output) : NULL;
+	return run->output ? 0 : -1;
+}
+
+/*
+ * Close the output: into place when every byte of it was written; a run
+ * stopped by a usage or output error, or one whose writing failed, leaves
+ * the file there was (if any) as it was.
+ */
+static void close_output(struct command_run *run)
+{
+	if (!run->output)
+		return;
+	if (input_opts__close_output(run->output, run->status == EXIT_OK && !run->write_failed))
+		run->write_failed = true;
+	run->output = NULL;
+	run->out = NULL;
+}
+
+static void run_start(void *ctx, const struct session *s)
+{
+	struct command_run *run = ctx;
+
+	run->started = true;
+	if (!run->output && open_output(run))
+		run->status = EXIT_OUTPUT;
+	else if (run->c->start && run->c->start(run->ctx, s, run->out))
+		run->status = EXIT_USAGE;
+	if (run->status != EXIT_OK)
+		session__abort(s);
+}
+
+static void run_sample(void *ctx, const struct resolved_sample *rs)
+{
+	struct command_run *run = ctx;
+
+	run->c->sample(run->ctx, rs);
+}
+
+static const void *run_prepare(void *ctx, const struct resolved_sample *rs)
+{
+	struct command_run *run = ctx;
+
+	return run->c->sample_prepare(run->ctx, rs);
+}
+
+static void run_finish(void *ctx, const struct session *s)
+{
+	struct command_run *run = ctx;
+
+	if (run->c->nr_inputs == 2 && run->input == 0)
+		return;    /* after the last input only */
+	if (run->c->finish && run->c->finish(run->ctx, s, run->out))
+		run->write_failed = true;
+}
+
+/* Read the recording through the command; the exit status. */
+static int run_session(struct command_run *run)
+{
+	struct session_hooks hooks = {
+		.start = run_start,
+		.prepare = run->c->sample_prepare ? run_prepare : NULL,
+		.sample = run_sample,
+		.finish = run_finish,
+		.ctx = run,
+	};
+	struct input_opts *in = &run->opts.in;
+	int ret;
+
+	progress__set_output(in->output);
+	if (run->c->prepare)
+		run->c->prepare(run->ctx, &run->opts);
+	if (run->c->nr_inputs == 2) {
+		ret = 0;
+		for (run->input = 0; run->input < 2 && run->status == EXIT_OK; run->input++) {
+			run->started = false;
+			if (session__run(run->inputs[run->input], &in->session, &hooks))
+				ret = -1;
+			/* one that cannot be opened: nothing to compare */
+			if (!run->started && run->status == EXIT_OK)
+				run->status = EXIT_INPUT;
+		}
+	} else {
+		ret = session__run(in->path, &in->session, &hooks);
+	}
+	close_output(run);
+	if (run->status != EXIT_OK)
+		return run->status;
+	if (run->write_failed)
+		return EXIT_OUTPUT;
+	if (ret == SESSION_BAD_FILTER)
+		return EXIT_USAGE;
+	return ret ? EXIT_INPUT : EXIT_OK;
+}
+
+int command__parse_percent(const char *option, const char *arg, double *pct)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end || errno || !(v >= 0 && v <= 100))
+		return error("%s takes a percentage from 0 to 100, not '%s'", option, arg);
+	*pct = v;
+	return 0;
+}
+
+int command__run(const struct command *c, void *ctx, int argc, char **argv)
+{
+	struct command_run run = { .c = c, .ctx = ctx, .name = argv[0] };
+	int ret;
+
+	input_opts__init(&run.opts.in);
+	run.opts.in.session.filter.first_event_only = !c->all_events;
+	run.opts.in.session.stacks = c->stacks;
+	run.opts.in.session.sample_anywhere = c->sample_anywhere;
+	run.opts.in.output_thread = c->output_thread;
+	run.opts.weight_period = c->weight_period;
+	outfile__catch_signals();
+	ret = parse_argv(&run, argc, argv);
+	if (ret) {
+		if (ret > 0)
+			print_usage(c);
+		input_opts__release(&run.opts.in);
+		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	/* off-CPU stacks weigh the ns their thread was off; on-CPU ones their period */
+	if (run.opts.in.session.offcpu)
+		run.opts.weight_period = true;
+	if (c->binary_output && !run.opts.in.output && isatty(STDOUT_FILENO)) {
+		error("not writing %s to a terminal: use -o FILE", c->binary_output);
+		input_opts__release(&run.opts.in);
+		return EXIT_USAGE;
+	}
+	ret = run_session(&run);
+	if (c->release)
+		c->release(ctx);
+	input_opts__release(&run.opts.in);
+	return ret;
+}

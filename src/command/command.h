@@ -1,0 +1,126 @@
+/*
+ * command: the lifecycle every subcommand shares, so that they fail the
+ * same way. command__run():
+ *  1. parses the command line: the input options (input-opts.h), the
+ *     shared options the command takes (enum command_shared), then its
+ *     own through its parse function. -h prints the usage on stdout (exit
+ *     0); a bad option prints one error line (exit EXIT_USAGE);
+ *  2. calls prepare(), which builds the command's writer;
+ *  3. runs the session. Its start hook opens the output (-o FILE, or
+ *     stdout) once the recording's header has been read and before any
+ *     sample: a missing or invalid input leaves no output file behind, an
+ *     unwritable one fails before the samples are read (EXIT_OUTPUT);
+ *     A command of two inputs (nr_inputs 2: diff) reads two recordings
+ *     named on the command line, one session after the other, through
+ *     the same hooks: start() once per input (the output opened before
+ *     the first), finish() once, after the last. An input that cannot be
+ *     opened ends the run (EXIT_INPUT, nothing written); damage in either
+ *     still lets finish() write, and exits EXIT_INPUT;
+ *  4. finish() writes what it collected (also after damage: the part
+ *     read before it), then the output is closed and the exit status
+ *     chosen from enum jitsym_exit (msg.h). The output is an outfile
+ *     (outfile.h): -o FILE goes into place only when the run stopped for
+ *     no usage or output error and every byte was written; otherwise an
+ *     existing FILE stays as it was. A signal (SIGINT, SIGTERM, SIGHUP,
+ *     SIGPIPE) at any point leaves FILE as it was and ends the process
+ *     by that signal (128 + N), from outfile's handler.
+ * Messages go through msg.h; a command prints nothing of its own about
+ * the output or the input file.
+ */
+#ifndef JITSYM_COMMAND_H
+#define JITSYM_COMMAND_H
+
+#include <stdio.h>
+
+#include "command/input-opts.h"
+
+/* Options several commands take; a command lists the ones it accepts. */
+enum command_shared {
+	CMD_WEIGHT      = 1u << 0,   /* --weight=period|count */
+	CMD_INCLUDE_PID = 1u << 1,   /* --include-pid */
+	CMD_INCLUDE_TID = 1u << 2,   /* --include-tid */
+	CMD_NO_KERNEL   = 1u << 3,   /* --no-kernel */
+	CMD_OFF_CPU     = 1u << 4,   /* --off-cpu, --on-off-cpu (session_opts.offcpu; weight: period) */
+};
+
+/* The usage lines of CMD_OFF_CPU for a profile of stacks (fold, flamegraph). */
+#define CMD_OFF_CPU_USAGE \
+	"      --off-cpu         weigh each stack by the time its thread was off the", \
+	"                        CPU, in ns, from the recording's context switches", \
+	"                        (perf record -e sched:sched_switch -g, --switch-events", \
+	"                        or --off-cpu); implies --weight=period", \
+	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for", \
+	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]"
+
+/* getopt_long values of the shared options; a command's own start at OPT_COMMAND_LAST. */
+enum {
+	OPT_WEIGHT = OPT_INPUT_LAST, OPT_INCLUDE_PID, OPT_INCLUDE_TID, OPT_NO_KERNEL,
+	OPT_OFF_CPU, OPT_ON_OFF_CPU,
+	OPT_COMMAND_LAST,
+};
+
+/* The parsed command line, as prepare() sees it. */
+struct command_opts {
+	struct input_opts in;      /* prepare() may set in.session.jit_lines */
+	bool weight_period;        /* --weight: sum periods (true) or count samples */
+	bool include_pid, include_tid, no_kernel;
+};
+
+struct command {
+	const char *const *usage;        /* the command's usage lines, NULL-terminated */
+	const struct option *options;    /* its own long options, or NULL */
+	unsigned int shared;             /* the enum command_shared it takes */
+	bool weight_period;              /* --weight's default */
+	bool all_events;                 /* every event by default, not only the first */
+	bool stacks;                     /* writes whole stacks: session_opts.stacks */
+	/* 0: one recording (-i or [perf.data]); 2: two, BASE and NEW, both named */
+	unsigned nr_inputs;
+	/*
+	 * Its sample hook reads only the resolved_sample and its own state
+	 * (handoff.h): with --threads, it runs on a second thread. prepare()
+	 * may take it back (in.session.sample_anywhere) for options that need
+	 * the session in the hook.
+	 */
+	bool sample_anywhere;
+	/*
+	 * With --threads, its output is written by a thread of its own
+	 * (async-out.h): for output written as the samples are read (script).
+	 * Output written at the end in large blocks (fold) goes faster from
+	 * the thread that made it: the kernel's copy of bytes another CPU
+	 * just wrote costs more than the overlap saves.
+	 */
+	bool output_thread;
+	/* What a binary output is ("a gzipped profile"): not written to a terminal. NULL: text */
+	const char *binary_output;
+	/* One of its own options; 0, or -1 after error(). NULL: it has none. */
+	int (*parse)(void *ctx, int c, const char *arg);
+	/* After parsing: build the writer. NULL: nothing to build. */
+	void (*prepare)(void *ctx, struct command_opts *o);
+	/*
+	 * Header read, output open; -1 after error() to stop (a usage error).
+	 * With nr_inputs 2, once per input, in order. NULL: none.
+	 */
+	int (*start)(void *ctx, const struct session *s, FILE *out);
+	/*
+	 * Optional, for a sample_anywhere hook that needs something of the
+	 * session: session_hooks' prepare (session.h), run on the session's
+	 * thread before sample; its answer is rs->note. NULL: none.
+	 */
+	const void *(*sample_prepare)(void *ctx, const struct resolved_sample *rs);
+	void (*sample)(void *ctx, const struct resolved_sample *rs);
+	/* After the last sample, session state still there; -1 when writing out failed. */
+	int (*finish)(void *ctx, const struct session *s, FILE *out);
+	/* Free what prepare() and the hooks made; called whenever prepare() may have been. */
+	void (*release)(void *ctx);
+};
+
+/*
+ * An option's percentage: "5", "5%", "2.5" (0 to 100) into *pct; -1 after
+ * error() naming option ("--warm-below") when arg is not one.
+ */
+int command__parse_percent(const char *option, const char *arg, double *pct);
+
+/* Run command c with state ctx over argv (argv[0]: its name); returns an enum jitsym_exit. */
+int command__run(const struct command *c, void *ctx, int argc, char **argv);
+
+#endif

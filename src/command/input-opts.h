@@ -1,0 +1,73 @@
+/*
+ * input-opts: the options every command that reads a recording takes
+ * (which file, where symbols come from, which samples to keep), parsed
+ * into a struct session_opts. command.c runs the parser.
+ */
+#ifndef JITSYM_INPUT_OPTS_H
+#define JITSYM_INPUT_OPTS_H
+
+#include <getopt.h>
+
+#include "session/session.h"
+
+struct outfile;
+
+/* getopt_long values for the input options. */
+enum {
+	OPT_SYMFS = 1000, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_BUILDID_DIR,
+	OPT_PID, OPT_TID, OPT_COMM, OPT_EVENT, OPT_JIT_DIR, OPT_PERFMAP_DIR,
+	OPT_JITDUMP, OPT_PERFMAP, OPT_THREADS, OPT_TIME, OPT_CPU,
+	OPT_INPUT_LAST,
+};
+
+/*
+ * The most threads a run puts to work at once (--threads): the session's
+ * and one more, which takes the sample hook (handoff.h) or the writing of
+ * the output (async-out.h), as the command chooses.
+ */
+#define INPUT_MAX_THREADS 2
+
+/* The input options, NULL-terminated, and their short forms. */
+extern const struct option input_long_options[];
+#define INPUT_SHORT_OPTIONS "i:o:qvh"
+
+/* The usage lines for the input options. */
+extern const char *const input_opts_usage[];
+
+struct input_opts {
+	const char *path;            /* default "perf.data" */
+	const char *output;          /* -o FILE; NULL: stdout */
+	/* with more than one thread, write the output from one of its own (async-out.h) */
+	bool output_thread;
+	struct session_opts session;
+};
+
+/* Defaults; --threads: the CPUs online, at most INPUT_MAX_THREADS. */
+void input_opts__init(struct input_opts *o);
+void input_opts__release(struct input_opts *o);
+/*
+ * Handle one getopt_long result if it is an input option: 1 handled,
+ * 0 not an input option, -1 bad argument (error printed).
+ */
+int input_opts__parse(struct input_opts *o, int c, const char *arg);
+/*
+ * Open -o FILE for writing (stdout without -o) as outfile.h writes it:
+ * a regular FILE through a temporary file beside it, renamed into place
+ * when closed with keep. NULL after error(). With more than one thread and
+ * output_thread, a stream a thread of its own writes (async-out.h).
+ */
+struct outfile *input_opts__open_output(const struct input_opts *o);
+/*
+ * Flush and close what open_output gave, then keep it (rename into place)
+ * or not (remove the temporary file); -1 after one error() naming the
+ * file if writing failed (here or before: the stream's error flag).
+ */
+int input_opts__close_output(struct outfile *out, bool keep);
+/*
+ * Print the usage lines of the input options, under a heading; for a
+ * command of two recordings (nr_inputs 2) without -i, --input, which it
+ * refuses: it reads the two it is given.
+ */
+void input_opts__usage(FILE *fp, unsigned nr_inputs);
+
+#endif

@@ -1,0 +1,169 @@
+#include "common/common.h"
+#include "common/progress.h"
+
+int verbosity;
+
+struct warn_site {
+	const char *fmt;       /* key: the call site's format string */
+	unsigned long count;
+	char *first;           /* the first message of this kind, for the summary */
+};
+
+/* A handful of distinct warning kinds exist; a small table is enough. */
+static struct warn_site sites[64];
+static size_t nr_sites;
+static unsigned long total_warnings;
+
+static void (*sink)(const char *line);
+static int muted;
+static void (*flush_fn)(void *ctx);
+static void *flush_ctx;
+
+void msg_mute(bool on)
+{
+	muted += on ? 1 : -1;
+}
+
+void msg_set_sink(void (*fn)(const char *line))
+{
+	sink = fn;
+}
+
+void msg_set_flush(void (*fn)(void *ctx), void *ctx)
+{
+	flush_fn = fn;
+	flush_ctx = ctx;
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char line[4096];
+	int n;
+
+	if (muted)
+		return;
+	n = snprintf(line, sizeof(line), "jitsym: %s", prefix);
+
+	if (n >= 0 && (size_t)n < sizeof(line))
+		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	if (sink) {
+		sink(line);
+		return;
+	}
+	fflush(stdout);
+	if (flush_fn)
+		flush_fn(flush_ctx);
+	progress__clear_line();
+	fprintf(stderr, "%s\n", line);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static struct warn_site *site_for(const char *fmt)
+{
+	size_t i;
+
+	for (i = 0; i < nr_sites; i++)
+		if (sites[i].fmt == fmt)
+			return &sites[i];
+	if (nr_sites == ARRAY_SIZE(sites))
+		return NULL;
+	sites[nr_sites].fmt = fmt;
+	sites[nr_sites].count = 0;
+	return &sites[nr_sites++];
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarning(fmt, ap);
+	va_end(ap);
+}
+
+void vwarning(const char *fmt, va_list args)
+{
+	struct warn_site *site;
+	va_list ap;
+
+	if (muted)
+		return;
+	site = site_for(fmt);
+	total_warnings++;
+	if (site && ++site->count == 1) {
+		char buf[512];
+
+		va_copy(ap, args);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		site->first = xstrdup(buf);
+	}
+	if (site && site->count > MSG_WARN_LIMIT)
+		return;
+	if (verbosity < 0)
+		return;
+	va_copy(ap, args);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity <= 0)
+		return;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("fatal: ", fmt, ap);
+	va_end(ap);
+	exit(EXIT_INPUT);
+}
+
+void bug_fl(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "jitsym: BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+unsigned long msg_warning_count(void)
+{
+	return total_warnings;
+}
+
+void msg_summary(void)
+{
+	size_t i;
+
+	if (verbosity < 0)
+		return;
+	for (i = 0; i < nr_sites; i++) {
+		if (sites[i].count <= MSG_WARN_LIMIT)
+			continue;
+		fprintf(stderr, "jitsym: warning: %lu more warnings like: %s\n",
+			sites[i].count - MSG_WARN_LIMIT, sites[i].first);
+	}
+}

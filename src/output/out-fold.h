@@ -1,0 +1,42 @@
+/*
+ * out-fold: aggregate samples into distinct stacks and write them in the
+ * folded format of stackcollapse-perf.pl, one line per stack:
+ *
+ *	comm[-pid[/tid]];outermost;...;leaf COUNT
+ *
+ * sorted bytewise, as flamegraph.pl, inferno and speedscope read it.
+ * Unresolved frames are "[unknown]", or with unknown_dso "[DSO basename]"
+ * when their DSO is known; with annotate, kernel frames get the
+ * suffix "_[k]" and JIT frames "_[j]". The stacks and their labels are
+ * the aggregator's (aggregate.h: agg_frame_label(), agg_process_label());
+ * memory grows with the number of distinct stack prefixes (24 bytes
+ * each, plus the table that finds them), not with the number of samples.
+ */
+#ifndef JITSYM_OUT_FOLD_H
+#define JITSYM_OUT_FOLD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "session/session.h"
+
+struct fold_opts {
+	bool include_pid, include_tid;
+	bool annotate;
+	bool unknown_dso;     /* --unknown=dso: "[libc.so.6]" rather than "[unknown]" */
+	bool no_kernel;
+	bool weight_period;   /* sum periods rather than count samples */
+};
+
+struct folder;
+
+struct folder *folder__new(const struct fold_opts *opts);
+void folder__delete(struct folder *f);      /* accepts NULL */
+void folder__add(struct folder *f, const struct resolved_sample *rs);
+/*
+ * Write all stacks; 0, or -1 when writing failed (out's error flag is
+ * set: input_opts__close_output() reports it, once).
+ */
+int folder__write(struct folder *f, FILE *out);
+
+#endif

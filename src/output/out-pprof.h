@@ -1,0 +1,68 @@
+/*
+ * out-pprof: aggregate samples into a pprof profile (profile.proto,
+ * gzipped), the format of go tool pprof, Pyroscope and Parca.
+ *
+ * Values per sample: "samples/count" and the event's period,
+ * "cpu/nanoseconds" for cpu-clock and task-clock, "EVENT/count" otherwise.
+ * Labels, those asked for, all strings (profile stores keep string labels):
+ * pid, tid, comm (the thread's name at the sample), and of the leaf frame
+ * (frameclass.h) its category ("interpreted", "optimized JIT", ...) and
+ * its runtime's tier name ("TurboFan", "Tier1"), each where known.
+ * Identical stacks (with identical labels) become one Sample with summed
+ * values; locations are shared by every stack through the same code, and
+ * functions by every location in them, so memory grows with the distinct
+ * stacks and addresses, not with the samples.
+ *
+ * A location carries its frame's sampled address and one Line per source
+ * position, innermost (inlined) first, from srcline.h; frames without line
+ * information get a Line naming the function only, unresolved ones none.
+ * Mappings: one per mapped file and load address, as its MMAP record gave
+ * it (memory_start/limit: the record's start and start + len, file_offset
+ * its pgoff, the build id), one per jitdump or perf map the JIT frames
+ * came from (the anonymous mmaps the code is in, or the code's range),
+ * [kernel.kallsyms] (its MMAP record) and each kernel module, one per
+ * anonymous mmap offset for unresolved frames there (//anon). An address
+ * in no mmap has no mapping (mapping_id 0). has_functions, has_filenames
+ * and has_line_numbers say whether every location of the mapping has one.
+ */
+#ifndef JITSYM_OUT_PPROF_H
+#define JITSYM_OUT_PPROF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "session/session.h"
+
+struct pprof_opts {
+	/* --labels pid,tid,comm,category,tier: string labels of each sample */
+	bool label_pid, label_tid, label_comm, label_category, label_tier;
+	const char *event;   /* the event the samples are of (--event), NULL: the first */
+	enum offcpu_mode offcpu;   /* --off-cpu: sample type off-cpu, --on-off-cpu: on-off-cpu (ns) */
+};
+
+struct pprof_builder;
+
+/* opts is copied (event must outlive the builder). Never NULL. */
+struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts);
+void pprof_builder__delete(struct pprof_builder *b);   /* accepts NULL */
+
+/*
+ * The session hooks: start reads the event from the header. prepare runs
+ * on the session's thread: what add needs of the session, as rs->note.
+ * add reads only rs and the note (handoff.h): it may run on a second
+ * thread. The source lines of native frames it looks up in the files of
+ * their DSOs (srcline.h), loaded by then and only read (resolve.h).
+ */
+void pprof_builder__start(struct pprof_builder *b, const struct session *s);
+const void *pprof_builder__prepare(struct pprof_builder *b, const struct resolved_sample *rs);
+void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs);
+/* After the last sample, while the session's DSOs are still there. */
+void pprof_builder__finish(struct pprof_builder *b);
+
+/*
+ * Write the gzipped profile; 0, or -1 when writing failed (out's error
+ * flag is set: input_opts__close_output() reports it).
+ */
+int pprof_builder__write(struct pprof_builder *b, FILE *out);
+
+#endif

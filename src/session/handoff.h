@@ -1,0 +1,67 @@
+/*
+ * handoff: a session's resolved samples, handed in batches to a command's
+ * sample hook running on a second thread (pipeline.h), while the session
+ * reads, orders and resolves the next ones.
+ *
+ * The hook sees each sample exactly as one thread would have shown it,
+ * because everything in a struct resolved_sample that the session may
+ * change or reuse afterwards is copied when the sample is added:
+ *  - the frames: resolved straight into the batch (handoff__frames()), so
+ *    they are not copied at all; what they point to lives for the session
+ *    (resolve.h);
+ *  - the record (ev, and sample = &ev->sample) by value; its pointers into
+ *    the reader's buffer (callchain, raw_data, user_regs, user_stack) are
+ *    gone by then: each is NULL where it was NULL and otherwise points at
+ *    nothing readable, so a hook may test them but never read through them;
+ *  - the attr: a copy as it was (in pipe mode a later record may rename
+ *    it), without its ids; the same attr may be a different copy in
+ *    another batch, so a hook must not compare attr pointers;
+ *  - the thread: tid and comm as they were (a later COMM renames the
+ *    session's), proc NULL; a hook must not keep the pointer, nor tell
+ *    threads apart by it: thread_id does that;
+ *  - the unwind result, by value;
+ *  - thread_id and note, by value: what note points to is the prepare
+ *    hook's (session.h), made on the session's thread before the sample
+ *    was added and left unchanged since, so the hook may read it.
+ * So a hook that runs here reads only its resolved_sample and its own
+ * state; it must call nothing of the session (session__resolver(),
+ * srcline lookups through the session, ...) and print nothing (messages
+ * keep their order only on the session's thread). What it needs of the
+ * session, a prepare hook looks up on the session's thread and hands over
+ * in rs->note. command.h's sample_anywhere says which hooks may run here.
+ */
+#ifndef JITSYM_HANDOFF_H
+#define JITSYM_HANDOFF_H
+
+#include "session/session.h"
+
+/* A growable array of frames. */
+struct frame_buf {
+	struct frame *v;
+	size_t nr, alloc;
+};
+
+struct handoff;
+
+/*
+ * Hand samples to sample(ctx, rs) on a thread of its own. NULL when that
+ * thread cannot be started: call the hook directly instead.
+ */
+struct handoff *handoff__new(void (*sample)(void *ctx, const struct resolved_sample *rs),
+			     void *ctx);
+/* Hand over what is pending, wait until the hook has seen it all, join. Accepts NULL. */
+void handoff__delete(struct handoff *h);
+
+/*
+ * Where the next sample's frames are to be resolved: appended at
+ * buf->v + buf->nr (buf->nr itself is left as it is). Valid until the
+ * next handoff__add().
+ */
+struct frame_buf *handoff__frames(struct handoff *h);
+/*
+ * Queue rs for the hook; its frames are the rs->nr_frames just resolved
+ * into handoff__frames(). May wait while the hook is behind.
+ */
+void handoff__add(struct handoff *h, const struct resolved_sample *rs);
+
+#endif
