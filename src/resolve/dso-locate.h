@@ -2,7 +2,9 @@
  * Finding the files of a DSO named by a recording, as perf does: the
  * binary at its recorded path or in the perf build-id cache, and, for a
  * binary without .symtab, the file with its symbols (.gnu_debuglink,
- * the build-id cache, /usr/lib/debug by path or build id).
+ * the build-id cache, /usr/lib/debug by path or build id). Its twin for
+ * JIT side files is timeline/jit-locate.h (a locator made once per run,
+ * asked per file), which the resolver stage does not include.
  *
  * Confinement. With a symfs every recorded path (and /usr/lib/debug) is
  * looked up under it, symlinks resolved inside it; the build-id cache

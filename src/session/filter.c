@@ -294,3 +294,41 @@ int filter__setup(const struct sample_filter *f, const struct pd_reader *r,
 	return time_filter__parse(f->time, in->first_sample_time, in->last_sample_time,
 				  times, nr_times);
 }
+
+int parse_id_list(const char *arg, uint32_t **list, size_t *nr)
+{
+	const char *p = arg;
+	size_t alloc = 0;
+
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > UINT32_MAX || (*end && *end != ','))
+			return error("invalid id list '%s'", arg);
+		ALLOC_GROW(*list, *nr + 1, alloc);
+		(*list)[(*nr)++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+void parse_str_list(const char *arg, const char ***list, size_t *nr)
+{
+	char *copy = xstrdup(arg), *p = copy;
+	size_t alloc = 0;
+
+	for (;;) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		ALLOC_GROW(*list, *nr + 1, alloc);
+		(*list)[(*nr)++] = p;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+}

@@ -13,6 +13,9 @@
  * A sample with time 0 (no time) is never dropped, as in perf.
  *
  * --cpu takes perf's cpu list: "0-2,4".
+ *
+ * --pid and --tid take numbers, --comm names, each a comma-separated list
+ * (parse_id_list(), parse_str_list()).
  */
 #ifndef JITSYM_FILTER_H
 #define JITSYM_FILTER_H
@@ -59,6 +62,14 @@ struct pd_attr;
  */
 int filter__setup(const struct sample_filter *f, const struct pd_reader *r,
 		  const struct pd_attr *event, struct time_range **times, size_t *nr_times);
+
+/* Parse "1,2,3" (--pid, --tid) into a list of numbers; -1 after error() on bad input. */
+int parse_id_list(const char *arg, uint32_t **list, size_t *nr);
+/*
+ * Split "a,b" (--comm, ...) into strings; all point into one heap copy of
+ * arg at (*list)[0].
+ */
+void parse_str_list(const char *arg, const char ***list, size_t *nr);
 
 static inline bool cpu_filter__keep(const uint64_t *bits, uint32_t cpu)
 {

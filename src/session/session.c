@@ -2,6 +2,7 @@
 #include "session/session.h"
 #include "session/deferred.h"
 #include "session/filter.h"
+#include "session/explain.h"
 #include "session/handoff.h"
 #include "unwind/user-stack.h"
 #include "timeline/jitmap.h"
@@ -9,28 +10,11 @@
 #include "timeline/mmap-scan.h"
 #include "reader/order.h"
 #include "common/progress.h"
-#include "common/sbuf.h"
 #include "common/strpool.h"
 
 #include <perf/event.h>
 
 #define MAX_FRAMES 65536
-#define MAX_SEEN_COMMS 5
-
-/* What the filters did, for the warnings at the end of a run (session_explain()). */
-struct session_tally {
-	uint64_t samples;             /* every sample read */
-	uint64_t *read, *kept;        /* per attr index: samples read, and kept */
-	size_t alloc_read, alloc_kept;
-	uint64_t of_event;            /* samples of the kept event(s) */
-	uint64_t nr_kept;             /* samples passed to the command */
-	/* of those, the ones each filter alone keeps */
-	uint64_t pid_ok, tid_ok, comm_ok, time_ok, cpu_ok;
-	uint64_t first_time, last_time;     /* of the samples of the kept event(s) */
-	const char *comms[MAX_SEEN_COMMS];  /* the first comms seen (--comm only) */
-	size_t nr_comms;
-	bool more_comms;
-};
 
 struct session {
 	const struct session_opts *opts;
@@ -578,160 +562,12 @@ static int run_records(struct session *s)
 	return ret < 0 ? -1 : 0;
 }
 
-/* "'a', 'b'": the names of the attrs i (but skip) with counts[i] > 0, into sb; how many. */
-static size_t add_event_names(struct sbuf *sb, const struct pd_reader *r, const uint64_t *counts,
-			      size_t nr_counts, const struct pd_attr *skip)
+/* The warnings for an output empty or partial (explain.h). */
+static void session_explain(const struct session *s)
 {
-	size_t i, n = 0;
+	struct explain_run run = { s->opts, s->reader, s->event, &s->tally };
 
-	for (i = 0; i < nr_counts && i < pd_reader__nr_attrs(r); i++) {
-		const struct pd_attr *a = pd_reader__attr(r, i);
-
-		if (!counts[i] || a == skip)
-			continue;
-		sbuf_addf(sb, "%s'%s'", n++ ? ", " : "", a->name);
-	}
-	return n;
-}
-
-/* The first event was used alone while others have samples: say which, and how to choose. */
-static void explain_first_event(struct session *s)
-{
-	const struct session_tally *c = &s->tally;
-	struct sbuf others = SBUF_INIT;
-
-	/* with --on-off-cpu the switches' event is used too, as it should be */
-	if (s->opts->filter.first_event_only && !s->opts->filter.event && s->event &&
-	    !s->opts->offcpu &&
-	    add_event_names(&others, s->reader, c->read, c->alloc_read, s->event))
-		warning("'%s' has %zu events; using '%s' only (also: %s); choose with --event",
-			pd_reader__path(s->reader), pd_reader__nr_attrs(s->reader), s->event->name,
-			others.buf);
-	sbuf_release(&others);
-}
-
-/* "--pid 1,2" */
-static void add_id_filter(struct sbuf *sb, const char *opt, const uint32_t *ids, size_t nr)
-{
-	size_t i;
-
-	sbuf_addf(sb, "%s%s ", sb->len ? " and " : "", opt);
-	for (i = 0; i < nr; i++)
-		sbuf_addf(sb, "%s%" PRIu32, i ? "," : "", ids[i]);
-}
-
-static void add_comm_filter(struct sbuf *sb, const struct sample_filter *f)
-{
-	size_t i;
-
-	sbuf_addf(sb, "%s--comm '", sb->len ? " and " : "");
-	for (i = 0; i < f->nr_comms; i++)
-		sbuf_addf(sb, "%s%s", i ? "," : "", f->comms[i]);
-	sbuf_addch(sb, '\'');
-}
-
-/* "--time '1,2'" */
-static void add_str_filter(struct sbuf *sb, const char *opt, const char *arg)
-{
-	sbuf_addf(sb, "%s%s '%s'", sb->len ? " and " : "", opt, arg);
-}
-
-/* No sample passed --pid, --tid, --comm, --time and --cpu: name the filter(s) that matched nothing. */
-static void explain_no_match(struct session *s)
-{
-	const struct sample_filter *f = &s->opts->filter;
-	const struct session_tally *c = &s->tally;
-	struct sbuf what = SBUF_INIT, seen = SBUF_INIT;
-	/* a filter that alone matched nothing is to blame; else all of them together */
-	bool alone = (f->nr_pids && !c->pid_ok) || (f->nr_tids && !c->tid_ok) ||
-		     (f->nr_comms && !c->comm_ok) || (f->time && !c->time_ok) ||
-		     (f->cpus && !c->cpu_ok);
-	size_t i;
-
-	if (f->nr_pids && (!alone || !c->pid_ok))
-		add_id_filter(&what, "--pid", f->pids, f->nr_pids);
-	if (f->nr_tids && (!alone || !c->tid_ok))
-		add_id_filter(&what, "--tid", f->tids, f->nr_tids);
-	if (f->nr_comms && (!alone || !c->comm_ok)) {
-		add_comm_filter(&what, f);
-		for (i = 0; !c->comm_ok && i < c->nr_comms; i++)
-			sbuf_addf(&seen, "%s'%s'", i ? ", " : "", c->comms[i]);
-	}
-	if (f->time && (!alone || !c->time_ok)) {
-		add_str_filter(&what, "--time", f->time);
-		if (!c->time_ok)
-			sbuf_addf(&what, " (samples are from %" PRIu64 ".%06" PRIu64 " to %" PRIu64
-				  ".%06" PRIu64 ")", c->first_time / 1000000000,
-				  c->first_time % 1000000000 / 1000, c->last_time / 1000000000,
-				  c->last_time % 1000000000 / 1000);
-	}
-	if (f->cpus && (!alone || !c->cpu_ok))
-		add_str_filter(&what, "--cpu", f->cpu_list);
-	if (!what.len)
-		BUG("no sample kept, and no filter to blame");
-	warning("no sample matched %s%s%s%s%s", what.buf, alone ? "" : " together",
-		seen.len ? " (comms: " : "", seen.buf,
-		seen.len ? (c->more_comms ? ", ...)" : ")") : "");
-	sbuf_release(&what);
-	sbuf_release(&seen);
-}
-
-/* Events whose samples were kept but have no call chains: their stacks are the ip alone. */
-static void explain_leaf_only(struct session *s)
-{
-	const struct session_tally *c = &s->tally;
-	struct sbuf names = SBUF_INIT;
-	size_t i, n = 0;
-
-	for (i = 0; i < c->alloc_kept && i < pd_reader__nr_attrs(s->reader); i++) {
-		const struct pd_attr *a = pd_reader__attr(s->reader, i);
-
-		if (!c->kept[i] ||
-		    (a->attr.sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER)))
-			continue;
-		sbuf_addf(&names, "%s'%s'", n++ ? ", " : "", a->name);
-	}
-	if (n)
-		warning("'%s' has no call chains for %s (recorded without -g): stacks are leaf-only",
-			pd_reader__path(s->reader), names.buf);
-	sbuf_release(&names);
-}
-
-/*
- * After a run read fine: one line for each reason the output is empty or
- * partial that the user may not see from the output. Exit status stays 0,
- * as perf's: the recording was read.
- */
-static void session_explain(struct session *s)
-{
-	const struct sample_filter *f = &s->opts->filter;
-	const struct session_tally *c = &s->tally;
-	struct sbuf events = SBUF_INIT;
-
-	if (!c->samples && s->opts->offcpu == OFFCPU_ONLY) {
-		warning("'%s': no thread left the CPU and ran again: no off-CPU time",
-			pd_reader__path(s->reader));
-		return;
-	}
-	if (!c->samples) {
-		warning("'%s' holds no samples", pd_reader__path(s->reader));
-		return;
-	}
-	explain_first_event(s);
-	if (!c->of_event && f->event) {
-		add_event_names(&events, s->reader, c->read, c->alloc_read, NULL);
-		warning("no sample matched --event '%s' (samples are of %s)", f->event, events.buf);
-		sbuf_release(&events);
-		return;
-	}
-	if (!c->of_event)
-		return;        /* the first event alone has none: explain_first_event() said */
-	if (!c->nr_kept) {
-		explain_no_match(s);
-		return;
-	}
-	if (s->opts->stacks)
-		explain_leaf_only(s);
+	explain__silent_cases(&run);
 }
 
 int session__run(const char *path, const struct session_opts *opts,
@@ -775,42 +611,4 @@ int session__run(const char *path, const struct session_opts *opts,
 	free(s.tally.kept);
 	free(s.times);
 	return s.bad_filter ? SESSION_BAD_FILTER : ret;
-}
-
-int parse_id_list(const char *arg, uint32_t **list, size_t *nr)
-{
-	const char *p = arg;
-	size_t alloc = 0;
-
-	while (*p) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (end == p || errno || v > UINT32_MAX || (*end && *end != ','))
-			return error("invalid id list '%s'", arg);
-		ALLOC_GROW(*list, *nr + 1, alloc);
-		(*list)[(*nr)++] = (uint32_t)v;
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-void parse_str_list(const char *arg, const char ***list, size_t *nr)
-{
-	char *copy = xstrdup(arg), *p = copy;
-	size_t alloc = 0;
-
-	for (;;) {
-		char *comma = strchr(p, ',');
-
-		if (comma)
-			*comma = '\0';
-		ALLOC_GROW(*list, *nr + 1, alloc);
-		(*list)[(*nr)++] = p;
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
 }

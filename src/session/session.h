@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "session/deferred.h"
+#include "session/filter.h"
 #include "session/offcpu.h"
 #include "reader/perfdata.h"
 #include "resolve/resolve.h"
@@ -139,10 +140,5 @@ struct resolver *session__resolver(const struct session *s);
 #define SESSION_BAD_FILTER (-2)
 int session__run(const char *path, const struct session_opts *opts,
 		 const struct session_hooks *hooks);
-
-/* Parse "1,2,3" into a list of numbers; -1 after error() on bad input. */
-int parse_id_list(const char *arg, uint32_t **list, size_t *nr);
-/* Split "a,b" into strings; all point into one heap copy of arg at (*list)[0]. */
-void parse_str_list(const char *arg, const char ***list, size_t *nr);
 
 #endif

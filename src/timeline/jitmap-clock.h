@@ -1,6 +1,6 @@
 /*
  * jitmap-clock: times for a process's untimed (perf-map) lines where the
- * recording gives them; part of the JIT timeline (jitmap.c, no one else
+ * recording gives them; part of the JIT timeline (jitmap*.c, no one else
  * uses this header).
  *
  * A perf map has no times, so where lines overlap the later one wins for

@@ -1,6 +1,7 @@
 /*
  * jitmap-untimed: one process's untimed JIT entries, the fallback of the
- * JIT timeline (jitmap.c; no one else uses this header).
+ * JIT timeline (jitmap-internal.h, jitmap-fallback.c; no one else uses
+ * this header).
  *
  * Entries are added in the order their files list them, then indexed once
  * (untimed__index(), O(n log n)): where entries overlap, the later one wins

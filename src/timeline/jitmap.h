@@ -89,6 +89,10 @@
  * directories, then in the runtime's directory (a container may have had
  * its own /tmp). Files given by the user for a host pid (jit_given) are
  * taken instead of any search.
+ *
+ * The code is in src/timeline/jitmap*.c, split by concern
+ * (jitmap-internal.h lists the files); where files are looked for is
+ * jit-locate.h's.
  */
 #ifndef JITSYM_JITMAP_H
 #define JITSYM_JITMAP_H
