@@ -109,6 +109,11 @@ live_init() {
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	command -v "$PERL" >/dev/null 2>&1 || live_skip "no '$PERL' to run the folding scripts"
+	# scripts/check.sh --distcheck: these recordings already ran in the
+	# -Werror and sanitizer builds of the same sources; the tarball's
+	# check runs the hermetic tests, and CI stays within its time
+	[ -z "${JITSYM_LIVE_RAN:-}" ] ||
+		live_skip "ran in this check's build trees (JITSYM_LIVE_RAN is set)"
 }
 
 # Skip unless "perf record" works here with the options the tests use.
