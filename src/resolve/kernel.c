@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "resolve/kernel.h"
+#include "common/bsearch.h"
 #include "common/strpool.h"
 
 #include <fcntl.h>
@@ -441,18 +442,12 @@ static const struct ksym *kentry__sym(struct kernel_syms *ks, struct kentry *e)
 
 const struct ksym *kernel_syms__find(struct kernel_syms *ks, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	kernel_syms__read(ks);
-	/* Find the first symbol starting above addr; the one before may hold it. */
-	for (hi = ks->nr; lo < hi; ) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->syms[mid].sym.start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* The last symbol starting at or before addr may hold it. */
+	lo = bsearch_last_le(ks->syms, ks->nr, sizeof(*ks->syms), offsetof(struct kentry, sym.start),
+			     addr);
 	if (!lo || addr >= ks->syms[lo - 1].sym.end)
 		return NULL;
 	return kentry__sym(ks, &ks->syms[lo - 1]);
