@@ -1,6 +1,7 @@
 #include "common/common.h"
 #include "resolve/kernel.h"
 #include "common/bsearch.h"
+#include "common/cursor.h"
 #include "common/strpool.h"
 
 #include <fcntl.h>
@@ -470,39 +471,29 @@ const char *ksym__dso_name(const struct ksym *sym)
 	return sym ? sym->dso : KSYM_UNKNOWN;
 }
 
-static uint32_t get_u32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));  /* notes are in the kernel's byte order */
-	return v;
-}
-
 int kernel__notes_build_id(const void *notes, size_t len, uint8_t *out, size_t outsz)
 {
-	const unsigned char *p = notes;
-	uint64_t off = 0;
+	struct cursor c = cursor_make(notes, len, false);  /* notes are in the kernel's byte order */
 
-	while (len - off >= 12) {
-		uint64_t namesz = get_u32(p + off);
-		uint64_t descsz = get_u32(p + off + 4);
-		uint32_t type = get_u32(p + off + 8);
-		uint64_t name = off + 12;
-		uint64_t desc = name + ((namesz + 3) & ~(uint64_t)3);
+	while (c.left >= 12) {
+		uint64_t namesz = cursor_u32(&c);
+		uint64_t descsz = cursor_u32(&c);
+		uint32_t type = cursor_u32(&c);
+		const uint8_t *name = cursor_bytes(&c, (namesz + 3) & ~(uint64_t)3);
+		const uint8_t *desc = cursor_bytes(&c, descsz);
+		uint64_t pad = ((descsz + 3) & ~(uint64_t)3) - descsz;
 
 		/* The last note's padding may be cut off; its bytes may not. */
-		if (desc > len || descsz > len - desc)
+		if (!name || !desc)
 			return -EINVAL;
-		if (namesz == 4 && !memcmp(p + name, "GNU", 4) &&
+		if (namesz == 4 && !memcmp(name, "GNU", 4) &&
 		    type == NT_GNU_BUILD_ID) {
 			if (descsz > outsz)
 				return -ENOSPC;
-			memcpy(out, p + desc, descsz);
+			memcpy(out, desc, descsz);
 			return (int)descsz;
 		}
-		off = desc + ((descsz + 3) & ~(uint64_t)3);
-		if (off >= len)
-			break;
+		cursor_skip(&c, pad < c.left ? pad : c.left);
 	}
 	return -ENOENT;
 }
