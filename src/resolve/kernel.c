@@ -3,6 +3,7 @@
 #include "common/bsearch.h"
 #include "common/cursor.h"
 #include "common/strpool.h"
+#include "common/utf8.h"
 
 #include <fcntl.h>
 #include <sys/utsname.h>
@@ -101,17 +102,6 @@ static bool read_line(struct line_reader *lr, struct kline *l)
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* Parse hex digits at *p (at least one, value must fit 64 bits). */
@@ -468,7 +458,7 @@ const struct ksym *kernel_syms__at(struct kernel_syms *ks, size_t idx)
 
 const char *ksym__dso_name(const struct ksym *sym)
 {
-	return sym ? sym->dso : KSYM_UNKNOWN;
+	return sym ? sym->dso : UNKNOWN_LABEL;
 }
 
 int kernel__notes_build_id(const void *notes, size_t len, uint8_t *out, size_t outsz)

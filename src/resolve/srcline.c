@@ -78,7 +78,7 @@ struct srcline_cache *srcline_cache__new(struct strpool *pool)
 	struct srcline_cache *c = xcalloc(1, sizeof(*c));
 
 	c->pool = pool;
-	c->unknown = strpool__intern(pool, "[unknown]");
+	c->unknown = strpool__intern(pool, UNKNOWN_LABEL);
 	elf_version(EV_CURRENT);
 	return c;
 }
