@@ -115,27 +115,28 @@ static inline uint8_t cursor_u8(struct cursor *c)
 	return p ? *p : 0;
 }
 
+/* Copy the next n bytes to v (untouched when they are not there). */
+static inline void cursor_copy(struct cursor *c, void *v, size_t n)
+{
+	const uint8_t *p = cursor_bytes(c, n);
+
+	if (p)
+		memcpy(v, p, n);
+}
+
 static inline uint32_t cursor_u32(struct cursor *c)
 {
-	uint32_t v;
+	uint32_t v = 0;
 
-	if (!cursor_need(c, 4))
-		return 0;
-	memcpy(&v, c->p, 4);
-	c->p += 4;
-	c->left -= 4;
+	cursor_copy(c, &v, 4);
 	return c->swap ? __builtin_bswap32(v) : v;
 }
 
 static inline uint64_t cursor_u64(struct cursor *c)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
-	if (!cursor_need(c, 8))
-		return 0;
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	c->left -= 8;
+	cursor_copy(c, &v, 8);
 	return c->swap ? __builtin_bswap64(v) : v;
 }
 
