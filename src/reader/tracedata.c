@@ -179,6 +179,15 @@ static bool event_bounded(struct tep_event *e)
 	return true;
 }
 
+/* Inside a string literal at *p: step over an escape, or leave at a closing quote. */
+static void string_step(const char **p, const char *end, bool *in_str)
+{
+	if (**p == '\\' && *p + 1 < end)
+		(*p)++;
+	else if (**p == '"')
+		*in_str = false;
+}
+
 /* Brackets in [p, end) balance and never close more than they opened. */
 static bool brackets_balance(const char *p, const char *end, bool strings)
 {
@@ -187,10 +196,7 @@ static bool brackets_balance(const char *p, const char *end, bool strings)
 
 	for (; p < end; p++) {
 		if (in_str) {
-			if (*p == '\\' && p + 1 < end)
-				p++;
-			else if (*p == '"')
-				in_str = false;
+			string_step(&p, end, &in_str);
 			continue;
 		}
 		if (strings && *p == '"')
@@ -250,10 +256,7 @@ static bool fields_known(const struct field_names *fn, const char *p, const char
 		size_t n = 0, i;
 
 		if (in_str) {
-			if (*p == '\\' && p + 1 < end)
-				p++;
-			else if (*p == '"')
-				in_str = false;
+			string_step(&p, end, &in_str);
 			continue;
 		}
 		if (*p == '"') {
