@@ -124,14 +124,14 @@ void agg_frame_label(struct sbuf *sb, const char *sym, const char *dso, enum fra
 {
 	if (sym) {
 		add_name(sb, sym);
-	} else if (unknown_dso && dso && dso[0] && strcmp(dso, KSYM_UNKNOWN)) {
+	} else if (unknown_dso && dso && dso[0] && strcmp(dso, UNKNOWN_LABEL)) {
 		const char *base = strrchr(dso, '/');
 
 		sbuf_addch(sb, '[');
 		add_name(sb, base ? base + 1 : dso);
 		sbuf_addch(sb, ']');
 	} else {
-		sbuf_addstr(sb, KSYM_UNKNOWN);
+		sbuf_addstr(sb, UNKNOWN_LABEL);
 	}
 	if (annotate && kind == FRAME_KERNEL)
 		sbuf_addstr(sb, "_[k]");

@@ -103,7 +103,7 @@ static void count_unwound(struct unwound *uw, const struct unwind_result *res,
 	uw->ends[res->end < UNWIND_END__NR ? res->end : UNWIND_END_BAD_RULE]++;
 	if (res->end == UNWIND_END_NO_CFI)
 		count_in(&uw->no_cfi, &uw->nr_no_cfi, &uw->alloc_no_cfi,
-			 res->object ? res->object : "[unknown]");
+			 res->object ? res->object : UNKNOWN_LABEL);
 	/* past the SIZE recorded: a larger one helps (else the dump was cut before it) */
 	if (res->end == UNWIND_END_STACK_SHORT && res->stack_need > uw->stack_need &&
 	    (!attr || res->stack_need > attr->attr.sample_stack_user))

@@ -17,6 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The label of whatever is not known (a frame's symbol or file, an
+ * unwinder's object, a task's name): the one spelling of "[unknown]",
+ * compared against by the writers that treat it apart.
+ */
+#define UNKNOWN_LABEL "[unknown]"
+
 #include "common/alloc.h"
 #include "common/msg.h"
 

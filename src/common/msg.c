@@ -1,6 +1,8 @@
 #include "common/common.h"
 #include "common/progress.h"
 
+#include <pthread.h>
+
 int verbosity;
 
 struct warn_site {
@@ -14,6 +16,13 @@ static struct warn_site sites[64];
 static size_t nr_sites;
 static unsigned long total_warnings;
 
+/*
+ * Guards everything below and each message's printing (msg.h says why).
+ * Recursive: a message's own work may end in another (xstrdup's die() on
+ * out of memory; a test's sink).
+ */
+static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
 static void (*sink)(const char *line);
 static int muted;
 static void (*flush_fn)(void *ctx);
@@ -21,31 +30,28 @@ static void *flush_ctx;
 
 void msg_mute(bool on)
 {
+	pthread_mutex_lock(&lock);
 	muted += on ? 1 : -1;
+	pthread_mutex_unlock(&lock);
 }
 
 void msg_set_sink(void (*fn)(const char *line))
 {
+	pthread_mutex_lock(&lock);
 	sink = fn;
+	pthread_mutex_unlock(&lock);
 }
 
 void msg_set_flush(void (*fn)(void *ctx), void *ctx)
 {
+	pthread_mutex_lock(&lock);
 	flush_fn = fn;
 	flush_ctx = ctx;
+	pthread_mutex_unlock(&lock);
 }
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+static void print_line(const char *line)
 {
-	char line[4096];
-	int n;
-
-	if (muted)
-		return;
-	n = snprintf(line, sizeof(line), "jitsym: %s", prefix);
-
-	if (n >= 0 && (size_t)n < sizeof(line))
-		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
 	if (sink) {
 		sink(line);
 		return;
@@ -55,6 +61,21 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 		flush_fn(flush_ctx);
 	progress__clear_line();
 	fprintf(stderr, "%s\n", line);
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char line[4096];
+	int n;
+
+	pthread_mutex_lock(&lock);
+	if (!muted) {
+		n = snprintf(line, sizeof(line), "jitsym: %s", prefix);
+		if (n >= 0 && (size_t)n < sizeof(line))
+			vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+		print_line(line);
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 int error(const char *fmt, ...)
@@ -90,7 +111,8 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-void vwarning(const char *fmt, va_list args)
+/* vwarning() with the lock held. */
+static void vwarning_locked(const char *fmt, va_list args)
 {
 	struct warn_site *site;
 	va_list ap;
@@ -114,6 +136,13 @@ void vwarning(const char *fmt, va_list args)
 	va_copy(ap, args);
 	vreport("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+void vwarning(const char *fmt, va_list args)
+{
+	pthread_mutex_lock(&lock);
+	vwarning_locked(fmt, args);
+	pthread_mutex_unlock(&lock);
 }
 
 void note(const char *fmt, ...)
@@ -151,7 +180,12 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 
 unsigned long msg_warning_count(void)
 {
-	return total_warnings;
+	unsigned long n;
+
+	pthread_mutex_lock(&lock);
+	n = total_warnings;
+	pthread_mutex_unlock(&lock);
+	return n;
 }
 
 void msg_summary(void)
@@ -160,10 +194,12 @@ void msg_summary(void)
 
 	if (verbosity < 0)
 		return;
+	pthread_mutex_lock(&lock);
 	for (i = 0; i < nr_sites; i++) {
 		if (sites[i].count <= MSG_WARN_LIMIT)
 			continue;
 		fprintf(stderr, "jitsym: warning: %lu more warnings like: %s\n",
 			sites[i].count - MSG_WARN_LIMIT, sites[i].first);
 	}
+	pthread_mutex_unlock(&lock);
 }

@@ -11,6 +11,15 @@
  * MSG_WARN_LIMIT of each kind are printed, the rest only counted, and
  * msg_summary() prints the counts, so a corrupt file cannot flood the
  * terminal.
+ *
+ * Any thread may call every function here (the resolver's second thread
+ * warns). The module's state (the per-site counts and first messages, the
+ * warning total, the mute count, the sink and the output stream's flush
+ * hook) is guarded by one mutex, which is also held while a message is
+ * flushed and printed; it is not thread-local, because the rate limits,
+ * the total and msg_summary() are the run's, whichever thread warned, a
+ * mute is for the whole process as before, and a line printed whole under
+ * the lock cannot interleave with another thread's.
  */
 #ifndef JITSYM_MSG_H
 #define JITSYM_MSG_H

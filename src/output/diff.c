@@ -266,14 +266,13 @@ struct fold_item {
 	size_t len;         /* the path's length before node's label */
 };
 
-static const struct agg_label *sort_labels;
-static const struct agg_node *sort_nodes;
-
-static int cmp_fold_items(const void *a, const void *b)
+/* qsort_r: fold items by their label's text; ctx is the differ. */
+static int cmp_fold_items(const void *a, const void *b, void *ctx)
 {
+	const struct differ *d = ctx;
 	const struct fold_item *x = a, *y = b;
-	const struct agg_label *lx = &sort_labels[sort_nodes[x->node].label];
-	const struct agg_label *ly = &sort_labels[sort_nodes[y->node].label];
+	const struct agg_label *lx = &d->labels[d->nodes[x->node].label];
+	const struct agg_label *ly = &d->labels[d->nodes[y->node].label];
 	size_t n = lx->len < ly->len ? lx->len : ly->len;
 	int c = memcmp(lx->str, ly->str, n);
 	unsigned char cx, cy;
@@ -304,7 +303,7 @@ static void push_children(struct differ *d, const struct agg_index *idx, uint32_
 		if (idx->first[c + 1] > idx->first[c])
 			(*stack)[(*nr)++] = (struct fold_item){ c, false, len };
 	}
-	qsort(*stack + start, *nr - start, sizeof(**stack), cmp_fold_items);
+	qsort_r(*stack + start, *nr - start, sizeof(**stack), cmp_fold_items, d);
 	for (i = start, j = *nr; i + 1 < j; i++, j--) {
 		tmp = (*stack)[i];
 		(*stack)[i] = (*stack)[j - 1];
@@ -320,8 +319,6 @@ static int write_folded(struct differ *d, FILE *out)
 	struct sbuf path = SBUF_INIT;
 
 	agg_index__build(d->nodes, d->nr_nodes, &idx);
-	sort_labels = d->labels;
-	sort_nodes = d->nodes;
 	push_children(d, &idx, AGG_ROOT, 0, &stack, &nr, &alloc);
 	while (nr) {
 		const struct agg_label *l;
@@ -413,19 +410,23 @@ struct rank {
 	double base, new, change;   /* shares in %, or raw weights (absolute) */
 };
 
-static const struct agg_label *rank_labels;
-static bool rank_shrank;
+/* How cmp_ranks() orders: the labels, and whether the shrinkers come first. */
+struct rank_order {
+	const struct agg_label *labels;
+	bool shrank;
+};
 
-/* Largest change first (most negative with rank_shrank); equal ones by name. */
-static int cmp_ranks(const void *a, const void *b)
+/* qsort_r: largest change first (most negative when shrank); equal ones by name. */
+static int cmp_ranks(const void *a, const void *b, void *ctx)
 {
+	const struct rank_order *o = ctx;
 	const struct rank *x = a, *y = b;
-	const struct agg_label *lx = &rank_labels[x->label], *ly = &rank_labels[y->label];
+	const struct agg_label *lx = &o->labels[x->label], *ly = &o->labels[y->label];
 	size_t n = lx->len < ly->len ? lx->len : ly->len;
 	int c;
 
 	if (x->change != y->change)
-		return (x->change > y->change) != rank_shrank ? -1 : 1;
+		return (x->change > y->change) != o->shrank ? -1 : 1;
 	c = memcmp(lx->str, ly->str, n);
 	return c ? c : lx->len < ly->len ? -1 : lx->len > ly->len;
 }
@@ -469,6 +470,7 @@ static void add_rankings(struct sbuf *sb, const struct differ *d, const struct f
 			 bool total)
 {
 	struct rank *r = xcalloc(d->nr_labels ? d->nr_labels : 1, sizeof(*r));
+	struct rank_order order = { d->labels, false };
 	size_t nr = 0;
 	uint32_t l;
 
@@ -483,12 +485,10 @@ static void add_rankings(struct sbuf *sb, const struct differ *d, const struct f
 		r[nr].change = r[nr].new - r[nr].base;
 		nr++;
 	}
-	rank_labels = d->labels;
-	rank_shrank = false;
-	qsort(r, nr, sizeof(*r), cmp_ranks);
+	qsort_r(r, nr, sizeof(*r), cmp_ranks, &order);
 	add_ranking(sb, d, r, nr, true, total ? "total" : "self");
-	rank_shrank = true;
-	qsort(r, nr, sizeof(*r), cmp_ranks);
+	order.shrank = true;
+	qsort_r(r, nr, sizeof(*r), cmp_ranks, &order);
 	add_ranking(sb, d, r, nr, false, total ? "total" : "self");
 	free(r);
 }

@@ -347,12 +347,10 @@ static void tree_totals(struct flamegraph *fg)
 	diff_totals(fg);
 }
 
-static const struct flamegraph *sort_fg;
-
-static int cmp_nodes(const void *a, const void *b)
+/* qsort_r: children by name; fg is the flame graph. */
+static int cmp_nodes(const void *a, const void *b, void *fg)
 {
-	return strcmp(node_name(sort_fg, *(const uint32_t *)a),
-		      node_name(sort_fg, *(const uint32_t *)b));
+	return strcmp(node_name(fg, *(const uint32_t *)a), node_name(fg, *(const uint32_t *)b));
 }
 
 struct fg_todo {
@@ -374,7 +372,6 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 	uint32_t *c;
 
 	agg_index__build(fg->nodes, fg->nr_nodes, &idx);
-	sort_fg = fg;
 	ALLOC_GROW(todo, 1, alloc);
 	todo[nr++] = (struct fg_todo){ AGG_ROOT, 0, 0, false };
 	while (nr) {
@@ -384,7 +381,7 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 		c = idx.child + idx.first[t.node];
 		nr_c = idx.first[t.node + 1] - idx.first[t.node];
 		if (nr_c > 1)
-			qsort(c, nr_c, sizeof(*c), cmp_nodes);
+			qsort_r(c, nr_c, sizeof(*c), cmp_nodes, fg);
 		for (sum = 0, i = 0; i < nr_c; i++)
 			sum += node_total(fg, c[i]);
 		if (t.omit) {

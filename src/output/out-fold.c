@@ -70,15 +70,13 @@ static int cmp_text(const struct agg_label *a, char ta, const struct agg_label *
 	return n == a->len ? -1 : 1;
 }
 
-static const struct agg_label *sort_labels;
-
-/* Items: label id * 2, + 1 for the group of lines ending at the label. */
-static int cmp_items(const void *a, const void *b)
+/* qsort_r: items are label id * 2, + 1 for the group of lines ending at the label. */
+static int cmp_items(const void *a, const void *b, void *labels)
 {
+	const struct agg_label *l = labels;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	return cmp_text(&sort_labels[x / 2], x & 1 ? ' ' : ';',
-			&sort_labels[y / 2], y & 1 ? ' ' : ';');
+	return cmp_text(&l[x / 2], x & 1 ? ' ' : ';', &l[y / 2], y & 1 ? ' ' : ';');
 }
 
 /* rank[label * 2 + end]: the order of "label;" and "label " among all of them. */
@@ -89,8 +87,7 @@ static uint32_t *rank_items(const struct agg_label *labels, size_t nr_labels)
 
 	for (i = 0; i < n; i++)
 		items[i] = (uint32_t)i;
-	sort_labels = labels;
-	qsort(items, n, sizeof(*items), cmp_items);
+	qsort_r(items, n, sizeof(*items), cmp_items, (void *)labels);
 	for (i = 0; i < n; i++)
 		rank[items[i]] = (uint32_t)i;
 	free(items);

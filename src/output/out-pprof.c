@@ -358,7 +358,7 @@ static uint64_t frame_region(const struct frame *f)
  */
 static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame *f)
 {
-	const char *name = f->dso ? f->dso : KSYM_UNKNOWN;
+	const char *name = f->dso ? f->dso : UNKNOWN_LABEL;
 	enum map_kind kind = MAP_NOFILE;
 	uint64_t bias = 0;
 	struct mapping key, *m;
@@ -366,7 +366,7 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 	if (f->kind == FRAME_KERNEL) {
 		kind = MAP_KERNEL;
 		/* an address no kernel symbol covers is still the kernel's */
-		if (name[0] != '[' || !strcmp(name, KSYM_UNKNOWN))
+		if (name[0] != '[' || !strcmp(name, UNKNOWN_LABEL))
 			name = KSYM_DSO_KERNEL;
 	} else if (f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP) {
 		kind = MAP_JIT;
@@ -463,7 +463,7 @@ static size_t frame_lines(struct pprof_builder *b, const struct frame *f, struct
 	}
 	for (i = 0; i + 1 < n; i++)
 		if (!src[i].function)
-			src[i].function = KSYM_UNKNOWN;
+			src[i].function = UNKNOWN_LABEL;
 	src[n - 1].function = f->sym;
 	return n;
 }

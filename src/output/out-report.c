@@ -295,7 +295,7 @@ static void name_rows(struct reporter *r)
 		const struct agg_frame *f = &frames[row->id.frame];
 
 		row->key.comm = procs[row->id.process].comm;
-		row->key.dso = f->dso ? f->dso : "[unknown]";
+		row->key.dso = f->dso ? f->dso : UNKNOWN_LABEL;
 		row->key.sym = f->sym;
 		row->key.kind = f->kind;
 	}
@@ -311,7 +311,7 @@ static uint64_t sort_value(const struct reporter *r, const struct row *row)
 
 static const char *sym_name(const struct row *row)
 {
-	return row->key.sym ? row->key.sym : "[unknown]";
+	return row->key.sym ? row->key.sym : UNKNOWN_LABEL;
 }
 
 static int cmp_rows(const void *a, const void *b)

@@ -342,7 +342,7 @@ static void print_srcline(struct script_out *so, const struct frame *f)
 	if (srcline__lookup(so->srcline, f, loc, ARRAY_SIZE(loc)) && loc[0].file) {
 		base = strrchr(loc[0].file, '/');
 		fprintf(so->out, "\n  %s:%" PRIu32, base ? base + 1 : loc[0].file, loc[0].line);
-	} else if (f->dso[0] == '[' && strcmp(f->dso, KSYM_UNKNOWN)) {
+	} else if (f->dso[0] == '[' && strcmp(f->dso, UNKNOWN_LABEL)) {
 		/* perf's fallback for the kernel, modules, [vdso]: DSO[ADDR] */
 		fprintf(so->out, "\n  %s[%" PRIx64 "]", f->dso, f->print_addr);
 	}

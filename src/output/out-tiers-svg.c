@@ -217,7 +217,7 @@ static void add_key_label(struct sbuf *sb, enum frame_category c, const char *ru
 /* "node 1234" or "node 1234/1240", escaped. */
 static void add_group_label(struct sbuf *sb, const struct tiers_group *g)
 {
-	svg__add_xml(sb, g->comm ? g->comm : "[unknown]", SIZE_MAX);
+	svg__add_xml(sb, g->comm ? g->comm : UNKNOWN_LABEL, SIZE_MAX);
 	sbuf_addf(sb, " %" PRIu32, g->pid);
 	if (g->tid)
 		sbuf_addf(sb, "/%" PRIu32, g->tid);

@@ -17,6 +17,7 @@
 #define JITSYM_PERFDATA_INTERNAL_H
 
 #include "common/common.h"
+#include "common/cursor.h"
 #include "reader/perfdata.h"
 #include "common/strpool.h"
 
@@ -78,70 +79,6 @@ enum {
 	 */
 	FEAT_KNOWN_LAST = 31,
 };
-
-/* A bounded, byte-order-aware cursor over untrusted bytes. */
-struct cursor {
-	const uint8_t *p;
-	size_t left;
-	bool swap;
-	bool bad;          /* set by the first read past the end */
-};
-
-static inline struct cursor cursor_make(const void *p, size_t len, bool swap)
-{
-	struct cursor c = { p, len, swap, false };
-
-	return c;
-}
-
-static inline bool cursor_need(struct cursor *c, size_t n)
-{
-	if (c->bad || n > c->left) {
-		c->bad = true;
-		return false;
-	}
-	return true;
-}
-
-static inline uint64_t cursor_u64(struct cursor *c)
-{
-	uint64_t v;
-
-	if (!cursor_need(c, 8))
-		return 0;
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	c->left -= 8;
-	return c->swap ? __builtin_bswap64(v) : v;
-}
-
-static inline uint32_t cursor_u32(struct cursor *c)
-{
-	uint32_t v;
-
-	if (!cursor_need(c, 4))
-		return 0;
-	memcpy(&v, c->p, 4);
-	c->p += 4;
-	c->left -= 4;
-	return c->swap ? __builtin_bswap32(v) : v;
-}
-
-static const uint8_t *cursor_bytes(struct cursor *c, uint64_t n)
-{
-	const uint8_t *p = c->p;
-
-	if (n > SIZE_MAX || !cursor_need(c, (size_t)n))
-		return NULL;
-	c->p += n;
-	c->left -= n;
-	return p;
-}
-
-static inline void cursor_skip(struct cursor *c, uint64_t n)
-{
-	cursor_bytes(c, n);
-}
 
 /* Read a field of a libperf record struct at its offset and natural size. */
 static inline uint64_t rec_u64(const uint8_t *rec, size_t off, bool swap)

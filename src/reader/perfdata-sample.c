@@ -161,6 +161,30 @@ static void read_sample_tail(struct pd_reader *r, struct cursor *c,
 		cursor_skip(c, cursor_u64(c));
 }
 
+/* TID and TIME: in a sample after IP, in a sample_id trailer first. */
+static void read_tid_time(struct cursor *c, uint64_t st, struct pd_sample *s)
+{
+	if (st & PERF_SAMPLE_TID) {
+		s->pid = cursor_u32(c);
+		s->tid = cursor_u32(c);
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		s->time = cursor_u64(c);
+		s->has_time = true;
+	}
+}
+
+/* ID, STREAM_ID and CPU (with its u32 of padding), in that order in both. */
+static void read_id_cpu(struct cursor *c, uint64_t st, struct pd_sample *s)
+{
+	if (st & PERF_SAMPLE_ID)         s->id = cursor_u64(c);
+	if (st & PERF_SAMPLE_STREAM_ID)  s->stream_id = cursor_u64(c);
+	if (st & PERF_SAMPLE_CPU) {
+		s->cpu = cursor_u32(c);
+		cursor_u32(c);
+	}
+}
+
 bool pd_reader__decode_sample(struct pd_reader *r, const uint8_t *rec, size_t size,
 			      struct pd_event *ev)
 {
@@ -182,21 +206,9 @@ bool pd_reader__decode_sample(struct pd_reader *r, const uint8_t *rec, size_t si
 	st = pa->attr.sample_type;
 	if (st & PERF_SAMPLE_IDENTIFIER) s->id = cursor_u64(&c);
 	if (st & PERF_SAMPLE_IP)         s->ip = cursor_u64(&c);
-	if (st & PERF_SAMPLE_TID) {
-		s->pid = cursor_u32(&c);
-		s->tid = cursor_u32(&c);
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		s->time = cursor_u64(&c);
-		s->has_time = true;
-	}
+	read_tid_time(&c, st, s);
 	if (st & PERF_SAMPLE_ADDR)       s->addr = cursor_u64(&c);
-	if (st & PERF_SAMPLE_ID)         s->id = cursor_u64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)  s->stream_id = cursor_u64(&c);
-	if (st & PERF_SAMPLE_CPU) {
-		s->cpu = cursor_u32(&c);
-		cursor_u32(&c);
-	}
+	read_id_cpu(&c, st, s);
 	s->period = pa->attr.freq ? 1 : pa->attr.sample_period;
 	if (st & PERF_SAMPLE_PERIOD)     s->period = cursor_u64(&c);
 	if (st & PERF_SAMPLE_READ)       skip_read_format(&c, pa->attr.read_format);
@@ -227,20 +239,8 @@ static size_t decode_id_trailer(struct pd_reader *r, const uint8_t *rec, size_t 
 	s->attr = pa;
 	st = pa->attr.sample_type;
 	c = cursor_make(rec + size - pa->id_trailer_size, pa->id_trailer_size, r->info.swapped);
-	if (st & PERF_SAMPLE_TID) {
-		s->pid = cursor_u32(&c);
-		s->tid = cursor_u32(&c);
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		s->time = cursor_u64(&c);
-		s->has_time = true;
-	}
-	if (st & PERF_SAMPLE_ID)         s->id = cursor_u64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)  s->stream_id = cursor_u64(&c);
-	if (st & PERF_SAMPLE_CPU) {
-		s->cpu = cursor_u32(&c);
-		cursor_u32(&c);
-	}
+	read_tid_time(&c, st, s);
+	read_id_cpu(&c, st, s);
 	if (st & PERF_SAMPLE_IDENTIFIER) s->id = cursor_u64(&c);
 	return pa->id_trailer_size;
 }

@@ -1,4 +1,5 @@
 #include "common/common.h"
+#include "common/cursor.h"
 #include "reader/tracedata.h"
 #include "common/sbuf.h"
 
@@ -32,73 +33,13 @@ struct tracedata {
 	size_t dirty;
 };
 
-/* A bounded cursor over the container; numbers in the container's byte order. */
-struct cursor {
-	const uint8_t *base, *p;
-	size_t left;
-	bool big;                /* numbers are big-endian */
-	enum tracedata_err err;  /* first failure; the cursor then stays failed */
-	size_t err_off;
-};
-
-static bool cursor_fail(struct cursor *c, enum tracedata_err err)
-{
-	if (c->err == TRACEDATA_OK) {
-		c->err = err;
-		c->err_off = (size_t)(c->p - c->base);
-	}
-	c->left = 0;
-	return false;
-}
-
-static const uint8_t *cursor_bytes(struct cursor *c, uint64_t n)
-{
-	const uint8_t *p = c->p;
-
-	if (c->err || n > c->left) {
-		cursor_fail(c, TRACEDATA_E_TRUNCATED);
-		return NULL;
-	}
-	c->p += n;
-	c->left -= (size_t)n;
-	return p;
-}
-
-static uint64_t cursor_uint(struct cursor *c, size_t width)
-{
-	const uint8_t *p = cursor_bytes(c, width);
-	uint64_t v = 0;
-	size_t i;
-
-	if (!p)
-		return 0;
-	for (i = 0; i < width; i++) {
-		size_t k = c->big ? width - 1 - i : i;
-
-		v |= (uint64_t)p[k] << (8 * i);
-	}
-	return v;
-}
-
-static uint64_t cursor_u32(struct cursor *c) { return cursor_uint(c, 4); }
-
-/* A NUL-terminated string of at most max bytes before the NUL. */
-static const char *cursor_cstr(struct cursor *c, size_t max)
-{
-	size_t lim = c->left < max + 1 ? c->left : max + 1;
-	const uint8_t *nul = c->err ? NULL : memchr(c->p, '\0', lim);
-
-	if (!nul) {
-		cursor_fail(c, c->left <= max ? TRACEDATA_E_TRUNCATED : TRACEDATA_E_BAD_HEADER);
-		return NULL;
-	}
-	return (const char *)cursor_bytes(c, (size_t)(nul - c->p) + 1);
-}
+/* The container is read with common/cursor.h; a read past its end is "cut short". */
+_Static_assert((int)TRACEDATA_E_TRUNCATED == CURSOR_E_SHORT, "tracedata's cut short is the cursor's");
 
 /* A section's text, preceded by its size in width bytes. */
 static const char *cursor_sized(struct cursor *c, size_t width, size_t *len)
 {
-	uint64_t n = cursor_uint(c, width);
+	uint64_t n = width == 4 ? cursor_u32(c) : cursor_u64(c);
 	const uint8_t *p = cursor_bytes(c, n);
 
 	*len = p ? (size_t)n : 0;
@@ -118,13 +59,6 @@ const char *tracedata__strerror(enum tracedata_err err)
 	return "unknown error";
 }
 
-static int host_big_endian(void)
-{
-	const uint16_t one = 1;
-
-	return *(const uint8_t *)&one == 0;
-}
-
 /* The fixed part: magic, version, byte order, long size, page size. */
 static bool parse_preamble(struct tracedata *td, struct cursor *c)
 {
@@ -139,7 +73,7 @@ static bool parse_preamble(struct tracedata *td, struct cursor *c)
 		c->p = c->base;
 		return cursor_fail(c, TRACEDATA_E_BAD_MAGIC);
 	}
-	version = cursor_cstr(c, VERSION_MAX);
+	version = cursor_cstr(c, VERSION_MAX, TRACEDATA_E_BAD_HEADER);
 	b = cursor_bytes(c, 2);
 	if (!version || !b)
 		return false;
@@ -148,12 +82,12 @@ static bool parse_preamble(struct tracedata *td, struct cursor *c)
 		return cursor_fail(c, TRACEDATA_E_BAD_HEADER);
 	}
 	td->big_endian = b[0];
-	c->big = b[0];
+	c->swap = (b[0] != 0) != cursor_host_big_endian();
 	page_size = (uint32_t)cursor_u32(c);
 	if (c->err)
 		return false;
 	tep_set_file_bigendian(td->tep, b[0] ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(td->tep, host_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(td->tep, cursor_host_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(td->tep, b[1]);
 	tep_set_page_size(td->tep, (int)(page_size > INT32_MAX ? 4096 : page_size));
 	return true;
@@ -245,6 +179,15 @@ static bool event_bounded(struct tep_event *e)
 	return true;
 }
 
+/* Inside a string literal at *p: step over an escape, or leave at a closing quote. */
+static void string_step(const char **p, const char *end, bool *in_str)
+{
+	if (**p == '\\' && *p + 1 < end)
+		(*p)++;
+	else if (**p == '"')
+		*in_str = false;
+}
+
 /* Brackets in [p, end) balance and never close more than they opened. */
 static bool brackets_balance(const char *p, const char *end, bool strings)
 {
@@ -253,10 +196,7 @@ static bool brackets_balance(const char *p, const char *end, bool strings)
 
 	for (; p < end; p++) {
 		if (in_str) {
-			if (*p == '\\' && p + 1 < end)
-				p++;
-			else if (*p == '"')
-				in_str = false;
+			string_step(&p, end, &in_str);
 			continue;
 		}
 		if (strings && *p == '"')
@@ -316,10 +256,7 @@ static bool fields_known(const struct field_names *fn, const char *p, const char
 		size_t n = 0, i;
 
 		if (in_str) {
-			if (*p == '\\' && p + 1 < end)
-				p++;
-			else if (*p == '"')
-				in_str = false;
+			string_step(&p, end, &in_str);
 			continue;
 		}
 		if (*p == '"') {
@@ -430,7 +367,7 @@ static bool parse_systems(struct tracedata *td, struct cursor *c)
 	if (nr > c->left / 5)
 		return cursor_fail(c, TRACEDATA_E_TRUNCATED);
 	for (i = 0; i < nr; i++) {
-		const char *sys = cursor_cstr(c, c->left);
+		const char *sys = cursor_cstr(c, c->left, TRACEDATA_E_BAD_HEADER);
 
 		if (!sys || !parse_formats(td, c, sys))
 			return false;
@@ -554,7 +491,7 @@ struct tracedata *tracedata__new(const void *buf, size_t len, enum tracedata_err
 				 size_t *err_off)
 {
 	struct tracedata *td = xcalloc(1, sizeof(*td));
-	struct cursor c = { buf, buf, len, false, TRACEDATA_OK, 0 };
+	struct cursor c = cursor_make(buf, len, false);
 
 	tep_set_loglevel(TEP_LOG_NONE);
 	td->tep = tep_alloc();
@@ -562,7 +499,7 @@ struct tracedata *tracedata__new(const void *buf, size_t len, enum tracedata_err
 		die("out of memory");
 	if (!parse_container(td, &c)) {
 		if (err)
-			*err = c.err;
+			*err = (enum tracedata_err)c.err;
 		if (err_off)
 			*err_off = c.err_off;
 		tracedata__delete(td);

@@ -1,20 +1,10 @@
 #include "common/common.h"
 #include "resolve/demangle.h"
 #include "common/sbuf.h"
+#include "common/utf8.h"
 
 #include <ctype.h>
 #include <libiberty/demangle.h>
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /*
  * OCaml native code names its functions "caml" + module path + name, with

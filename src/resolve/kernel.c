@@ -1,6 +1,9 @@
 #include "common/common.h"
 #include "resolve/kernel.h"
+#include "common/bsearch.h"
+#include "common/cursor.h"
 #include "common/strpool.h"
+#include "common/utf8.h"
 
 #include <fcntl.h>
 #include <sys/utsname.h>
@@ -99,17 +102,6 @@ static bool read_line(struct line_reader *lr, struct kline *l)
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* Parse hex digits at *p (at least one, value must fit 64 bits). */
@@ -441,18 +433,12 @@ static const struct ksym *kentry__sym(struct kernel_syms *ks, struct kentry *e)
 
 const struct ksym *kernel_syms__find(struct kernel_syms *ks, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	kernel_syms__read(ks);
-	/* Find the first symbol starting above addr; the one before may hold it. */
-	for (hi = ks->nr; lo < hi; ) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->syms[mid].sym.start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* The last symbol starting at or before addr may hold it. */
+	lo = bsearch_last_le(ks->syms, ks->nr, sizeof(*ks->syms), offsetof(struct kentry, sym.start),
+			     addr);
 	if (!lo || addr >= ks->syms[lo - 1].sym.end)
 		return NULL;
 	return kentry__sym(ks, &ks->syms[lo - 1]);
@@ -472,42 +458,32 @@ const struct ksym *kernel_syms__at(struct kernel_syms *ks, size_t idx)
 
 const char *ksym__dso_name(const struct ksym *sym)
 {
-	return sym ? sym->dso : KSYM_UNKNOWN;
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));  /* notes are in the kernel's byte order */
-	return v;
+	return sym ? sym->dso : UNKNOWN_LABEL;
 }
 
 int kernel__notes_build_id(const void *notes, size_t len, uint8_t *out, size_t outsz)
 {
-	const unsigned char *p = notes;
-	uint64_t off = 0;
+	struct cursor c = cursor_make(notes, len, false);  /* notes are in the kernel's byte order */
 
-	while (len - off >= 12) {
-		uint64_t namesz = get_u32(p + off);
-		uint64_t descsz = get_u32(p + off + 4);
-		uint32_t type = get_u32(p + off + 8);
-		uint64_t name = off + 12;
-		uint64_t desc = name + ((namesz + 3) & ~(uint64_t)3);
+	while (c.left >= 12) {
+		uint64_t namesz = cursor_u32(&c);
+		uint64_t descsz = cursor_u32(&c);
+		uint32_t type = cursor_u32(&c);
+		const uint8_t *name = cursor_bytes(&c, (namesz + 3) & ~(uint64_t)3);
+		const uint8_t *desc = cursor_bytes(&c, descsz);
+		uint64_t pad = ((descsz + 3) & ~(uint64_t)3) - descsz;
 
 		/* The last note's padding may be cut off; its bytes may not. */
-		if (desc > len || descsz > len - desc)
+		if (!name || !desc)
 			return -EINVAL;
-		if (namesz == 4 && !memcmp(p + name, "GNU", 4) &&
+		if (namesz == 4 && !memcmp(name, "GNU", 4) &&
 		    type == NT_GNU_BUILD_ID) {
 			if (descsz > outsz)
 				return -ENOSPC;
-			memcpy(out, p + desc, descsz);
+			memcpy(out, desc, descsz);
 			return (int)descsz;
 		}
-		off = desc + ((descsz + 3) & ~(uint64_t)3);
-		if (off >= len)
-			break;
+		cursor_skip(&c, pad < c.left ? pad : c.left);
 	}
 	return -ENOENT;
 }

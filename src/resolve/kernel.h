@@ -42,9 +42,8 @@ struct ksym {
 	char type;              /* kallsyms type letter: T t W w D d B b */
 };
 
-/* The DSO perf script prints for core kernel frames and for misses. */
+/* The DSO perf script prints for core kernel frames (UNKNOWN_LABEL for misses). */
 #define KSYM_DSO_KERNEL  "[kernel.kallsyms]"
-#define KSYM_UNKNOWN     "[unknown]"
 /* Default kallsyms of the running kernel. */
 #define KERNEL_PROC_KALLSYMS "/proc/kallsyms"
 

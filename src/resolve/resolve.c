@@ -124,7 +124,7 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	r->dsos = dso_cache__new(&dopts, pool);
 	r->cache = xcalloc(FRAME_CACHE_SIZE, sizeof(*r->cache));
 	r->calls = xcalloc((size_t)1 << CALL_CACHE_BITS, sizeof(*r->calls));
-	r->s_unknown = strpool__intern(pool, KSYM_UNKNOWN);
+	r->s_unknown = strpool__intern(pool, UNKNOWN_LABEL);
 	r->s_kernel = strpool__intern(pool, KSYM_DSO_KERNEL);
 	index_build_ids(r, info);
 	load_kernel(r, opts, info);

@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "resolve/srcline.h"
+#include "common/bsearch.h"
 #include "resolve/demangle.h"
 #include "resolve/dso.h"
 #include "timeline/jitmap.h"
@@ -77,7 +78,7 @@ struct srcline_cache *srcline_cache__new(struct strpool *pool)
 	struct srcline_cache *c = xcalloc(1, sizeof(*c));
 
 	c->pool = pool;
-	c->unknown = strpool__intern(pool, "[unknown]");
+	c->unknown = strpool__intern(pool, UNKNOWN_LABEL);
 	elf_version(EV_CURRENT);
 	return c;
 }
@@ -209,22 +210,15 @@ static void build_ranges(struct dwarf_file *df)
 /* The CU holding addr: .debug_aranges first, else the CUs' own ranges. */
 static bool find_cu(struct dwarf_file *df, uint64_t addr, Dwarf_Die *cu)
 {
-	size_t lo = 0, hi, i;
+	size_t lo, i;
 
 	if (dwarf_addrdie(df->dw, addr, cu))
 		return true;
 	if (!df->ranges_built)
 		build_ranges(df);
 	/* the last range starting at or before addr, then back over overlaps */
-	hi = df->nr_ranges;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (df->ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = bsearch_last_le(df->ranges, df->nr_ranges, sizeof(*df->ranges),
+			     offsetof(struct cu_range, lo), addr);
 	for (i = lo; i-- > 0 && lo - i <= 16;) {
 		if (addr < df->ranges[i].hi) {
 			*cu = df->ranges[i].cu;

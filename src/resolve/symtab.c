@@ -4,6 +4,7 @@
  */
 #include "common/common.h"
 #include "resolve/symtab.h"
+#include "common/bsearch.h"
 #include "resolve/demangle.h"
 #include "common/sbuf.h"
 #include "common/strpool.h"
@@ -478,29 +479,14 @@ static const struct symbol *symtab__named(struct symtab *st, struct kept *s)
  */
 static size_t symtab__upper(const struct symtab *st, uint64_t addr)
 {
-	size_t lo = 0, hi = (st->nr_syms + STARTS_GROUP - 1) / STARTS_GROUP;
+	size_t lo = bsearch_last_le_u64(st->tops, (st->nr_syms + STARTS_GROUP - 1) / STARTS_GROUP,
+					addr) * STARTS_GROUP;
+	size_t hi;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->tops[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	lo *= STARTS_GROUP;
 	if (lo >= st->nr_syms)
 		return st->nr_syms;
 	hi = lo + STARTS_GROUP < st->nr_syms ? lo + STARTS_GROUP : st->nr_syms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->starts[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lo + bsearch_last_le_u64(st->starts + lo, hi - lo, addr);
 }
 
 

@@ -33,27 +33,25 @@ static void symtree__replace_child(struct symtree *t, uint32_t x, uint32_t y)
 		N(t, y)->parent = p;
 }
 
-static void symtree__rotate_left(struct symtree *t, uint32_t x)
+/* x's right child when right, else its left one. */
+static uint32_t *kid(const struct symtree *t, uint32_t x, bool right)
 {
-	uint32_t y = N(t, x)->right;
-
-	N(t, x)->right = N(t, y)->left;
-	if (N(t, y)->left != NIL)
-		N(t, N(t, y)->left)->parent = x;
-	symtree__replace_child(t, x, y);
-	N(t, y)->left = x;
-	N(t, x)->parent = y;
+	return right ? &N(t, x)->right : &N(t, x)->left;
 }
 
-static void symtree__rotate_right(struct symtree *t, uint32_t x)
+/*
+ * Rotate x down to the left (left) or to the right: its child on the
+ * other side takes its place, and that child's inner subtree moves to x.
+ */
+static void symtree__rotate(struct symtree *t, uint32_t x, bool left)
 {
-	uint32_t y = N(t, x)->left;
+	uint32_t y = *kid(t, x, left), inner = *kid(t, y, !left);
 
-	N(t, x)->left = N(t, y)->right;
-	if (N(t, y)->right != NIL)
-		N(t, N(t, y)->right)->parent = x;
+	*kid(t, x, left) = inner;
+	if (inner != NIL)
+		N(t, inner)->parent = x;
 	symtree__replace_child(t, x, y);
-	N(t, y)->right = x;
+	*kid(t, y, !left) = x;
 	N(t, x)->parent = y;
 }
 
@@ -72,18 +70,12 @@ static void symtree__insert_fixup(struct symtree *t, uint32_t z)
 		}
 		if (z == (left ? N(t, p)->right : N(t, p)->left)) {
 			z = p;
-			if (left)
-				symtree__rotate_left(t, z);
-			else
-				symtree__rotate_right(t, z);
+			symtree__rotate(t, z, left);
 			p = N(t, z)->parent;
 		}
 		N(t, p)->red = false;
 		N(t, g)->red = true;
-		if (left)
-			symtree__rotate_right(t, g);
-		else
-			symtree__rotate_left(t, g);
+		symtree__rotate(t, g, !left);
 	}
 	N(t, t->root)->red = false;
 }
@@ -141,10 +133,7 @@ static void symtree__erase_fixup(struct symtree *t, uint32_t x, uint32_t xp)
 		if (is_red(t, w)) {
 			N(t, w)->red = false;
 			N(t, xp)->red = true;
-			if (left)
-				symtree__rotate_left(t, xp);
-			else
-				symtree__rotate_right(t, xp);
+			symtree__rotate(t, xp, left);
 			w = left ? N(t, xp)->right : N(t, xp)->left;
 		}
 		if (!is_red(t, N(t, w)->left) && !is_red(t, N(t, w)->right)) {
@@ -156,19 +145,13 @@ static void symtree__erase_fixup(struct symtree *t, uint32_t x, uint32_t xp)
 		if (!is_red(t, left ? N(t, w)->right : N(t, w)->left)) {
 			N(t, left ? N(t, w)->left : N(t, w)->right)->red = false;
 			N(t, w)->red = true;
-			if (left)
-				symtree__rotate_right(t, w);
-			else
-				symtree__rotate_left(t, w);
+			symtree__rotate(t, w, !left);
 			w = left ? N(t, xp)->right : N(t, xp)->left;
 		}
 		N(t, w)->red = N(t, xp)->red;
 		N(t, xp)->red = false;
 		N(t, left ? N(t, w)->right : N(t, w)->left)->red = false;
-		if (left)
-			symtree__rotate_left(t, xp);
-		else
-			symtree__rotate_right(t, xp);
+		symtree__rotate(t, xp, left);
 		x = t->root;
 	}
 	if (x != NIL)

@@ -1,4 +1,5 @@
 #include "common/common.h"
+#include "common/cursor.h"
 #include "timeline/jit-cfi.h"
 #include "timeline/jitmap.h"
 
@@ -16,54 +17,36 @@
 
 /* ---- checking ---------------------------------------------------------- */
 
-struct rd {
-	const uint8_t *p, *end;
-};
-
-static bool rd_bytes(struct rd *r, size_t n, const uint8_t **out)
+/*
+ * Bool-returning reads over common/cursor.h, as the checks below chain
+ * them; .eh_frame numbers are little-endian (an x86-64 runtime's).
+ */
+static bool rd_bytes(struct cursor *r, uint64_t n, const uint8_t **out)
 {
-	if ((size_t)(r->end - r->p) < n)
-		return false;
-	if (out)
-		*out = r->p;
-	r->p += n;
-	return true;
+	const uint8_t *b = cursor_bytes(r, n);
+
+	if (b && out)
+		*out = b;
+	return b != NULL;
 }
 
-static bool rd_u8(struct rd *r, uint8_t *v)
+static bool rd_u8(struct cursor *r, uint8_t *v)
 {
-	const uint8_t *b;
-
-	if (!rd_bytes(r, 1, &b))
-		return false;
-	*v = b[0];
-	return true;
+	*v = cursor_u8(r);
+	return !r->bad;
 }
 
-static bool rd_u32(struct rd *r, uint32_t *v)
+static bool rd_u32(struct cursor *r, uint32_t *v)
 {
-	const uint8_t *b;
-
-	if (!rd_bytes(r, 4, &b))
-		return false;
-	*v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-	return true;
+	*v = cursor_u32(r);
+	return !r->bad;
 }
 
 /* A (S/U)LEB128, its value as unsigned bits (the sign is not needed here). */
-static bool rd_leb(struct rd *r, uint64_t *v)
+static bool rd_leb(struct cursor *r, uint64_t *v)
 {
-	unsigned shift = 0;
-	uint8_t b;
-
-	*v = 0;
-	do {
-		if (!rd_u8(r, &b) || shift > 63)
-			return false;
-		*v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	return true;
+	*v = cursor_uleb(r);
+	return !r->bad;
 }
 
 /*
@@ -106,7 +89,7 @@ static const char *const cfa_operands[0x30] = {
 	[DW_CFA_GNU_args_size] = "u", [DW_CFA_GNU_negative_offset_extended] = "ru",
 };
 
-static int check_operand(struct rd *r, char o, size_t addr_size)
+static int check_operand(struct cursor *r, char o, size_t addr_size)
 {
 	uint64_t v;
 
@@ -128,7 +111,7 @@ static int check_operand(struct rd *r, char o, size_t addr_size)
 /* The call frame instructions in [p, end): 0 or -JIT_CFI_E_*. */
 static int check_instructions(const uint8_t *p, const uint8_t *end, size_t addr_size)
 {
-	struct rd r = { p, end };
+	struct cursor r = cursor_make_order(p, (size_t)(end - p), false);
 	uint8_t op;
 	uint64_t v;
 	int err;
@@ -160,10 +143,10 @@ struct cie {
 };
 
 /* The augmentation data of a CIE with augmentation aug: sets c->addr_size. */
-static int check_cie_aug(struct rd *r, const char *aug, struct cie *c)
+static int check_cie_aug(struct cursor *r, const char *aug, struct cie *c)
 {
 	const uint8_t *data;
-	struct rd d;
+	struct cursor d;
 	uint64_t len;
 	uint8_t enc;
 
@@ -173,10 +156,9 @@ static int check_cie_aug(struct rd *r, const char *aug, struct cie *c)
 	if (aug[0] != 'z')
 		return -JIT_CFI_E_BAD_ENTRY;
 	c->aug_data = true;
-	if (!rd_leb(r, &len) || len > (uint64_t)(r->end - r->p) || !rd_bytes(r, (size_t)len, &data))
+	if (!rd_leb(r, &len) || len > r->left || !rd_bytes(r, (size_t)len, &data))
 		return -JIT_CFI_E_TRUNCATED;
-	d.p = data;
-	d.end = data + len;
+	d = cursor_make_order(data, (size_t)len, false);
 	for (aug++; *aug; aug++) {
 		if (*aug == 'S')
 			continue;
@@ -193,7 +175,7 @@ static int check_cie_aug(struct rd *r, const char *aug, struct cie *c)
 }
 
 /* The CIE whose body (after the id) is r, at offset: its fields into c. */
-static int check_cie(struct rd *r, size_t offset, struct cie *c)
+static int check_cie(struct cursor *r, size_t offset, struct cie *c)
 {
 	char aug[AUG_MAX + 1];
 	uint8_t version, b;
@@ -224,19 +206,19 @@ static int check_cie(struct rd *r, size_t offset, struct cie *c)
 		return -JIT_CFI_E_BAD_REGISTER;       /* the return address column */
 	if ((err = check_cie_aug(r, aug, c)) < 0)
 		return err;
-	return check_instructions(r->p, r->end, c->addr_size);
+	return check_instructions(r->p, r->p + r->left, c->addr_size);
 }
 
-static int check_fde(struct rd *r, const struct cie *c)
+static int check_fde(struct cursor *r, const struct cie *c)
 {
 	uint64_t len;
 
 	if (!rd_bytes(r, c->addr_size, NULL) || !rd_bytes(r, c->addr_size, NULL))
 		return -JIT_CFI_E_TRUNCATED;          /* pc_begin, pc_range */
-	if (c->aug_data && (!rd_leb(r, &len) || len > (uint64_t)(r->end - r->p) ||
+	if (c->aug_data && (!rd_leb(r, &len) || len > r->left ||
 			    !rd_bytes(r, (size_t)len, NULL)))
 		return -JIT_CFI_E_TRUNCATED;
-	return check_instructions(r->p, r->end, c->addr_size);
+	return check_instructions(r->p, r->p + r->left, c->addr_size);
 }
 
 /*
@@ -247,24 +229,25 @@ static int check_eh_frame(const uint8_t *eh, size_t size, size_t *fdes, size_t *
 {
 	struct cie cies[CIE_MAX];
 	size_t nr_cies = 0, at = 0, i;
-	struct rd r = { eh, eh + size };
+	struct cursor r = cursor_make_order(eh, size, false);
 	int err;
 
 	*nr_fdes = 0;
-	while (r.p < r.end) {
-		struct rd body;
+	while (r.left) {
+		struct cursor body;
+		const uint8_t *b;
 		uint32_t len, id;
 
-		at = (size_t)(r.p - eh);
+		at = cursor_offset(&r);
 		if (!rd_u32(&r, &len))
 			return -JIT_CFI_E_TRUNCATED;
 		if (len == 0)   /* the terminator: libdw is given every byte, so nothing may follow */
-			return r.p == r.end ? 0 : -JIT_CFI_E_BAD_ENTRY;
+			return !r.left ? 0 : -JIT_CFI_E_BAD_ENTRY;
 		if (len == 0xffffffffu || len < 4)
 			return -JIT_CFI_E_BAD_ENTRY;    /* 64-bit DWARF: no runtime writes it */
-		if (!rd_bytes(&r, len, &body.p))
+		if (!rd_bytes(&r, len, &b))
 			return -JIT_CFI_E_TRUNCATED;
-		body.end = body.p + len;
+		body = cursor_make_order(b, len, false);
 		rd_u32(&body, &id);
 		if (id == 0) {
 			if (nr_cies == CIE_MAX)

@@ -34,32 +34,33 @@ enum {
 	C_QUIRK_HDR,
 };
 
-/* The pid in a marker's name, jit-PID.dump; 0 when it is not one. */
-static uint32_t jitdump_marker_pid(const char *path)
+/* Whether path's base name is jit-PID.dump, PID a number up to UINT32_MAX (0 included): *pid. */
+static bool jitdump_marker_name(const char *path, unsigned long *pid)
 {
 	const char *base = strrchr(path, '/');
-	unsigned long pid;
-	char *end;
-
-	base = base ? base + 1 : path;
-	if (strncmp(base, "jit-", 4) || !isdigit((unsigned char)base[4]))
-		return 0;
-	errno = 0;
-	pid = strtoul(base + 4, &end, 10);
-	return !errno && pid && pid <= UINT32_MAX && !strcmp(end, ".dump") ? (uint32_t)pid : 0;
-}
-
-static bool jitdump_is_marker(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	unsigned long pid;
 	char *end;
 
 	base = base ? base + 1 : path;
 	if (strncmp(base, "jit-", 4) || !isdigit((unsigned char)base[4]))
 		return false;
-	pid = strtoul(base + 4, &end, 10);
-	return pid <= UINT32_MAX && !strcmp(end, ".dump");
+	errno = 0;
+	*pid = strtoul(base + 4, &end, 10);
+	return !errno && *pid <= UINT32_MAX && !strcmp(end, ".dump");
+}
+
+/* The pid in a marker's name, jit-PID.dump; 0 when it is not one. */
+static uint32_t jitdump_marker_pid(const char *path)
+{
+	unsigned long pid;
+
+	return jitdump_marker_name(path, &pid) && pid ? (uint32_t)pid : 0;
+}
+
+static bool jitdump_is_marker(const char *path)
+{
+	unsigned long pid;
+
+	return jitdump_marker_name(path, &pid);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include "common/callsite.h"
 #include "timeline/jitmap-clock.h"
 #include "common/strpool.h"
+#include "common/bsearch.h"
 
 /* ---- timed entries ---------------------------------------------------- */
 
@@ -343,16 +344,8 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 
 const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr)
 {
-	size_t lo = 0, hi = sym->nr_lines;
+	size_t n = bsearch_last_le(sym->lines, sym->nr_lines, sizeof(*sym->lines),
+				   offsetof(struct jit_line, addr), addr);
 
-	/* the last line starting at or before addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sym->lines[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &sym->lines[lo - 1] : NULL;
+	return n ? &sym->lines[n - 1] : NULL;
 }

@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "timeline/jitmap-untimed.h"
+#include "common/bsearch.h"
 
 /*
  * From first to the next range's first, or to its entry's end where that
@@ -194,17 +195,10 @@ void untimed__index(struct untimed *u)
 
 struct untimed_entry *untimed__find(const struct untimed *u, uint64_t addr)
 {
-	size_t lo = 0, hi = u->nr_ranges;
-
 	/* the last range starting at or before addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = bsearch_last_le(u->ranges, u->nr_ranges, sizeof(*u->ranges),
+				    offsetof(struct untimed_range, first), addr);
 
-		if (u->ranges[mid].first <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* it ends before the next range's first, or at its entry's end (a gap follows) */
 	if (!lo || addr > last_of(&u->entries[u->ranges[lo - 1].entry]))
 		return NULL;

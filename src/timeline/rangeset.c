@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "timeline/rangeset.h"
+#include "common/bsearch.h"
 
 #define RS_BLOCK 128
 #define RS_GROUP 8              /* ends in a cache line */
@@ -64,18 +65,10 @@ struct rs_pos {
 /* The first range whose end is above addr. */
 static struct rs_pos first_ending_after(const struct rangeset *s, uint64_t addr)
 {
-	size_t lo = 0, hi = s->nr_blocks;
+	size_t lo = bsearch_last_le_u64(s->ends, s->nr_blocks, addr), hi;
 	struct rs_pos pos;
 	const struct rs_block *b;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->ends[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	pos.bi = lo;
 	pos.i = 0;
 	if (lo == s->nr_blocks)
@@ -86,15 +79,7 @@ static struct rs_pos first_ending_after(const struct rangeset *s, uint64_t addr)
 		;
 	lo *= RS_GROUP;
 	hi = lo + RS_GROUP < b->nr ? lo + RS_GROUP : b->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->end[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	pos.i = lo;
+	pos.i = lo + bsearch_last_le_u64(b->end + lo, hi - lo, addr);
 	return pos;
 }
 

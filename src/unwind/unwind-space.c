@@ -90,7 +90,7 @@ static int find_uncached(struct unwind_space_machine *m, uint64_t pc,
 	struct dso *d;
 
 	memset(out, 0, sizeof(*out));
-	out->name = "[unknown]";
+	out->name = UNKNOWN_LABEL;
 	if (!m->proc || !find_map(m, pc, &hit))
 		return jit_find(m, pc, which, out);
 	out->name = hit.map->filename;

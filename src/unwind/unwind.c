@@ -626,7 +626,7 @@ static enum unwind_end walk_step(struct unwinder *u, struct walk *w,
 	}
 	if (fp_before)
 		return UNWIND_END_FP_LEFT;
-	res->object = c.name ? c.name : "[unknown]";
+	res->object = c.name ? c.name : UNKNOWN_LABEL;
 	return UNWIND_END_NO_CFI;
 }
 

@@ -118,7 +118,7 @@ size_t user_stack__unwind(struct user_stack *us, struct proc *p, const struct pd
 	    (!smp->attr || us->res.stack_need > smp->attr->attr.sample_stack_user))
 		us->stack_need = us->res.stack_need;
 	if (us->res.end == UNWIND_END_NO_CFI)
-		count_no_cfi(us, us->res.object ? us->res.object : "[unknown]");
+		count_no_cfi(us, us->res.object ? us->res.object : UNKNOWN_LABEL);
 	*res = &us->res;
 	return n;
 }
