@@ -11,6 +11,7 @@
 #include "output/out-pprof.h"
 #include "output/pprof-stacks.h"
 #include "resolve/srcline.h"
+#include "reader/perfdata.h"     /* struct pd_build_id */
 #include "common/strpool.h"
 
 #include <uthash.h>

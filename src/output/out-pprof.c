@@ -7,6 +7,7 @@
 #include "resolve/kernel.h"
 #include "timeline/machine.h"
 #include "reader/perfdata.h"
+#include "session/session.h"
 #include "common/sbuf.h"
 #include "common/utf8.h"
 

@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/sample.h"
 
 struct pprof_opts {
 	/* --labels pid,tid,comm,category,tier: string labels of each sample */
@@ -40,6 +40,7 @@ struct pprof_opts {
 	enum offcpu_mode offcpu;   /* --off-cpu: sample type off-cpu, --on-off-cpu: on-off-cpu (ns) */
 };
 
+struct session;
 struct pprof_builder;
 
 /* opts is copied (event must outlive the builder). Never NULL. */

@@ -2,6 +2,7 @@
 #include "output/out-report.h"
 #include "aggregate/aggregate.h"
 #include "timeline/machine.h"
+#include "reader/perfdata.h"
 #include "common/sbuf.h"
 #include "resolve/srcline.h"
 #include "common/strpool.h"

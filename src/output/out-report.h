@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/sample.h"
 
 enum report_sort {
 	REPORT_SORT_TOTAL,        /* Children, then Self */

@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "resolve/resolve.h"
+#include "resolve/sample.h"
 
 struct strpool;
 struct srcline_cache;

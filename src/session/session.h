@@ -14,6 +14,7 @@
 #include "session/offcpu.h"
 #include "reader/perfdata.h"
 #include "resolve/resolve.h"
+#include "resolve/sample.h"
 
 struct thread;
 struct unwind_result;
@@ -60,26 +61,6 @@ struct session_opts {
 	 * switch-out time. A recording without switches is SESSION_BAD_FILTER.
 	 */
 	enum offcpu_mode offcpu;
-};
-
-struct resolved_sample {
-	const struct pd_event *ev;
-	const struct pd_sample *sample;
-	struct thread *thread;
-	/*
-	 * The session's thread as a number, equal for the samples of one
-	 * struct thread (where thread, handed off, is a copy): for state kept
-	 * by thread. Only compared, never followed.
-	 */
-	uintptr_t thread_id;
-	const struct frame *frames;   /* leaf first */
-	size_t nr_frames;
-	/* the user part was unwound from a stack dump (--call-graph dwarf): how; else NULL */
-	const struct unwind_result *unwind;
-	/* What the prepare hook (struct session_hooks) returned for it; NULL without one. */
-	const void *note;
-	/* its user part was deferred (deferred.h): joined, or never came */
-	enum deferred_join deferred;
 };
 
 struct session;
