@@ -1,7 +1,6 @@
 #include "common/common.h"
 #include "output/out-pprof.h"
 #include "output/out-pprof-internal.h"
-#include "resolve/dso.h"
 #include "aggregate/frameclass.h"
 #include "timeline/jitmap.h"
 #include "resolve/kernel.h"
@@ -237,7 +236,7 @@ const void *pprof_builder__prepare(struct pprof_builder *b, const struct resolve
 
 void pprof_builder__finish(struct pprof_builder *b)
 {
-	/* its DWARF handles belong to the session's DSOs */
+	/* its DWARF handles are the session's object views' files */
 	srcline_cache__delete(b->srcline);
 	b->srcline = NULL;
 	b->info = NULL;
@@ -247,10 +246,10 @@ void pprof_builder__finish(struct pprof_builder *b)
 static const char *hex_build_id(struct pprof_builder *b, const uint8_t *id, size_t size)
 {
 	static const char digits[] = "0123456789abcdef";
-	char hex[2 * DSO_BUILD_ID_MAX + 1];
+	char hex[2 * OBJ_BUILD_ID_MAX + 1];
 	size_t i;
 
-	if (!id || !size || size > DSO_BUILD_ID_MAX)
+	if (!id || !size || size > OBJ_BUILD_ID_MAX)
 		return NULL;
 	for (i = 0; i < size; i++) {
 		hex[2 * i] = digits[id[i] >> 4];
@@ -280,13 +279,8 @@ static const char *mapping_build_id(struct pprof_builder *b, struct mapping *m,
 {
 	const char *hex = NULL;
 
-	if (f->kind == FRAME_NATIVE && f->elf) {
-		size_t size;
-		const uint8_t *id = dso__build_id(f->elf, &size);
-
-		if (id)
-			hex = hex_build_id(b, id, size);
-	}
+	if (f->kind == FRAME_NATIVE && f->obj && f->obj->build_id)
+		hex = hex_build_id(b, f->obj->build_id, f->obj->build_id_size);
 	if (!hex && !m->header_tried && (m->kind == MAP_FILE || m->kind == MAP_KERNEL)) {
 		m->header_tried = true;
 		hex = header_build_id(b, m->key.name, m->kind == MAP_KERNEL);

@@ -278,7 +278,7 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 	f->kind = FRAME_NATIVE;
 	f->sym = s->name;
 	f->symoff = addr - s->start;
-	f->elf = d;
+	f->obj = dso__view(d);
 	f->elf_addr = look;
 	f->at_call = look != addr;
 	return true;

@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 struct jit_sym;
-struct dso;
 struct map;
 struct pd_event;
 struct pd_sample;
@@ -29,6 +28,33 @@ enum offcpu_mode {
 
 /* The leaf frame marking off-CPU stacks with --on-off-cpu. */
 #define OFFCPU_FRAME "[off-cpu]"
+
+/* Longest build id a view holds (DSO_BUILD_ID_MAX, dso.h). */
+#define OBJ_BUILD_ID_MAX 32
+
+/*
+ * A mapped file as the writers see it: filled once by the resolver, on
+ * its thread, when it first resolves a frame in the file (its symbols are
+ * loaded then), and never changed after, so a hook on any thread may read
+ * it. Lives, with its strings, as long as the session's strings.
+ */
+struct obj_view {
+	const char *path;          /* as the MMAP record named it, interned */
+	/*
+	 * The files read: the binary, and the one the symbols came from (a
+	 * debug file, or the binary; DWARF is tried there, then in the binary).
+	 * NULL when no binary was usable or it has no file (the running
+	 * kernel's vdso read from memory).
+	 */
+	const char *file, *symfile;
+	/*
+	 * The file's build id, by the one rule: the MMAP2 record's, else the
+	 * recording header's for its path, else the one read from the file.
+	 * NULL (and size 0) when none of them has one.
+	 */
+	const uint8_t *build_id;
+	size_t build_id_size;
+};
 
 enum frame_kind {
 	FRAME_UNKNOWN,      /* no mapping, or a mapping without symbols */
@@ -46,7 +72,7 @@ enum frame_kind {
  *  - sym, dso (and a JIT function's name, source and file names): interned
  *    in the session's strpool, valid until session__run() returns (the
  *    finish hook still sees them; after it they are gone);
- *  - elf: owned by the resolver's DSO cache, valid until session__run()
+ *  - obj: owned by the resolver's DSO cache, valid until session__run()
  *    returns, like the strings;
  *  - jit, FRAME_JIT (jitdump): jitmap keeps every function it made until
  *    the session ends, also after the runtime replaced or moved its code,
@@ -61,13 +87,8 @@ enum frame_kind {
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */
 	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
-	/*
-	 * FRAME_NATIVE: the ELF file (see dso.h), loaded (its symbol came from
-	 * it), so dso__file(), dso__symfile() and dso__build_id() only read it
-	 * and a hook on another thread may call them (out-pprof.h)
-	 */
-	struct dso *elf;
-	uint64_t elf_addr;    /* FRAME_NATIVE: the address in elf's symbol space
+	const struct obj_view *obj;   /* FRAME_NATIVE: the ELF file its symbol came from */
+	uint64_t elf_addr;    /* FRAME_NATIVE: the address in obj's symbol space
 	                         (ip, or ip - 1 when at_call: the call site) */
 	const char *dso;      /* interned; "[unknown]" when no mapping */
 	uint64_t symoff;      /* offset into sym, when sym */

@@ -16,6 +16,7 @@
 #include "resolve/demangle.h"
 #include "resolve/dso.h"
 #include "resolve/dso-locate.h"
+#include "resolve/sample.h"
 #include "resolve/elf-image.h"
 #include "common/sbuf.h"
 #include "common/strpool.h"
@@ -430,6 +431,9 @@ static void test_dso__debuglink(const struct run *r)
 	d = dso_cache__findnew(c, so, NULL, 0);
 	T("debuglink: symfile is the debug file", dso__symfile(d) && !strcmp(dso__symfile(d), dbg));
 	T("debuglink: file is the binary", dso__file(d) && !strcmp(dso__file(d), so));
+	T("view: the files and the path as the DSO's, one view per DSO",
+	  dso__view(d)->symfile == dso__symfile(d) && dso__view(d)->file == dso__file(d) &&
+	  dso__view(d)->path == dso__path(d) && dso__view(d) == dso__view(d));
 out:
 	dso_cache__delete(c);
 	free(lib);
@@ -460,6 +464,9 @@ static void test_dso__build_id(const struct run *r)
 
 	id = dso__build_id(dso_cache__findnew(c, lib, NULL, 0), &n);
 	T("build id: read from the file", id && n == 20);
+	T("view: the build id read from the file, once loaded",
+	  dso__view(dso_cache__findnew(c, lib, NULL, 0))->build_id == id &&
+	  dso__view(dso_cache__findnew(c, lib, NULL, 0))->build_id_size == n);
 	if (!id || n != 20)
 		goto out;
 	memcpy(idc, id, n);
