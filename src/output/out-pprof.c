@@ -159,9 +159,6 @@ void pprof_builder__delete(struct pprof_builder *b)
 	for (i = 0; i < ARRAY_SIZE(b->last); i++)
 		free(b->last[i].slots);
 	free(b->frame_keys);
-	for (i = 0; i < b->nr_snaps; i++)
-		free(b->snaps[i]);
-	free(b->snaps);
 	stack_store__delete(b->stacks);
 	free(b->key);
 	strpool__delete(b->pool);
@@ -190,7 +187,6 @@ void pprof_builder__start(struct pprof_builder *b, const struct session *s)
 	const struct pd_reader *r = session__reader(s);
 	const struct pd_attr *a = profiled_attr(r, b->opts.event);
 
-	b->info = pd_reader__info(r);
 	b->srcline = srcline_cache__new(b->pool);
 	/* a location is looked up once: its address's lines need not be kept */
 	srcline_cache__no_memo(b->srcline);
@@ -217,30 +213,11 @@ void pprof_builder__start(struct pprof_builder *b, const struct session *s)
 	}
 }
 
-const void *pprof_builder__prepare(struct pprof_builder *b, const struct resolved_sample *rs)
-{
-	size_t nr = b->info ? b->info->nr_build_ids : 0;
-	struct bid_snapshot *snap;
-
-	(void)rs;
-	if (b->nr_snaps && b->snaps[b->nr_snaps - 1]->nr == nr)
-		return b->snaps[b->nr_snaps - 1];
-	snap = xmalloc(st_add(sizeof(*snap), st_mult(nr, sizeof(snap->ids[0]))));
-	snap->nr = nr;
-	if (nr)
-		memcpy(snap->ids, b->info->build_ids, nr * sizeof(snap->ids[0]));
-	ALLOC_GROW(b->snaps, b->nr_snaps + 1, b->alloc_snaps);
-	b->snaps[b->nr_snaps++] = snap;
-	return snap;
-}
-
 void pprof_builder__finish(struct pprof_builder *b)
 {
 	/* its DWARF handles are the session's object views' files */
 	srcline_cache__delete(b->srcline);
 	b->srcline = NULL;
-	b->info = NULL;
-	b->bids = NULL;
 }
 
 static const char *hex_build_id(struct pprof_builder *b, const uint8_t *id, size_t size)
@@ -258,34 +235,16 @@ static const char *hex_build_id(struct pprof_builder *b, const uint8_t *id, size
 	return strpool__intern_len(b->pool, hex, 2 * size);
 }
 
-/* A build id the header gave for a file (cpumode kernel for the kernel's) by the sample. */
-static const char *header_build_id(struct pprof_builder *b, const char *name, bool kernel)
-{
-	size_t i;
-
-	for (i = 0; b->bids && i < b->bids->nr; i++) {
-		const struct pd_build_id *id = &b->bids->ids[i];
-
-		if (!strcmp(id->filename, name) &&
-		    (id->cpumode == PERF_RECORD_MISC_KERNEL) == kernel)
-			return id->size <= sizeof(id->id) ? hex_build_id(b, id->id, id->size) : NULL;
-	}
-	return NULL;
-}
-
-/* The build id of m's file: its ELF file's (read or given), else the header's. */
-static const char *mapping_build_id(struct pprof_builder *b, struct mapping *m,
+/*
+ * The build id of m's file, by the frame's object view (sample.h says by
+ * which rule): a file's or the kernel's, never an anonymous mapping's.
+ */
+static const char *mapping_build_id(struct pprof_builder *b, const struct mapping *m,
 				    const struct frame *f)
 {
-	const char *hex = NULL;
-
-	if (f->kind == FRAME_NATIVE && f->obj && f->obj->build_id)
-		hex = hex_build_id(b, f->obj->build_id, f->obj->build_id_size);
-	if (!hex && !m->header_tried && (m->kind == MAP_FILE || m->kind == MAP_KERNEL)) {
-		m->header_tried = true;
-		hex = header_build_id(b, m->key.name, m->kind == MAP_KERNEL);
-	}
-	return hex;
+	if (!f->obj || !f->obj->build_id || (m->kind != MAP_FILE && m->kind != MAP_KERNEL))
+		return NULL;
+	return hex_build_id(b, f->obj->build_id, f->obj->build_id_size);
 }
 
 /* Whether a mapped file is a shared object (name.so, name.so.N, name.so_N) or [vdso]-like. */
@@ -802,7 +761,6 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 	uint64_t period = sample_period(b, smp);
 	size_t n;
 
-	b->bids = rs->note;
 	ALLOC_GROW(b->key, st_add(rs->nr_frames, PPROF_MAX_LABELS), b->key_alloc);
 	location_ids(b, rs);
 	n = add_labels(b, rs, rs->nr_frames);

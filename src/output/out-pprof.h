@@ -48,15 +48,13 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts);
 void pprof_builder__delete(struct pprof_builder *b);   /* accepts NULL */
 
 /*
- * The session hooks: start reads the event from the header. prepare runs
- * on the session's thread: what add needs of the session, as rs->note.
- * add reads only rs and the note (handoff.h): it may run on a second
- * thread. The source lines of native frames it looks up in the files
+ * The session hooks: start reads the event from the header. add reads
+ * only rs (handoff.h): it may run on a second thread; the build ids come
+ * from the frames' object views. The source lines of native frames it looks up in the files
  * their object views name (sample.h, srcline.h), filled on the
  * session's thread when the frame was resolved.
  */
 void pprof_builder__start(struct pprof_builder *b, const struct session *s);
-const void *pprof_builder__prepare(struct pprof_builder *b, const struct resolved_sample *rs);
 void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs);
 /* After the last sample, while the session's object views are still there. */
 void pprof_builder__finish(struct pprof_builder *b);

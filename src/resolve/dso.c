@@ -48,6 +48,7 @@ struct dso {
 	bool in_memory;                 /* the binary has no file (the running vdso) */
 	struct dso_call *calls;         /* dso__call_ends_at()'s answers; NULL: none yet */
 	struct obj_view *view;          /* dso__view()'s; NULL: not yet */
+	uint8_t view_id[DSO_BUILD_ID_MAX];   /* its build id when the DSO has none */
 };
 
 /* An answer of dso__call_ends_at(): the file's bytes never change. */
@@ -230,7 +231,12 @@ const uint8_t *dso__build_id(struct dso *d, size_t *size)
 	return id;
 }
 
-const struct obj_view *dso__view(struct dso *d)
+bool dso__has_view(const struct dso *d)
+{
+	return d->view;
+}
+
+const struct obj_view *dso__view(struct dso *d, const uint8_t *id, size_t id_size)
 {
 	struct obj_view *v = d->view;
 
@@ -241,6 +247,11 @@ const struct obj_view *dso__view(struct dso *d)
 	v->file = dso__file(d);
 	v->symfile = dso__symfile(d);
 	v->build_id = dso__build_id(d, &v->build_id_size);
+	if (!v->build_id && id && id_size && id_size <= sizeof(d->view_id)) {
+		memcpy(d->view_id, id, id_size);
+		v->build_id = d->view_id;
+		v->build_id_size = id_size;
+	}
 	d->view = v;
 	return v;
 }

@@ -33,10 +33,12 @@ enum offcpu_mode {
 #define OBJ_BUILD_ID_MAX 32
 
 /*
- * A mapped file as the writers see it: filled once by the resolver, on
- * its thread, when it first resolves a frame in the file (its symbols are
- * loaded then), and never changed after, so a hook on any thread may read
- * it. Lives, with its strings, as long as the session's strings.
+ * A file as the writers see it (a mapped file, the kernel or a module):
+ * filled once by the resolver, on its thread, when it first resolves a
+ * frame in the file (its symbols are loaded then), and never changed
+ * after, so a hook on any thread may read it. Lives, with its strings, as
+ * long as the session's strings. Frames without a file (JIT code, no
+ * mapping) have none.
  */
 struct obj_view {
 	const char *path;          /* as the MMAP record named it, interned */
@@ -48,9 +50,12 @@ struct obj_view {
 	 */
 	const char *file, *symfile;
 	/*
-	 * The file's build id, by the one rule: the MMAP2 record's, else the
-	 * recording header's for its path, else the one read from the file.
-	 * NULL (and size 0) when none of them has one.
+	 * The file's build id, by the one rule (resolve.c, for every writer):
+	 * the MMAP2 record's, else the recording header's for its path (of
+	 * cpumode kernel for the kernel's and its modules'), else the one read
+	 * from the file; the header's as it is when the file is first met (in
+	 * pipe mode its records come as the recording goes). NULL (and size 0)
+	 * when none has one.
 	 */
 	const uint8_t *build_id;
 	size_t build_id_size;
@@ -87,7 +92,7 @@ enum frame_kind {
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */
 	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
-	const struct obj_view *obj;   /* FRAME_NATIVE: the ELF file its symbol came from */
+	const struct obj_view *obj;   /* the file ip is in (FRAME_NATIVE: its symbol's), or NULL */
 	uint64_t elf_addr;    /* FRAME_NATIVE: the address in obj's symbol space
 	                         (ip, or ip - 1 when at_call: the call site) */
 	const char *dso;      /* interned; "[unknown]" when no mapping */
@@ -124,8 +129,6 @@ struct resolved_sample {
 	size_t nr_frames;
 	/* the user part was unwound from a stack dump (--call-graph dwarf): how; else NULL */
 	const struct unwind_result *unwind;
-	/* What the prepare hook (struct session_hooks) returned for it; NULL without one. */
-	const void *note;
 	/* its user part was deferred (deferred.h): joined, or never came */
 	enum deferred_join deferred;
 };

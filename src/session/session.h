@@ -74,15 +74,6 @@ struct session;
 struct session_hooks {
 	/* Once the header is known (in pipe mode: its records read), before any sample. */
 	void (*start)(void *ctx, const struct session *s);
-	/*
-	 * Optional: called on the session's thread for each sample just
-	 * before sample (which may run on the second thread), to look up
-	 * what only the session's thread may (its DSOs, the header as it
-	 * grows in pipe mode). Its answer reaches sample as rs->note; what
-	 * it points to must not change afterwards and must live until
-	 * finish. Keep it cheap: it runs on the busier thread.
-	 */
-	const void *(*prepare)(void *ctx, const struct resolved_sample *rs);
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
 	/* After the last sample, with the session's state still there. */
 	void (*finish)(void *ctx, const struct session *s);
