@@ -319,9 +319,8 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 
 	if (f->kind == FRAME_KERNEL) {
 		kind = MAP_KERNEL;
-		/* an address no kernel symbol covers is still the kernel's */
-		if (name[0] != '[' || !strcmp(name, KSYM_UNKNOWN))
-			name = KSYM_DSO_KERNEL;
+		/* the file the resolver put it in (its view): its module's, else the kernel's */
+		name = f->obj ? f->obj->path : KSYM_DSO_KERNEL;
 	} else if (f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP) {
 		kind = MAP_JIT;
 		bias = frame_region(f);
