@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "aggregate/aggregate.h"
+#include "session/session.h"
 #include "aggregate/frame-normalize.h"
 #include "resolve/kernel.h"
 #include "timeline/machine.h"

@@ -24,8 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "resolve/resolve.h"
-#include "session/session.h"
+#include "resolve/sample.h"
 
 struct sbuf;
 

@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 
-#include "resolve/resolve.h"
+#include "resolve/sample.h"
 
 struct sbuf;
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "resolve/resolve.h"
+#include "resolve/sample.h"
 
 enum frame_category {
 	FC_UNKNOWN,         /* unresolved */

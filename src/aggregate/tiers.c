@@ -1,6 +1,7 @@
 #include "common/common.h"
 #include "timeline/machine.h"
 #include "aggregate/tiers.h"
+#include "session/session.h"
 
 /*
  * Memory: the samples are bucketed as they come, never kept. Each series

@@ -24,8 +24,7 @@
 #include <stdio.h>
 
 #include "aggregate/frameclass.h"   /* enum frame_category, frame_category__name() */
-#include "resolve/resolve.h"
-#include "session/session.h"      /* struct resolved_sample */
+#include "resolve/sample.h"
 
 struct tiers_opts {
 	bool by_thread;        /* --by thread: one group per thread, else per process */

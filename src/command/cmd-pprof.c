@@ -91,13 +91,6 @@ static int pprof_start(void *ctx, const struct session *s, FILE *out)
 	return 0;
 }
 
-static const void *pprof_sample_prepare(void *ctx, const struct resolved_sample *rs)
-{
-	struct pprof_cmd *cmd = ctx;
-
-	return pprof_builder__prepare(cmd->b, rs);
-}
-
 static void pprof_sample(void *ctx, const struct resolved_sample *rs)
 {
 	struct pprof_cmd *cmd = ctx;
@@ -123,7 +116,7 @@ static void pprof_release(void *ctx)
 
 static const struct command pprof_command = {
 	.stacks = true,
-	/* what its hook needs of the session, sample_prepare hands over */
+	/* its hook reads only the sample and its frames' views */
 	.sample_anywhere = true,
 	.shared = CMD_OFF_CPU,
 	.usage = pprof_usage,
@@ -132,7 +125,6 @@ static const struct command pprof_command = {
 	.parse = pprof_opt,
 	.prepare = pprof_prepare,
 	.start = pprof_start,
-	.sample_prepare = pprof_sample_prepare,
 	.sample = pprof_sample,
 	.finish = pprof_finish,
 	.release = pprof_release,

@@ -232,13 +232,6 @@ static void run_sample(void *ctx, const struct resolved_sample *rs)
 	run->c->sample(run->ctx, rs);
 }
 
-static const void *run_prepare(void *ctx, const struct resolved_sample *rs)
-{
-	struct command_run *run = ctx;
-
-	return run->c->sample_prepare(run->ctx, rs);
-}
-
 static void run_finish(void *ctx, const struct session *s)
 {
 	struct command_run *run = ctx;
@@ -254,7 +247,6 @@ static int run_session(struct command_run *run)
 {
 	struct session_hooks hooks = {
 		.start = run_start,
-		.prepare = run->c->sample_prepare ? run_prepare : NULL,
 		.sample = run_sample,
 		.finish = run_finish,
 		.ctx = run,

@@ -101,12 +101,6 @@ struct command {
 	 * With nr_inputs 2, once per input, in order. NULL: none.
 	 */
 	int (*start)(void *ctx, const struct session *s, FILE *out);
-	/*
-	 * Optional, for a sample_anywhere hook that needs something of the
-	 * session: session_hooks' prepare (session.h), run on the session's
-	 * thread before sample; its answer is rs->note. NULL: none.
-	 */
-	const void *(*sample_prepare)(void *ctx, const struct resolved_sample *rs);
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
 	/* After the last sample, session state still there; -1 when writing out failed. */
 	int (*finish)(void *ctx, const struct session *s, FILE *out);

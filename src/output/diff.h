@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/sample.h"
 
 enum diff_format { DIFF_FOLDED, DIFF_TABLE, DIFF_SVG };
 

@@ -2,6 +2,7 @@
 #include "output/out-flamegraph.h"
 #include "aggregate/aggregate.h"
 #include "aggregate/frameclass.h"
+#include "reader/perfdata.h"       /* struct pd_sample, pd_attr: NEEDSWORK, a writer should read the sample alone */
 #include "common/sbuf.h"
 #include "output/svg.h"
 

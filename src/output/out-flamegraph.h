@@ -41,7 +41,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/sample.h"
 
 #define FLAMEGRAPH_DEFAULT_WIDTH 1200
 #define FLAMEGRAPH_MIN_WIDTH 200

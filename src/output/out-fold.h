@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/sample.h"
 
 struct fold_opts {
 	bool include_pid, include_tid;

@@ -51,7 +51,6 @@ struct mapping {
 	 */
 	uint64_t start, limit, offset;
 	const char *build_id;           /* hex, interned; NULL: none known */
-	bool header_tried;              /* the header's build ids were searched */
 	/* its locations: how many, and how many with a function, a file, a line */
 	uint64_t nr_locs, nr_functions, nr_filenames, nr_line_numbers;
 	bool has_inline_frames;
@@ -166,12 +165,6 @@ struct leaf_slot {
 	uint32_t category, tier;   /* string indices, 0: none */
 };
 
-/* The header's build ids as they were at some sample. */
-struct bid_snapshot {
-	size_t nr;
-	struct pd_build_id ids[];
-};
-
 struct pprof_builder {
 	struct pprof_opts opts;
 	struct strpool *pool;
@@ -209,16 +202,6 @@ struct pprof_builder {
 	uint32_t last_pid_index, last_tid_index;
 	struct leaf_slot leaf_cache[1u << LEAF_CACHE_BITS];
 	struct srcline_cache *srcline;
-	/*
-	 * The header's build ids, which in pipe mode grow as records come:
-	 * pprof_builder__prepare() (on the session's thread, which alone may
-	 * read info) copies them whenever they grew, and each sample carries
-	 * the copy current at it, which pprof_builder__add() reads.
-	 */
-	const struct pd_info *info;     /* the header, while the session runs */
-	struct bid_snapshot **snaps;    /* every copy made, freed with the builder */
-	size_t nr_snaps, alloc_snaps;
-	const struct bid_snapshot *bids;   /* the sample's being added */
 	/* the event */
 	const char *type, *unit;
 	bool freq;

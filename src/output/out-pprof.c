@@ -1,12 +1,12 @@
 #include "common/common.h"
 #include "output/out-pprof.h"
 #include "output/out-pprof-internal.h"
-#include "resolve/dso.h"
 #include "aggregate/frameclass.h"
 #include "timeline/jitmap.h"
 #include "resolve/kernel.h"
 #include "timeline/machine.h"
 #include "reader/perfdata.h"
+#include "session/session.h"
 #include "common/sbuf.h"
 #include "common/utf8.h"
 
@@ -159,9 +159,6 @@ void pprof_builder__delete(struct pprof_builder *b)
 	for (i = 0; i < ARRAY_SIZE(b->last); i++)
 		free(b->last[i].slots);
 	free(b->frame_keys);
-	for (i = 0; i < b->nr_snaps; i++)
-		free(b->snaps[i]);
-	free(b->snaps);
 	stack_store__delete(b->stacks);
 	free(b->key);
 	strpool__delete(b->pool);
@@ -190,7 +187,6 @@ void pprof_builder__start(struct pprof_builder *b, const struct session *s)
 	const struct pd_reader *r = session__reader(s);
 	const struct pd_attr *a = profiled_attr(r, b->opts.event);
 
-	b->info = pd_reader__info(r);
 	b->srcline = srcline_cache__new(b->pool);
 	/* a location is looked up once: its address's lines need not be kept */
 	srcline_cache__no_memo(b->srcline);
@@ -217,39 +213,20 @@ void pprof_builder__start(struct pprof_builder *b, const struct session *s)
 	}
 }
 
-const void *pprof_builder__prepare(struct pprof_builder *b, const struct resolved_sample *rs)
-{
-	size_t nr = b->info ? b->info->nr_build_ids : 0;
-	struct bid_snapshot *snap;
-
-	(void)rs;
-	if (b->nr_snaps && b->snaps[b->nr_snaps - 1]->nr == nr)
-		return b->snaps[b->nr_snaps - 1];
-	snap = xmalloc(st_add(sizeof(*snap), st_mult(nr, sizeof(snap->ids[0]))));
-	snap->nr = nr;
-	if (nr)
-		memcpy(snap->ids, b->info->build_ids, nr * sizeof(snap->ids[0]));
-	ALLOC_GROW(b->snaps, b->nr_snaps + 1, b->alloc_snaps);
-	b->snaps[b->nr_snaps++] = snap;
-	return snap;
-}
-
 void pprof_builder__finish(struct pprof_builder *b)
 {
-	/* its DWARF handles belong to the session's DSOs */
+	/* its DWARF handles are the session's object views' files */
 	srcline_cache__delete(b->srcline);
 	b->srcline = NULL;
-	b->info = NULL;
-	b->bids = NULL;
 }
 
 static const char *hex_build_id(struct pprof_builder *b, const uint8_t *id, size_t size)
 {
 	static const char digits[] = "0123456789abcdef";
-	char hex[2 * DSO_BUILD_ID_MAX + 1];
+	char hex[2 * OBJ_BUILD_ID_MAX + 1];
 	size_t i;
 
-	if (!id || !size || size > DSO_BUILD_ID_MAX)
+	if (!id || !size || size > OBJ_BUILD_ID_MAX)
 		return NULL;
 	for (i = 0; i < size; i++) {
 		hex[2 * i] = digits[id[i] >> 4];
@@ -258,39 +235,16 @@ static const char *hex_build_id(struct pprof_builder *b, const uint8_t *id, size
 	return strpool__intern_len(b->pool, hex, 2 * size);
 }
 
-/* A build id the header gave for a file (cpumode kernel for the kernel's) by the sample. */
-static const char *header_build_id(struct pprof_builder *b, const char *name, bool kernel)
-{
-	size_t i;
-
-	for (i = 0; b->bids && i < b->bids->nr; i++) {
-		const struct pd_build_id *id = &b->bids->ids[i];
-
-		if (!strcmp(id->filename, name) &&
-		    (id->cpumode == PERF_RECORD_MISC_KERNEL) == kernel)
-			return id->size <= sizeof(id->id) ? hex_build_id(b, id->id, id->size) : NULL;
-	}
-	return NULL;
-}
-
-/* The build id of m's file: its ELF file's (read or given), else the header's. */
-static const char *mapping_build_id(struct pprof_builder *b, struct mapping *m,
+/*
+ * The build id of m's file, by the frame's object view (sample.h says by
+ * which rule): a file's or the kernel's, never an anonymous mapping's.
+ */
+static const char *mapping_build_id(struct pprof_builder *b, const struct mapping *m,
 				    const struct frame *f)
 {
-	const char *hex = NULL;
-
-	if (f->kind == FRAME_NATIVE && f->elf) {
-		size_t size;
-		const uint8_t *id = dso__build_id(f->elf, &size);
-
-		if (id)
-			hex = hex_build_id(b, id, size);
-	}
-	if (!hex && !m->header_tried && (m->kind == MAP_FILE || m->kind == MAP_KERNEL)) {
-		m->header_tried = true;
-		hex = header_build_id(b, m->key.name, m->kind == MAP_KERNEL);
-	}
-	return hex;
+	if (!f->obj || !f->obj->build_id || (m->kind != MAP_FILE && m->kind != MAP_KERNEL))
+		return NULL;
+	return hex_build_id(b, f->obj->build_id, f->obj->build_id_size);
 }
 
 /* Whether a mapped file is a shared object (name.so, name.so.N, name.so_N) or [vdso]-like. */
@@ -365,9 +319,8 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 
 	if (f->kind == FRAME_KERNEL) {
 		kind = MAP_KERNEL;
-		/* an address no kernel symbol covers is still the kernel's */
-		if (name[0] != '[' || !strcmp(name, UNKNOWN_LABEL))
-			name = KSYM_DSO_KERNEL;
+		/* the file the resolver put it in (its view): its module's, else the kernel's */
+		name = f->obj ? f->obj->path : KSYM_DSO_KERNEL;
 	} else if (f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP) {
 		kind = MAP_JIT;
 		bias = frame_region(f);
@@ -807,7 +760,6 @@ void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *r
 	uint64_t period = sample_period(b, smp);
 	size_t n;
 
-	b->bids = rs->note;
 	ALLOC_GROW(b->key, st_add(rs->nr_frames, PPROF_MAX_LABELS), b->key_alloc);
 	location_ids(b, rs);
 	n = add_labels(b, rs, rs->nr_frames);

@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/sample.h"
 
 struct pprof_opts {
 	/* --labels pid,tid,comm,category,tier: string labels of each sample */
@@ -40,6 +40,7 @@ struct pprof_opts {
 	enum offcpu_mode offcpu;   /* --off-cpu: sample type off-cpu, --on-off-cpu: on-off-cpu (ns) */
 };
 
+struct session;
 struct pprof_builder;
 
 /* opts is copied (event must outlive the builder). Never NULL. */
@@ -47,16 +48,15 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts);
 void pprof_builder__delete(struct pprof_builder *b);   /* accepts NULL */
 
 /*
- * The session hooks: start reads the event from the header. prepare runs
- * on the session's thread: what add needs of the session, as rs->note.
- * add reads only rs and the note (handoff.h): it may run on a second
- * thread. The source lines of native frames it looks up in the files of
- * their DSOs (srcline.h), loaded by then and only read (resolve.h).
+ * The session hooks: start reads the event from the header. add reads
+ * only rs (handoff.h): it may run on a second thread; the build ids come
+ * from the frames' object views. The source lines of native frames it looks up in the files
+ * their object views name (sample.h, srcline.h), filled on the
+ * session's thread when the frame was resolved.
  */
 void pprof_builder__start(struct pprof_builder *b, const struct session *s);
-const void *pprof_builder__prepare(struct pprof_builder *b, const struct resolved_sample *rs);
 void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs);
-/* After the last sample, while the session's DSOs are still there. */
+/* After the last sample, while the session's object views are still there. */
 void pprof_builder__finish(struct pprof_builder *b);
 
 /*

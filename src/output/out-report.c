@@ -2,6 +2,7 @@
 #include "output/out-report.h"
 #include "aggregate/aggregate.h"
 #include "timeline/machine.h"
+#include "reader/perfdata.h"
 #include "common/sbuf.h"
 #include "resolve/srcline.h"
 #include "common/strpool.h"
@@ -40,7 +41,7 @@ struct leaf_key {
 struct leaf {
 	struct leaf_key key;
 	uint64_t weight;
-	struct dso *elf;          /* native: the frame's file and symbol, for srcline */
+	const struct obj_view *obj;   /* native: the frame's file and symbol, for srcline */
 	const char *sym;
 	UT_hash_handle hh;
 };
@@ -171,9 +172,9 @@ static void add_leaf(struct reporter *r, struct row *row, const struct frame *f,
 	struct leaf *l;
 
 	memset(&key, 0, sizeof(key));
-	if (f->kind == FRAME_NATIVE && f->elf) {
+	if (f->kind == FRAME_NATIVE && f->obj) {
 		key.type = LEAF_NATIVE;
-		key.obj = f->elf;
+		key.obj = f->obj;
 		key.addr = f->elf_addr;
 	} else if (srcline__lookup(r->lines, f, &loc, 1)) {
 		key.type = LEAF_LINE;
@@ -184,7 +185,7 @@ static void add_leaf(struct reporter *r, struct row *row, const struct frame *f,
 	if (!l) {
 		l = xcalloc(1, sizeof(*l));
 		l->key = key;
-		l->elf = f->elf;
+		l->obj = f->obj;
 		l->sym = f->sym;
 		HASH_ADD(hh, row->leaves, key, sizeof(l->key), l);
 	}
@@ -464,7 +465,7 @@ static const char *native_label(struct reporter *r, const struct leaf *l, struct
 
 	memset(&f, 0, sizeof(f));
 	f.kind = FRAME_NATIVE;
-	f.elf = l->elf;
+	f.obj = l->obj;
 	f.elf_addr = l->key.addr;
 	f.sym = l->sym;
 	n = srcline__lookup(r->lines, &f, locs, ARRAY_SIZE(locs));

@@ -18,8 +18,8 @@
  * line of its leaf address (srcline.h): "file:line", with the inline
  * chain when the address is in inlined code, or "no line info". Native
  * lines are looked up when the report is written, for the rows printed
- * only, so reporter__write() must run while the session's DSOs live (the
- * finish hook).
+ * only, so reporter__write() must run while the frames' object views
+ * live (the finish hook).
  */
 #ifndef JITSYM_OUT_REPORT_H
 #define JITSYM_OUT_REPORT_H
@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/sample.h"
 
 enum report_sort {
 	REPORT_SORT_TOTAL,        /* Children, then Self */

@@ -8,6 +8,7 @@
 #include "common/callsite.h"
 #include "resolve/demangle.h"
 #include "resolve/dso-locate.h"
+#include "resolve/sample.h"
 #include "resolve/elf-image.h"
 #include "resolve/elf-symbols.h"
 #include "common/strpool.h"
@@ -18,6 +19,7 @@
 #include <uthash.h>
 
 _Static_assert(DSO_BUILD_ID_MAX == ELF_IMAGE_BUILD_ID_MAX, "build id sizes differ");
+_Static_assert(DSO_BUILD_ID_MAX == OBJ_BUILD_ID_MAX, "build id sizes differ");
 
 struct dso_key {
 	const char *path;               /* interned: compared by pointer */
@@ -45,6 +47,8 @@ struct dso {
 	struct dso_image binary, debug;
 	bool in_memory;                 /* the binary has no file (the running vdso) */
 	struct dso_call *calls;         /* dso__call_ends_at()'s answers; NULL: none yet */
+	struct obj_view *view;          /* dso__view()'s; NULL: not yet */
+	uint8_t view_id[DSO_BUILD_ID_MAX];   /* its build id when the DSO has none */
 };
 
 /* An answer of dso__call_ends_at(): the file's bytes never change. */
@@ -127,6 +131,7 @@ static void dso__delete(struct dso *d)
 	elf_image__delete(d->debug.img);
 	free(d->segs);
 	free(d->calls);
+	free(d->view);
 	free(d);
 }
 
@@ -224,6 +229,31 @@ const uint8_t *dso__build_id(struct dso *d, size_t *size)
 	if (size)
 		*size = n;
 	return id;
+}
+
+bool dso__has_view(const struct dso *d)
+{
+	return d->view;
+}
+
+const struct obj_view *dso__view(struct dso *d, const uint8_t *id, size_t id_size)
+{
+	struct obj_view *v = d->view;
+
+	if (v)
+		return v;
+	v = xcalloc(1, sizeof(*v));
+	v->path = dso__path(d);
+	v->file = dso__file(d);
+	v->symfile = dso__symfile(d);
+	v->build_id = dso__build_id(d, &v->build_id_size);
+	if (!v->build_id && id && id_size && id_size <= sizeof(d->view_id)) {
+		memcpy(d->view_id, id, id_size);
+		v->build_id = d->view_id;
+		v->build_id_size = id_size;
+	}
+	d->view = v;
+	return v;
 }
 
 /*

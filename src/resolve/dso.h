@@ -50,6 +50,7 @@ struct dso_recording;
 struct strpool;
 struct dso_cache;
 struct dso;
+struct obj_view;
 
 /* Longest build id accepted; GNU build ids are 16 (md5) or 20 (sha1) bytes. */
 #define DSO_BUILD_ID_MAX 32
@@ -115,6 +116,18 @@ const char *dso__symfile(struct dso *d);
  * (after loading). NULL and *size 0 when unknown. size may be NULL.
  */
 const uint8_t *dso__build_id(struct dso *d, size_t *size);
+
+/*
+ * The DSO as the writers see it (sample.h): loads it, then fills the view
+ * from dso__path(), dso__file(), dso__symfile() and dso__build_id() on
+ * the first call, or, when the DSO has no build id, from id (id_size
+ * bytes, copied; the recording header's; NULL: none); the same view after,
+ * id ignored. Owned by the DSO. Call it from the resolver's thread only;
+ * the view it gives may be read from any. dso__has_view(): whether it
+ * was made.
+ */
+const struct obj_view *dso__view(struct dso *d, const uint8_t *id, size_t id_size);
+bool dso__has_view(const struct dso *d);
 
 /*
  * Whether a call instruction ends just before DSO address addr, by the

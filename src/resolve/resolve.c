@@ -45,8 +45,23 @@ struct bid_entry {
 	UT_hash_handle hh;
 };
 
+/*
+ * The view of a file without a DSO behind its frames: the kernel's and its
+ * modules' (by the name pprof maps them under), a mapping that is no ELF
+ * file. Its build id is the header's alone.
+ */
+struct name_view {
+	const char *name;       /* interned: key by pointer, with kernel */
+	bool kernel;
+	struct obj_view view;
+	uint8_t id[OBJ_BUILD_ID_MAX];
+	UT_hash_handle hh;
+};
+
 struct resolver {
 	struct machine *machine;
+	const struct pd_info *info; /* the header, its build ids as they grow (pipe mode) */
+	struct name_view *kernel_views, *user_views;
 	struct jitmap *jitmap;
 	struct strpool *pool;
 	struct dso_cache *dsos;
@@ -88,6 +103,72 @@ static const struct pd_build_id *kernel_build_id(const struct pd_info *info)
 	return NULL;
 }
 
+/*
+ * The header's build id for the file name (kernel: of cpumode kernel, else
+ * of the others) as the header has it now: in pipe mode its records come
+ * as the recording goes. NULL when it has none or one too long.
+ */
+static const struct pd_build_id *header_build_id(const struct resolver *r, const char *name,
+						 bool kernel)
+{
+	size_t i;
+
+	for (i = 0; i < r->info->nr_build_ids; i++) {
+		const struct pd_build_id *id = &r->info->build_ids[i];
+
+		if (!strcmp(id->filename, name) && (id->cpumode == PERF_RECORD_MISC_KERNEL) == kernel)
+			return id->size <= sizeof(id->id) && id->size <= OBJ_BUILD_ID_MAX ? id : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The view of an ELF file's frames: the DSO's, its build id the DSO's
+ * (dso.h), else, when it has none, the header's as it is when the file is
+ * first met.
+ */
+static const struct obj_view *elf_view(struct resolver *r, struct dso *d)
+{
+	const struct pd_build_id *h = NULL;
+
+	if (!dso__has_view(d) && !dso__build_id(d, NULL))
+		h = header_build_id(r, dso__path(d), false);
+	return dso__view(d, h ? h->id : NULL, h ? h->size : 0);
+}
+
+/* The view of file name (interned) without a DSO, made when first met. */
+static const struct obj_view *name_view(struct resolver *r, const char *name, bool kernel)
+{
+	struct name_view **views = kernel ? &r->kernel_views : &r->user_views, *v;
+	const struct pd_build_id *h;
+
+	HASH_FIND_PTR(*views, &name, v);
+	if (v)
+		return &v->view;
+	v = xcalloc(1, sizeof(*v));
+	v->name = name;
+	v->kernel = kernel;
+	v->view.path = name;
+	h = header_build_id(r, name, kernel);
+	if (h && h->size) {
+		memcpy(v->id, h->id, h->size);
+		v->view.build_id = v->id;
+		v->view.build_id_size = h->size;
+	}
+	HASH_ADD_PTR(*views, name, v);
+	return &v->view;
+}
+
+static void name_views__delete(struct name_view **views)
+{
+	struct name_view *v, *tmp;
+
+	HASH_ITER(hh, *views, v, tmp) {
+		HASH_DEL(*views, v);
+		free(v);
+	}
+}
+
 static void load_kernel(struct resolver *r, const struct resolve_opts *opts,
 			const struct pd_info *info)
 {
@@ -114,6 +195,7 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	};
 
 	r->machine = m;
+	r->info = info;
 	r->jitmap = jm;
 	r->pool = pool;
 	r->rec.osrelease = info->osrelease;
@@ -141,6 +223,8 @@ void resolver__delete(struct resolver *r)
 		HASH_DEL(r->bids, e);
 		free(e);
 	}
+	name_views__delete(&r->kernel_views);
+	name_views__delete(&r->user_views);
 	dso_cache__delete(r->dsos);
 	kernel_syms__delete(r->ksyms);
 	free(r->cache);
@@ -178,7 +262,7 @@ static const struct ksym *kernel_caller(struct resolver *r, uint64_t ip, struct 
 	return at;
 }
 
-static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
+static void kernel_frame(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
 {
 	bool loaded = r->ksyms && kernel_syms__usable(r->ksyms);
 	const struct ksym *s = NULL;
@@ -198,6 +282,20 @@ static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct 
 	f->sym = s->name;
 	f->symoff = ip - s->start;
 	f->dso = strpool__intern(r->pool, ksym__dso_name(s));
+}
+
+/*
+ * A kernel frame, its view the file's pprof maps it under: its module's,
+ * else the kernel's (an address no kernel symbol covers is still the
+ * kernel's).
+ */
+static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
+{
+	const char *name;
+
+	kernel_frame(r, ip, caller, f);
+	name = f->dso[0] == '[' && f->dso != r->s_unknown ? f->dso : r->s_kernel;
+	f->obj = name_view(r, name, true);
 }
 
 const struct ksym *resolver__kernel_symbol(struct resolver *r, uint64_t addr)
@@ -278,7 +376,7 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 	f->kind = FRAME_NATIVE;
 	f->sym = s->name;
 	f->symoff = addr - s->start;
-	f->elf = d;
+	f->obj = elf_view(r, d);
 	f->elf_addr = look;
 	f->at_call = look != addr;
 	return true;
@@ -399,6 +497,8 @@ static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool
 			js = jitmap__find_untimed(r->jitmap, pid, look);
 	}
 	jit_frame(js, ip, f);
+	if (!js && mapped)
+		f->obj = elf ? elf_view(r, map_dso(r, hit.map)) : name_view(r, f->dso, false);
 }
 
 static bool kernel_mode(uint16_t cpumode)

@@ -25,69 +25,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "resolve/sample.h"
+
 struct machine;
 struct jitmap;
 struct thread;
 struct proc;
 struct strpool;
 struct pd_info;
-
-enum frame_kind {
-	FRAME_UNKNOWN,      /* no mapping, or a mapping without symbols */
-	FRAME_KERNEL,
-	FRAME_NATIVE,       /* ELF */
-	FRAME_JIT,          /* from a jitdump */
-	FRAME_PERFMAP,      /* from a perf map */
-};
-
-struct jit_sym;
 struct dso;
 struct ksym;
 struct map;
-
-/*
- * How long a resolved frame lives. The frames a session hands to a sample
- * hook (struct resolved_sample) are its scratch array: valid only during
- * that call; copy the struct frame to keep it. What its pointers point to
- * lives longer:
- *  - sym, dso (and a JIT function's name, source and file names): interned
- *    in the session's strpool, valid until session__run() returns (the
- *    finish hook still sees them; after it they are gone);
- *  - elf: owned by the resolver's DSO cache, valid until session__run()
- *    returns, like the strings;
- *  - jit, FRAME_JIT (jitdump): jitmap keeps every function it made until
- *    the session ends, also after the runtime replaced or moved its code,
- *    so the pointer (and its lines) stays valid to the end of the session,
- *    while only the frames resolved since say which code is there now;
- *  - jit, FRAME_PERFMAP (perf map): jitmap keeps it to the end of the
- *    session too (jitmap.h), also after the process whose perf map held
- *    it (the sampled one, or for a forked child its parent) execs or its
- *    pid is reused, when that process's perf map is read again into new
- *    ones. Its name and source are interned and live for the session.
- */
-struct frame {
-	const char *sym;      /* interned; NULL when unresolved */
-	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
-	/*
-	 * FRAME_NATIVE: the ELF file (see dso.h), loaded (its symbol came from
-	 * it), so dso__file(), dso__symfile() and dso__build_id() only read it
-	 * and a hook on another thread may call them (out-pprof.h)
-	 */
-	struct dso *elf;
-	uint64_t elf_addr;    /* FRAME_NATIVE: the address in elf's symbol space
-	                         (ip, or ip - 1 when at_call: the call site) */
-	const char *dso;      /* interned; "[unknown]" when no mapping */
-	uint64_t symoff;      /* offset into sym, when sym */
-	uint64_t print_addr;  /* the address perf script prints */
-	uint64_t ip;          /* the address as sampled (a return address for callers) */
-	bool at_call;         /* a caller looked up at ip - 1, its call */
-	enum frame_kind kind;
-	/*
-	 * The MMAP record ip was in (the kernel's or a module's for kernel
-	 * frames), as it was; NULL when none. Lives as long as the session.
-	 */
-	const struct map *map;
-};
 
 struct resolve_opts {
 	const char *symfs;

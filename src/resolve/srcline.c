@@ -2,7 +2,6 @@
 #include "resolve/srcline.h"
 #include "common/bsearch.h"
 #include "resolve/demangle.h"
-#include "resolve/dso.h"
 #include "timeline/jitmap.h"
 #include "common/strpool.h"
 
@@ -27,9 +26,9 @@ struct cu_range {
 	Dwarf_Die cu;
 };
 
-/* One DSO's DWARF: open once, kept until the cache goes. */
+/* One file's DWARF: open once, kept until the cache goes. */
 struct dwarf_file {
-	const struct dso *dso;  /* key */
+	const struct obj_view *obj;  /* key */
 	int fd;
 	Elf *elf;
 	Dwarf *dw;              /* NULL: no usable DWARF */
@@ -40,7 +39,7 @@ struct dwarf_file {
 };
 
 struct addr_key {
-	const struct dso *dso;
+	const struct obj_view *obj;
 	uint64_t addr;
 };
 
@@ -147,24 +146,21 @@ static bool open_dwarf(struct dwarf_file *df, const char *path)
 	return true;
 }
 
-static struct dwarf_file *find_file(struct srcline_cache *c, struct dso *d)
+static struct dwarf_file *find_file(struct srcline_cache *c, const struct obj_view *obj)
 {
-	const struct dso *key = d;
 	struct dwarf_file *df;
-	const char *sym, *bin;
+	const char *sym = obj->symfile, *bin = obj->file;
 
-	HASH_FIND_PTR(c->files, &key, df);
+	HASH_FIND_PTR(c->files, &obj, df);
 	if (df)
 		return df;
 	df = xcalloc(1, sizeof(*df));
-	df->dso = d;
+	df->obj = obj;
 	df->fd = -1;
-	sym = dso__symfile(d);
-	bin = dso__file(d);
 	/* a debug file without DWARF (symbols only): the binary may still have it */
 	if (!open_dwarf(df, sym) && bin && (!sym || strcmp(sym, bin)))
 		open_dwarf(df, bin);
-	HASH_ADD_PTR(c->files, dso, df);
+	HASH_ADD_PTR(c->files, obj, df);
 	return df;
 }
 
@@ -437,7 +433,7 @@ static size_t native_lookup(struct srcline_cache *c, const struct frame *f, stru
 			    size_t max)
 {
 	struct src_loc locs[SRCLINE_MAX_DEPTH];
-	size_t n = lookup_dwarf(c, find_file(c, f->elf), f->elf_addr,
+	size_t n = lookup_dwarf(c, find_file(c, f->obj), f->elf_addr,
 				f->sym ? strpool__intern(c->pool, f->sym) : c->unknown, locs);
 
 	n = n < max ? n : max;
@@ -452,14 +448,14 @@ static const struct addr_entry *native_entry(struct srcline_cache *c, const stru
 	struct src_loc locs[SRCLINE_MAX_DEPTH];
 
 	memset(&key, 0, sizeof(key));
-	key.dso = f->elf;
+	key.obj = f->obj;
 	key.addr = f->elf_addr;
 	HASH_FIND(hh, c->addrs, &key, sizeof(key), e);
 	if (e)
 		return e;
 	e = xcalloc(1, sizeof(*e));
 	e->key = key;
-	e->nr = lookup_dwarf(c, find_file(c, f->elf), f->elf_addr,
+	e->nr = lookup_dwarf(c, find_file(c, f->obj), f->elf_addr,
 			     f->sym ? strpool__intern(c->pool, f->sym) : c->unknown, locs);
 	if (e->nr) {
 		e->locs = xcalloc(e->nr, sizeof(*e->locs));
@@ -611,7 +607,7 @@ size_t srcline__lookup(struct srcline_cache *c, const struct frame *f, struct sr
 	case FRAME_PERFMAP:
 		return jit_lookup(c, f, out);
 	case FRAME_NATIVE:
-		if (!f->elf)
+		if (!f->obj)
 			return 0;
 		if (c->no_memo)
 			return native_lookup(c, f, out, max);

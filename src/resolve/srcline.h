@@ -2,15 +2,16 @@
  * srcline: the source lines of a resolved frame.
  *
  * Native code (FRAME_NATIVE) is looked up in DWARF through libdw, in the
- * file dso__symfile() names (the debug file, else the binary; the binary
- * is tried too when the debug file has no DWARF). When the address lies in
- * code the compiler inlined, every level is given: the innermost location
+ * files the frame's object view names (sample.h: its symfile, the debug
+ * file or the binary; then its file, the binary, when the debug file has
+ * no DWARF), so a frame alone is enough and no DSO is loaded here. When
+ * the address lies in code the compiler inlined, every level is given: the innermost location
  * is the line table's, each outer one is the call site (DW_AT_call_file,
  * DW_AT_call_line) of the level inside it, and the last is the real,
  * out-of-line function. Functions are named as DWARF names them (C++ and
  * Rust linkage names demangled, without parameters); the frame's symbol
  * names the outermost when DWARF has none there (assembly). Each file's
- * Dwarf handle is kept open, and the result of each (DSO, address) is
+ * Dwarf handle is kept open, and the result of each (file, address) is
  * cached, so a hot loop walks the DWARF once.
  *
  * JIT code (FRAME_JIT, FRAME_PERFMAP) uses the line table its jitdump's
@@ -39,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "resolve/resolve.h"
+#include "resolve/sample.h"
 
 struct strpool;
 struct srcline_cache;

@@ -37,16 +37,10 @@
 #include <stdint.h>
 
 #include "reader/perfdata.h"
+#include "resolve/sample.h"      /* enum deferred_join */
 
 #define DEFERRED_MAX_HELD  65536
 #define DEFERRED_MAX_BYTES (64u << 20)
-
-/* What became of a sample's deferred user call chain. */
-enum deferred_join {
-	DEFERRED_NONE,      /* the sample did not defer its user part */
-	DEFERRED_JOINED,    /* joined to its CALLCHAIN_DEFERRED record */
-	DEFERRED_MISSING,   /* the record never came: kernel part only */
-};
 
 struct deferred;
 

@@ -22,7 +22,6 @@ struct held_sample {
 	struct unwind_result unwind;
 	size_t first, nr_frames;
 	uintptr_t thread_id;
-	const void *note;
 	uint32_t attr;               /* its copy in the batch's attrs, or NO_ATTR */
 	enum deferred_join deferred;
 	bool unwound;
@@ -66,7 +65,6 @@ static int hand_batch(void *ctx, void *item)
 			.frames = b->frames.v ? b->frames.v + hs->first : NULL,
 			.nr_frames = hs->nr_frames,
 			.unwind = hs->unwound ? &hs->unwind : NULL,
-			.note = hs->note,
 			.deferred = hs->deferred,
 		};
 
@@ -176,7 +174,6 @@ void handoff__add(struct handoff *h, const struct resolved_sample *rs)
 	hs->thread.comm = rs->thread->comm;
 	hs->thread.proc = NULL;
 	hs->thread_id = rs->thread_id;
-	hs->note = rs->note;
 	hs->deferred = rs->deferred;
 	hs->unwound = rs->unwind != NULL;
 	if (rs->unwind)

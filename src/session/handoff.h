@@ -8,7 +8,7 @@
  * change or reuse afterwards is copied when the sample is added:
  *  - the frames: resolved straight into the batch (handoff__frames()), so
  *    they are not copied at all; what they point to lives for the session
- *    (resolve.h);
+ *    (sample.h);
  *  - the record (ev, and sample = &ev->sample) by value; its pointers into
  *    the reader's buffer (callchain, raw_data, user_regs, user_stack) are
  *    gone by then: each is NULL where it was NULL and otherwise points at
@@ -20,15 +20,15 @@
  *    session's), proc NULL; a hook must not keep the pointer, nor tell
  *    threads apart by it: thread_id does that;
  *  - the unwind result, by value;
- *  - thread_id and note, by value: what note points to is the prepare
- *    hook's (session.h), made on the session's thread before the sample
- *    was added and left unchanged since, so the hook may read it.
- * So a hook that runs here reads only its resolved_sample and its own
- * state; it must call nothing of the session (session__resolver(),
- * srcline lookups through the session, ...) and print nothing (messages
- * keep their order only on the session's thread). What it needs of the
- * session, a prepare hook looks up on the session's thread and hands over
- * in rs->note. command.h's sample_anywhere says which hooks may run here.
+ *  - thread_id, by value.
+ * The boundary: the hook sees only const data. Its resolved_sample is
+ * const, and so is everything its frames point at (sample.h): a native
+ * frame's file is a const struct obj_view the resolver filled on the
+ * session's thread when it resolved the frame, so nothing the hook reads
+ * loads or changes a DSO. It reads its resolved_sample and its own state
+ * only; it must call nothing of the session and print nothing (messages
+ * keep their order only on the session's thread). command.h's
+ * sample_anywhere says which hooks may run here.
  */
 #ifndef JITSYM_HANDOFF_H
 #define JITSYM_HANDOFF_H

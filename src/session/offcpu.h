@@ -38,16 +38,7 @@
 #include <stdint.h>
 
 #include "reader/perfdata.h"
-
-/* What --off-cpu and --on-off-cpu ask of the session. */
-enum offcpu_mode {
-	OFFCPU_NONE,
-	OFFCPU_ONLY,     /* off-CPU stacks alone */
-	OFFCPU_BOTH,     /* on-CPU samples too; off-CPU stacks get a leaf frame OFFCPU_FRAME */
-};
-
-/* The leaf frame marking off-CPU stacks with --on-off-cpu. */
-#define OFFCPU_FRAME "[off-cpu]"
+#include "resolve/sample.h"      /* enum offcpu_mode, OFFCPU_FRAME */
 
 /* ev: a switch-out stack as a sample, its period the ns the thread was off the CPU. */
 typedef void (*offcpu_fn)(void *ctx, const struct pd_event *ev);

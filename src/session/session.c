@@ -282,10 +282,7 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 		push_offcpu_frame(s, &first);
 	rs.nr_frames = resolve_chain(s, ev, t, first, &rs.unwind);
 	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
-	rs.note = NULL;
 	rs.deferred = join;
-	if (s->hooks->prepare)
-		rs.note = s->hooks->prepare(s->hooks->ctx, &rs);
 	if (s->handoff)
 		handoff__add(s->handoff, &rs);
 	else

@@ -15,6 +15,7 @@
 #include "session/offcpu.h"
 #include "reader/perfdata.h"
 #include "resolve/resolve.h"
+#include "resolve/sample.h"
 
 struct thread;
 struct unwind_result;
@@ -63,26 +64,6 @@ struct session_opts {
 	enum offcpu_mode offcpu;
 };
 
-struct resolved_sample {
-	const struct pd_event *ev;
-	const struct pd_sample *sample;
-	struct thread *thread;
-	/*
-	 * The session's thread as a number, equal for the samples of one
-	 * struct thread (where thread, handed off, is a copy): for state kept
-	 * by thread. Only compared, never followed.
-	 */
-	uintptr_t thread_id;
-	const struct frame *frames;   /* leaf first */
-	size_t nr_frames;
-	/* the user part was unwound from a stack dump (--call-graph dwarf): how; else NULL */
-	const struct unwind_result *unwind;
-	/* What the prepare hook (struct session_hooks) returned for it; NULL without one. */
-	const void *note;
-	/* its user part was deferred (deferred.h): joined, or never came */
-	enum deferred_join deferred;
-};
-
 struct session;
 
 /*
@@ -94,15 +75,6 @@ struct session;
 struct session_hooks {
 	/* Once the header is known (in pipe mode: its records read), before any sample. */
 	void (*start)(void *ctx, const struct session *s);
-	/*
-	 * Optional: called on the session's thread for each sample just
-	 * before sample (which may run on the second thread), to look up
-	 * what only the session's thread may (its DSOs, the header as it
-	 * grows in pipe mode). Its answer reaches sample as rs->note; what
-	 * it points to must not change afterwards and must live until
-	 * finish. Keep it cheap: it runs on the busier thread.
-	 */
-	const void *(*prepare)(void *ctx, const struct resolved_sample *rs);
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
 	/* After the last sample, with the session's state still there. */
 	void (*finish)(void *ctx, const struct session *s);

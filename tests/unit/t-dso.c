@@ -16,6 +16,7 @@
 #include "resolve/demangle.h"
 #include "resolve/dso.h"
 #include "resolve/dso-locate.h"
+#include "resolve/sample.h"
 #include "resolve/elf-image.h"
 #include "common/sbuf.h"
 #include "common/strpool.h"
@@ -413,11 +414,15 @@ out:
 }
 
 /* A stripped library finds its symbols through .gnu_debuglink. */
+/* A build id as a recording header might give one. */
+static const uint8_t hdr_id[20] = { 0xab, 0xcd };
+
 static void test_dso__debuglink(const struct run *r)
 {
 	struct dso_cache *c = new_cache(NULL, NULL, true);
 	char *lib = tpath("libjt.so"), *dir = tpath("dl"), *so = tpath("dl/libjt.so");
 	char *dbg = tpath("dl/.debug/libjt.so.dbg");
+	const struct obj_view *view;
 	struct dso *d;
 
 	if (sh("mkdir -p %s/.debug && objcopy --only-keep-debug %s %s && "
@@ -430,6 +435,10 @@ static void test_dso__debuglink(const struct run *r)
 	d = dso_cache__findnew(c, so, NULL, 0);
 	T("debuglink: symfile is the debug file", dso__symfile(d) && !strcmp(dso__symfile(d), dbg));
 	T("debuglink: file is the binary", dso__file(d) && !strcmp(dso__file(d), so));
+	view = dso__view(d, NULL, 0);
+	T("view: the files and the path as the DSO's, one view per DSO",
+	  view->symfile == dso__symfile(d) && view->file == dso__file(d) &&
+	  view->path == dso__path(d) && view == dso__view(d, hdr_id, 20));
 out:
 	dso_cache__delete(c);
 	free(lib);
@@ -455,11 +464,19 @@ static void test_dso__build_id(const struct run *r)
 	const uint8_t *id;
 	uint8_t idc[DSO_BUILD_ID_MAX];
 	size_t n, i;
+	const struct obj_view *view;
 	struct dso *d;
 	unsigned long warned;
 
 	id = dso__build_id(dso_cache__findnew(c, lib, NULL, 0), &n);
 	T("build id: read from the file", id && n == 20);
+	view = dso__view(dso_cache__findnew(c, lib, NULL, 0), hdr_id, 20);
+	T("view: the file's build id before the header's",
+	  view->build_id == id && view->build_id_size == n);
+	view = dso__view(dso_cache__findnew(c, "/nonexistent/libnone.so", NULL, 0), hdr_id, 20);
+	T("view: the header's build id for a file without one, copied",
+	  view->build_id && view->build_id != hdr_id && view->build_id_size == 20 &&
+	  !memcmp(view->build_id, hdr_id, 20) && !view->file && !view->symfile);
 	if (!id || n != 20)
 		goto out;
 	memcpy(idc, id, n);

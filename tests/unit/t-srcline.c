@@ -228,7 +228,7 @@ static void native_frame(struct dso_cache *dc, const char *path, const char *nam
 
 	memset(f, 0, sizeof(*f));
 	f->kind = FRAME_NATIVE;
-	f->elf = d;
+	f->obj = dso__view(d, NULL, 0);
 	f->elf_addr = dso__map_ip(d, s->map_start, s->map_pgoff, s->addr);
 	sym = dso__find_symbol(d, f->elf_addr);
 	f->sym = sym ? sym->name : NULL;
