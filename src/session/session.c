@@ -3,6 +3,7 @@
 #include "session/deferred.h"
 #include "session/filter.h"
 #include "session/handoff.h"
+#include "session/tracing.h"
 #include "unwind/user-stack.h"
 #include "timeline/jitmap.h"
 #include "timeline/machine.h"
@@ -57,6 +58,8 @@ struct session {
 	const char *offcpu_sym;       /* OFFCPU_FRAME, interned */
 	uint64_t now;                 /* the time of the last record with one */
 	struct deferred *deferred;    /* samples waiting for their user part (deferred.h) */
+	struct tracing *tracing;      /* the one parse of the tracing data, at the first need */
+	struct sample_trace trace;    /* trace_fields: the last tracepoint sample's */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -271,6 +274,15 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 	return nr;
 }
 
+/* With trace_fields, a tracepoint sample's fields (in s->trace until the next); else NULL. */
+static const struct sample_trace *trace_of(struct session *s, const struct pd_sample *smp)
+{
+	if (!s->opts->trace_fields || !smp->attr || smp->attr->attr.type != PERF_TYPE_TRACEPOINT)
+		return NULL;
+	tracing__sample(s->tracing, smp, &s->trace);
+	return &s->trace;
+}
+
 /*
  * off_cpu: a switch-out stack offcpu gave, delivered when its thread ran
  * again; join: what became of a deferred user part
@@ -300,6 +312,8 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
 	rs.note = NULL;
 	rs.deferred = join;
+	rs.comm = t->comm;
+	rs.trace = trace_of(s, &ev->sample);
 	if (s->hooks->prepare)
 		rs.note = s->hooks->prepare(s->hooks->ctx, &rs);
 	if (s->handoff)
@@ -489,7 +503,7 @@ static int session_start(struct session *s)
 	if (choose_event(s))
 		return -1;
 	if (filter__setup(&s->opts->filter, s->reader, s->event, &s->times, &s->nr_times) ||
-	    (s->opts->offcpu && !(s->offcpu = offcpu__new(s->reader, on_offcpu, s)))) {
+	    (s->opts->offcpu && !(s->offcpu = offcpu__new(s->reader, s->tracing, on_offcpu, s)))) {
 		s->bad_filter = true;
 		return -1;
 	}
@@ -507,6 +521,7 @@ static int session_start(struct session *s)
 	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
+	tracing__set_resolver(s->tracing, s->resolver);
 	if (s->hooks->start)
 		s->hooks->start(s->hooks->ctx, s);
 	/* the sample hook on a second thread; when none can be had, here */
@@ -746,6 +761,7 @@ int session__run(const char *path, const struct session_opts *opts,
 	s.pool = strpool__new();
 	s.machine = machine__new(s.pool);
 	s.deferred = deferred__new(on_joined, &s);
+	s.tracing = tracing__new(s.reader);
 	ret = run_records(&s);
 	/* every sample reaches the hook before the warnings and the finish hook */
 	handoff__delete(s.handoff);
@@ -759,6 +775,7 @@ int session__run(const char *path, const struct session_opts *opts,
 	if (s.offcpu)
 		offcpu__report(s.offcpu);
 	offcpu__delete(s.offcpu);
+	tracing__delete(s.tracing);
 	deferred__report(s.deferred, pd_reader__path(s.reader));
 	deferred__delete(s.deferred);
 	user_stack__report(s.user_stack, pd_reader__path(s.reader));
