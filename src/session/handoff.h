@@ -27,7 +27,7 @@
  *    hook's (session.h), made on the session's thread before the sample
  *    was added and left unchanged since, so the hook may read it.
  * So a hook that runs here reads only its resolved_sample and its own
- * state; it must call nothing of the session (session__resolver(),
+ * state; it must call nothing of the session (its jitmap,
  * srcline lookups through the session, ...) and print nothing (messages
  * keep their order only on the session's thread). What it needs of the
  * session, a prepare hook looks up on the session's thread and hands over

@@ -546,11 +546,6 @@ const struct jitmap *session__jitmap(const struct session *s)
 	return s->jitmap;
 }
 
-struct resolver *session__resolver(const struct session *s)
-{
-	return s->resolver;
-}
-
 /* "reading 'perf.data'" on a terminal, for recordings that take a while */
 static struct progress *start_progress(const struct pd_reader *r)
 {
