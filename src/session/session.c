@@ -59,7 +59,6 @@ struct session {
 	uint64_t now;                 /* the time of the last record with one */
 	struct deferred *deferred;    /* samples waiting for their user part (deferred.h) */
 	struct tracing *tracing;      /* the one parse of the tracing data, at the first need */
-	struct sample_trace trace;    /* trace_fields: the last tracepoint sample's */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -274,15 +273,6 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 	return nr;
 }
 
-/* With trace_fields, a tracepoint sample's fields (in s->trace until the next); else NULL. */
-static const struct sample_trace *trace_of(struct session *s, const struct pd_sample *smp)
-{
-	if (!s->opts->trace_fields || !smp->attr || smp->attr->attr.type != PERF_TYPE_TRACEPOINT)
-		return NULL;
-	tracing__sample(s->tracing, smp, &s->trace);
-	return &s->trace;
-}
-
 /*
  * off_cpu: a switch-out stack offcpu gave, delivered when its thread ran
  * again; join: what became of a deferred user part
@@ -313,7 +303,7 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 	rs.note = NULL;
 	rs.deferred = join;
 	rs.comm = t->comm;
-	rs.trace = trace_of(s, &ev->sample);
+	rs.trace = s->opts->trace_fields ? tracing__sample(s->tracing, &ev->sample) : NULL;
 	if (s->hooks->prepare)
 		rs.note = s->hooks->prepare(s->hooks->ctx, &rs);
 	if (s->handoff)

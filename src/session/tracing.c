@@ -4,6 +4,8 @@
 #include "reader/tracedata.h"
 #include "common/sbuf.h"
 
+#include <perf/event.h>
+
 struct tracing {
 	const struct pd_reader *reader;
 	struct resolver *resolver;    /* kernel symbols for %pS fields, or NULL */
@@ -11,6 +13,7 @@ struct tracing {
 	struct trace_parse facts;
 	bool parsed;
 	struct sbuf text;             /* the last sample's fields */
+	struct sample_trace last;     /* and what tracing__sample() said of it */
 };
 
 struct tracing *tracing__new(const struct pd_reader *r)
@@ -86,16 +89,21 @@ const struct trace_parse *tracing__facts(struct tracing *t)
 	return &t->facts;
 }
 
-void tracing__sample(struct tracing *t, const struct pd_sample *smp, struct sample_trace *out)
+const struct sample_trace *tracing__sample(struct tracing *t, const struct pd_sample *smp)
 {
-	struct tracedata *td = tracing__data(t);
+	struct sample_trace *out = &t->last;
+	struct tracedata *td;
+
+	if (!smp->attr || smp->attr->attr.type != PERF_TYPE_TRACEPOINT)
+		return NULL;
+	td = tracing__data(t);
 
 	out->parse = &t->facts;
 	out->fmt = SAMPLE_TRACE_NONE;
 	out->text = NULL;
 	out->len = 0;
 	if (!td || !smp->raw_data)
-		return;
+		return out;
 	sbuf_reset(&t->text);
 	switch (tracedata__format(td, smp->attr->attr.config, smp->raw_data, smp->raw_size,
 				  smp->cpu, &t->text)) {
@@ -108,4 +116,5 @@ void tracing__sample(struct tracing *t, const struct pd_sample *smp, struct samp
 	case TRACEDATA_FMT_MISMATCH: out->fmt = SAMPLE_TRACE_MISMATCH; break;
 	case TRACEDATA_FMT_TOO_BIG:  out->fmt = SAMPLE_TRACE_TOO_BIG; break;
 	}
+	return out;
 }

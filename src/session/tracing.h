@@ -37,9 +37,9 @@ struct tracedata *tracing__data(struct tracing *t);
 const struct trace_parse *tracing__facts(struct tracing *t);
 
 /*
- * The fields of tracepoint sample smp (its attr a tracepoint's), into *out:
- * out->text points into t and stays valid until the next call.
+ * The fields of sample smp when its attr is a tracepoint's, else NULL:
+ * owned by t, valid (with its text) until the next call.
  */
-void tracing__sample(struct tracing *t, const struct pd_sample *smp, struct sample_trace *out);
+const struct sample_trace *tracing__sample(struct tracing *t, const struct pd_sample *smp);
 
 #endif
