@@ -8,10 +8,10 @@
  * %pS-style fields from the session's resolver.
  *
  * The session's thread only: libtraceevent formats into scratch buffers
- * held by the parse, and the resolver is the session's. What it hands
- * out (struct trace_parse, a sample's struct sample_trace) does not
- * change afterwards, so a hook on a second thread may read copies of it
- * (handoff.h).
+ * held by the parse, and the resolver is the session's. The struct
+ * trace_parse it hands out does not change after the parse, so a hook on
+ * a second thread may read it; a sample's struct sample_trace and its text
+ * are reused at the next sample, so handoff.c copies them.
  */
 #ifndef JITSYM_TRACING_H
 #define JITSYM_TRACING_H
