@@ -49,6 +49,7 @@ static void script_prepare(void *ctx, struct command_opts *o)
 
 	cmd->out_opts.fields = &cmd->fields;
 	o->in.session.jit_lines = script_fields__want(&cmd->fields, SF_SRCLINE);
+	o->in.session.trace_fields = script_fields__want(&cmd->fields, SF_TRACE);
 }
 
 /* -1 after error() when -F names a field the recording's samples lack. */
@@ -56,7 +57,6 @@ static int script_start(void *ctx, const struct session *s, FILE *out)
 {
 	struct script_cmd *cmd = ctx;
 
-	cmd->out_opts.resolver = session__resolver(s);
 	cmd->so = script_out__new(out, session__reader(s), &cmd->out_opts);
 	if (!cmd->so)
 		return -1;

@@ -1,11 +1,7 @@
 #include "common/common.h"
 #include "output/out-script.h"
-#include "resolve/kernel.h"
-#include "timeline/machine.h"
-#include "common/sbuf.h"
 #include "resolve/srcline.h"
 #include "common/strpool.h"
-#include "reader/tracedata.h"
 
 #include <perf/event.h>
 
@@ -102,11 +98,9 @@ struct script_out {
 	size_t nr_fields;
 	bool tp_callchain;            /* some tracepoint recorded call chains */
 	int name_width;
-	struct tracedata *trace;
-	bool trace_tried;
+	bool trace_warned;            /* what the tracing data lacks, said once */
 	struct strpool *pool;         /* srcline's strings */
 	struct srcline_cache *srcline;
-	struct sbuf line;
 	char *frames;                 /* a sample's frame lines, written at once */
 	size_t frames_alloc;
 };
@@ -227,7 +221,6 @@ struct script_out *script_out__new(FILE *out, const struct pd_reader *r,
 	so->out = out;
 	so->opts = opts;
 	so->reader = r;
-	sbuf_init(&so->line, SBUF_MAX_LINE);
 	if (setup_events(so)) {
 		script_out__delete(so);
 		return NULL;
@@ -239,10 +232,8 @@ void script_out__delete(struct script_out *so)
 {
 	if (!so)
 		return;
-	tracedata__delete(so->trace);
 	srcline_cache__delete(so->srcline);
 	strpool__delete(so->pool);
-	sbuf_release(&so->line);
 	free(so->frames);
 	free(so->fields);
 	free(so);
@@ -257,74 +248,50 @@ static struct strpool *pool_of(struct script_out *so)
 
 /* ---- tracepoint fields ------------------------------------------------ */
 
-/* tracedata_ksym_fn: kernel symbols for %pS fields, the resolver's */
-static const char *trace_ksym(void *priv, uint64_t *addr, const char **mod)
+/* Once, at the first tracepoint fields asked for: why none will print, if so. */
+static void warn_parse(struct script_out *so, const struct trace_parse *p)
 {
-	struct script_out *so = priv;
-	const struct ksym *s = so->opts->resolver ?
-			       resolver__kernel_symbol(so->opts->resolver, *addr) : NULL;
-
-	if (!s)
-		return NULL;
-	*addr = s->start;
-	*mod = s->module;
-	return s->name;
-}
-
-static struct tracedata *trace_of(struct script_out *so)
-{
-	const struct pd_info *in = pd_reader__info(so->reader);
 	const char *path = pd_reader__path(so->reader);
-	enum tracedata_err err;
-	size_t off;
 
-	if (so->trace_tried)
-		return so->trace;
-	so->trace_tried = true;
-	if (!in->tracing_data) {
+	so->trace_warned = true;
+	if (!p->present)
 		warning("'%s': no tracing data in the recording: tracepoint fields are not printed",
 			path);
-		return NULL;
-	}
-	so->trace = tracedata__new(in->tracing_data, (size_t)in->tracing_data_size, &err, &off);
-	if (!so->trace) {
+	else if (p->error)
 		warning("'%s': tracing data (%" PRIu64 " bytes) %s at offset %zu: tracepoint "
-			"fields are not printed", path, in->tracing_data_size,
-			tracedata__strerror(err), off);
-		return NULL;
-	}
-	if (tracedata__nr_bad_formats(so->trace))
+			"fields are not printed", path, p->size, p->error, p->error_off);
+	else if (p->nr_bad_formats)
 		warning("'%s': %zu of %zu tracepoint formats could not be parsed", path,
-			tracedata__nr_bad_formats(so->trace), tracedata__nr_events(so->trace));
-	tracedata__set_ksym_resolver(so->trace, trace_ksym, so);
-	return so->trace;
+			p->nr_bad_formats, p->nr_events);
 }
 
-static void print_trace(struct script_out *so, const struct pd_sample *s)
+/* The fields the session formatted (rs->trace), or a warning why they are not there. */
+static void print_trace(struct script_out *so, const struct resolved_sample *rs)
 {
-	struct tracedata *td = trace_of(so);
-	enum tracedata_fmt ret;
+	const struct sample_trace *t = rs->trace;
+	const struct pd_attr *a = rs->sample->attr;
 
-	if (!td || !s->raw_data)
+	if (!t)
 		return;
-	sbuf_reset(&so->line);
-	ret = tracedata__format(td, s->attr->attr.config, s->raw_data, s->raw_size, s->cpu,
-				&so->line);
-	switch (ret) {
-	case TRACEDATA_FMT_OK:
-		fwrite(so->line.buf, 1, so->line.len, so->out);
+	if (!so->trace_warned)
+		warn_parse(so, t->parse);
+	switch (t->fmt) {
+	case SAMPLE_TRACE_OK:
+		fwrite(t->text, 1, t->len, so->out);
 		break;
-	case TRACEDATA_FMT_NO_EVENT:
+	case SAMPLE_TRACE_NONE:
+		break;
+	case SAMPLE_TRACE_NO_EVENT:
 		warning("'%s': no format for tracepoint '%s' (id %" PRIu64 ") in the tracing data",
-			pd_reader__path(so->reader), s->attr->name, (uint64_t)s->attr->attr.config);
+			pd_reader__path(so->reader), a->name, (uint64_t)a->attr.config);
 		break;
-	case TRACEDATA_FMT_MISMATCH:
+	case SAMPLE_TRACE_MISMATCH:
 		warning("'%s': a sample of '%s' holds another tracepoint's data; fields not printed",
-			pd_reader__path(so->reader), s->attr->name);
+			pd_reader__path(so->reader), a->name);
 		break;
-	case TRACEDATA_FMT_TOO_BIG:
+	case SAMPLE_TRACE_TOO_BIG:
 		warning("'%s': a sample of '%s' is too big to format", pd_reader__path(so->reader),
-			s->attr->name);
+			a->name);
 		break;
 	}
 }
@@ -480,9 +447,9 @@ static void print_start(struct script_out *so, unsigned int fl, const struct res
 
 	if (fl & SF_COMM) {
 		if ((fl & SF_IP) && (s->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
-			fprintf(out, "%s ", rs->thread->comm);
+			fprintf(out, "%s ", rs->comm);
 		else
-			fprintf(out, "%16s ", rs->thread->comm);
+			fprintf(out, "%16s ", rs->comm);
 	}
 	/* signed, as perf prints them: -1 where no task is known */
 	if ((fl & SF_PID) && (fl & SF_TID))
@@ -513,7 +480,7 @@ void script_out__sample(struct script_out *so, const struct resolved_sample *rs)
 		return;
 	print_start(so, fl, rs);
 	if (fl & SF_TRACE)
-		print_trace(so, rs->sample);
+		print_trace(so, rs);
 	if (fl & SF_IP)
 		print_frames(so, fl, rs);
 	fputc('\n', so->out);

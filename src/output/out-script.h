@@ -8,8 +8,8 @@
  *		...
  *	(blank line)
  *
- * and for tracepoints the fields libtraceevent formats (see tracedata.h)
- * after the event name, without the period:
+ * and for tracepoints the fields the session formatted (rs->trace, with
+ * session_opts.trace_fields) after the event name, without the period:
  *
  *	perf 21208 [000]  3795.922694: sched:sched_switch: prev_comm=perf ...
  *
@@ -66,8 +66,6 @@ bool script_fields__want(const struct script_fields *f, unsigned int field);
 
 struct script_out_opts {
 	const struct script_fields *fields;   /* NULL: perf's defaults */
-	/* kernel symbols for tracepoint fields holding kernel addresses */
-	struct resolver *resolver;            /* NULL: none */
 };
 
 struct script_out;
@@ -75,9 +73,9 @@ struct script_out;
 /*
  * A writer for the events of r (the attrs known now; pipe mode: after its
  * header records). opts and what it points to must outlive the writer.
- * When tracepoint fields are to be printed it reads r's tracing data, and
- * warns when there is none or it is damaged (samples then print without
- * their fields). NULL after error() when a field named in -F cannot be
+ * At the first tracepoint fields it prints it warns when the recording's
+ * tracing data is missing or damaged (samples then print without their
+ * fields). NULL after error() when a field named in -F cannot be
  * printed for an event of the recording, as perf script refuses it.
  */
 struct script_out *script_out__new(FILE *out, const struct pd_reader *r,

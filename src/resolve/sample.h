@@ -131,6 +131,38 @@ struct resolved_sample {
 	const struct unwind_result *unwind;
 	/* its user part was deferred (deferred.h): joined, or never came */
 	enum deferred_join deferred;
+
+	/* ---- what a writer prints of the thread and of a tracepoint ---- */
+	/* the thread's comm as of the sample (interned: lives as long as the session) */
+	const char *comm;
+	/* with session_opts.trace_fields, for a tracepoint's sample: its fields; else NULL */
+	const struct sample_trace *trace;
+};
+
+/* The recording's tracing data as the session parsed it, once (tracing.h). */
+struct trace_parse {
+	bool present;               /* the recording has tracing data */
+	uint64_t size;              /* of it, in bytes */
+	const char *error;          /* why it could not be parsed, or NULL */
+	size_t error_off;           /* where, with error */
+	size_t nr_events, nr_bad_formats;   /* formats parsed, and rejected */
+};
+
+/* What came of formatting a tracepoint sample's fields. */
+enum sample_trace_fmt {
+	SAMPLE_TRACE_OK,            /* text holds them */
+	SAMPLE_TRACE_NONE,          /* no parse (see parse), or the sample has no payload */
+	SAMPLE_TRACE_NO_EVENT,      /* no format for its tracepoint id */
+	SAMPLE_TRACE_MISMATCH,      /* its payload is another tracepoint's */
+	SAMPLE_TRACE_TOO_BIG,       /* payload or format past what is bounded */
+};
+
+/* A tracepoint sample's fields, as perf script prints them after the event name. */
+struct sample_trace {
+	const struct trace_parse *parse;
+	enum sample_trace_fmt fmt;
+	const char *text;           /* with SAMPLE_TRACE_OK: len bytes, NUL-terminated */
+	size_t len;
 };
 
 #endif

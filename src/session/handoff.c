@@ -25,6 +25,9 @@ struct held_sample {
 	uint32_t attr;               /* its copy in the batch's attrs, or NO_ATTR */
 	enum deferred_join deferred;
 	bool unwound;
+	bool has_trace;
+	struct sample_trace trace;   /* its text in the batch's texts, at text_at */
+	size_t text_at;
 };
 
 struct batch {
@@ -34,6 +37,8 @@ struct batch {
 	struct pd_attr *attrs;       /* copies, in the order first seen */
 	const struct pd_attr **originals;
 	size_t nr_attrs, alloc_attrs, alloc_originals;
+	char *texts;                 /* the samples' tracepoint fields, each NUL-terminated */
+	size_t texts_len, alloc_texts;
 };
 
 struct handoff {
@@ -66,14 +71,19 @@ static int hand_batch(void *ctx, void *item)
 			.nr_frames = hs->nr_frames,
 			.unwind = hs->unwound ? &hs->unwind : NULL,
 			.deferred = hs->deferred,
+			.comm = hs->thread.comm,
+			.trace = hs->has_trace ? &hs->trace : NULL,
 		};
 
+		if (hs->has_trace && hs->trace.text)
+			hs->trace.text = b->texts + hs->text_at;
 		hs->ev.sample.attr = hs->attr == NO_ATTR ? NULL : &b->attrs[hs->attr];
 		h->sample(h->ctx, &rs);
 	}
 	b->nr = 0;
 	b->frames.nr = 0;
 	b->nr_attrs = 0;
+	b->texts_len = 0;
 	return 0;
 }
 
@@ -113,6 +123,7 @@ void handoff__delete(struct handoff *h)
 		free(b->samples);
 		free(b->attrs);
 		free(b->originals);
+		free(b->texts);
 	}
 	free(h);
 }
@@ -157,6 +168,21 @@ static void forget_buffers(struct pd_sample *smp)
 		smp->user_stack = GONE;
 }
 
+/* A copy of trace (NULL: none) in hs, its text in b's texts (pointed at when handed over). */
+static void hold_trace(struct batch *b, struct held_sample *hs, const struct sample_trace *trace)
+{
+	hs->has_trace = trace != NULL;
+	if (!trace)
+		return;
+	hs->trace = *trace;
+	if (!trace->text)
+		return;
+	hs->text_at = b->texts_len;
+	ALLOC_GROW(b->texts, st_add(b->texts_len, st_add(trace->len, 1)), b->alloc_texts);
+	memcpy(b->texts + b->texts_len, trace->text, trace->len + 1);
+	b->texts_len += trace->len + 1;
+}
+
 void handoff__add(struct handoff *h, const struct resolved_sample *rs)
 {
 	struct batch *b = h->cur;
@@ -178,6 +204,7 @@ void handoff__add(struct handoff *h, const struct resolved_sample *rs)
 	hs->unwound = rs->unwind != NULL;
 	if (rs->unwind)
 		hs->unwind = *rs->unwind;
+	hold_trace(b, hs, rs->trace);
 	hs->first = b->frames.nr;
 	hs->nr_frames = rs->nr_frames;
 	b->frames.nr += rs->nr_frames;

@@ -20,6 +20,9 @@
  *    session's), proc NULL; a hook must not keep the pointer, nor tell
  *    threads apart by it: thread_id does that;
  *  - the unwind result, by value;
+ *  - comm, as the thread's; trace (a tracepoint's fields) by value, its
+ *    text copied into the batch, and what its parse points to lives for
+ *    the session, unchanged after the first sample that points to it;
  *  - thread_id, by value.
  * The boundary: the hook sees only const data. Its resolved_sample is
  * const, and so is everything its frames point at (sample.h): a native

@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "session/offcpu.h"
+#include "session/tracing.h"
 #include "reader/tracedata.h"
 
 /* A sample kept past the reader's buffer: its call chain, registers and stack copied. */
@@ -22,7 +23,7 @@ struct tstate {
 
 struct offcpu {
 	const char *path;
-	struct tracedata *td;     /* for sched_switch's prev_pid/next_pid; NULL without */
+	struct tracedata *td;     /* for sched_switch's prev_pid/next_pid (the session's); or NULL */
 	offcpu_fn fn;
 	void *ctx;
 	struct tstate *slots;     /* open addressing by tid, a power of 2 of them */
@@ -218,24 +219,22 @@ void offcpu__exit(struct offcpu *oc, uint32_t tid, uint64_t time)
 	runs(oc, tid, time);
 }
 
-static struct tracedata *switch_formats(const struct pd_reader *r)
+static struct tracedata *switch_formats(const struct pd_reader *r, struct tracing *tr)
 {
-	const struct pd_info *in = pd_reader__info(r);
-	enum tracedata_err err;
-	struct tracedata *td;
+	struct tracedata *td = tracing__data(tr);
+	const struct trace_parse *p = tracing__facts(tr);
 
-	if (!in->tracing_data) {
+	if (!p->present) {
 		warning("'%s' has no tracing data: sched_switch samples do not say which thread "
 			"comes on the CPU; a thread's time off it ends at the next sign that it "
 			"ran (a sample, a switch-out, its exit)", pd_reader__path(r));
 		return NULL;
 	}
-	td = tracedata__new(in->tracing_data, (size_t)in->tracing_data_size, &err, NULL);
 	if (!td)
 		warning("'%s': tracing data unreadable (%s): sched_switch samples do not say "
 			"which thread comes on the CPU; a thread's time off it ends at the next "
 			"sign that it ran (a sample, a switch-out, its exit)", pd_reader__path(r),
-			tracedata__strerror(err));
+			p->error);
 	return td;
 }
 
@@ -272,7 +271,7 @@ static void no_switches(const struct pd_reader *r)
 		      "was built with BPF skeletons, BUILD_BPF_SKEL=1)", pd_reader__path(r));
 }
 
-struct offcpu *offcpu__new(struct pd_reader *r, offcpu_fn fn, void *ctx)
+struct offcpu *offcpu__new(struct pd_reader *r, struct tracing *tr, offcpu_fn fn, void *ctx)
 {
 	size_t i, n = pd_reader__nr_attrs(r);
 	bool sched = false, bpf = false, sw = false;
@@ -295,7 +294,7 @@ struct offcpu *offcpu__new(struct pd_reader *r, offcpu_fn fn, void *ctx)
 	oc->ctx = ctx;
 	oc->switch_records = sw && !sched;
 	if (sched)
-		oc->td = switch_formats(r);
+		oc->td = switch_formats(r, tr);
 	if (oc->switch_records)
 		warning("'%s': switch records carry no stacks: a thread's time off the CPU goes "
 		     "to its last sampled stack before it left", oc->path);
@@ -333,6 +332,5 @@ void offcpu__delete(struct offcpu *oc)
 		release_copy(&oc->slots[i].last);
 	}
 	free(oc->slots);
-	tracedata__delete(oc->td);
 	free(oc);
 }

@@ -45,11 +45,15 @@ typedef void (*offcpu_fn)(void *ctx, const struct pd_event *ev);
 
 struct offcpu;
 
+struct tracing;
+
 /*
  * Off-CPU time for the recording r reads (its attrs known): NULL after
- * error() when it holds no switches. Delivers through fn(ctx, ev).
+ * error() when it holds no switches. Delivers through fn(ctx, ev). With
+ * sched_switch samples it reads their fields with tr's parse of the
+ * tracing data (tracing.h), which must outlive it.
  */
-struct offcpu *offcpu__new(struct pd_reader *r, offcpu_fn fn, void *ctx);
+struct offcpu *offcpu__new(struct pd_reader *r, struct tracing *tr, offcpu_fn fn, void *ctx);
 void offcpu__delete(struct offcpu *oc);          /* accepts NULL */
 /* Whether attr is one offcpu takes as a switch source (its samples are not on-CPU samples). */
 bool offcpu__is_source(const struct pd_attr *attr);

@@ -4,6 +4,7 @@
 #include "session/filter.h"
 #include "session/explain.h"
 #include "session/handoff.h"
+#include "session/tracing.h"
 #include "unwind/user-stack.h"
 #include "timeline/jitmap.h"
 #include "timeline/machine.h"
@@ -41,6 +42,7 @@ struct session {
 	const char *offcpu_sym;       /* OFFCPU_FRAME, interned */
 	uint64_t now;                 /* the time of the last record with one */
 	struct deferred *deferred;    /* samples waiting for their user part (deferred.h) */
+	struct tracing *tracing;      /* the one parse of the tracing data, at the first need */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -283,6 +285,8 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 	rs.nr_frames = resolve_chain(s, ev, t, first, &rs.unwind);
 	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
 	rs.deferred = join;
+	rs.comm = t->comm;
+	rs.trace = s->opts->trace_fields ? tracing__sample(s->tracing, &ev->sample) : NULL;
 	if (s->handoff)
 		handoff__add(s->handoff, &rs);
 	else
@@ -470,7 +474,7 @@ static int session_start(struct session *s)
 	if (choose_event(s))
 		return -1;
 	if (filter__setup(&s->opts->filter, s->reader, s->event, &s->times, &s->nr_times) ||
-	    (s->opts->offcpu && !(s->offcpu = offcpu__new(s->reader, on_offcpu, s)))) {
+	    (s->opts->offcpu && !(s->offcpu = offcpu__new(s->reader, s->tracing, on_offcpu, s)))) {
 		s->bad_filter = true;
 		return -1;
 	}
@@ -488,6 +492,7 @@ static int session_start(struct session *s)
 	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
+	tracing__set_resolver(s->tracing, s->resolver);
 	if (s->hooks->start)
 		s->hooks->start(s->hooks->ctx, s);
 	/* the sample hook on a second thread; when none can be had, here */
@@ -510,11 +515,6 @@ void session__abort(const struct session *s)
 const struct jitmap *session__jitmap(const struct session *s)
 {
 	return s->jitmap;
-}
-
-struct resolver *session__resolver(const struct session *s)
-{
-	return s->resolver;
 }
 
 /* "reading 'perf.data'" on a terminal, for recordings that take a while */
@@ -579,6 +579,7 @@ int session__run(const char *path, const struct session_opts *opts,
 	s.pool = strpool__new();
 	s.machine = machine__new(s.pool);
 	s.deferred = deferred__new(on_joined, &s);
+	s.tracing = tracing__new(s.reader);
 	ret = run_records(&s);
 	/* every sample reaches the hook before the warnings and the finish hook */
 	handoff__delete(s.handoff);
@@ -592,6 +593,7 @@ int session__run(const char *path, const struct session_opts *opts,
 	if (s.offcpu)
 		offcpu__report(s.offcpu);
 	offcpu__delete(s.offcpu);
+	tracing__delete(s.tracing);
 	deferred__report(s.deferred, pd_reader__path(s.reader));
 	deferred__delete(s.deferred);
 	user_stack__report(s.user_stack, pd_reader__path(s.reader));

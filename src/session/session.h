@@ -62,6 +62,8 @@ struct session_opts {
 	 * switch-out time. A recording without switches is SESSION_BAD_FILTER.
 	 */
 	enum offcpu_mode offcpu;
+	/* the command prints tracepoint fields: give tracepoint samples rs->trace */
+	bool trace_fields;
 };
 
 struct session;
@@ -89,12 +91,6 @@ const struct pd_reader *session__reader(const struct session *s);
  */
 void session__abort(const struct session *s);
 const struct jitmap *session__jitmap(const struct session *s);
-/*
- * The session's resolver, for writers that resolve addresses of their own
- * (script's tracepoint fields: resolver__kernel_symbol()). Set before the
- * start hook; lives until session__run() returns.
- */
-struct resolver *session__resolver(const struct session *s);
 
 /*
  * Run the whole recording through the hooks. Returns 0, or -1 when the

@@ -4,7 +4,8 @@
  * a failure skips the rest and never leaves the maker waiting; shutdown
  * with items queued), handoff.c (the hook sees each sample as it was when
  * added: frames across batch boundaries, the thread's comm before a
- * rename, the attr before a rename, reader pointers gone) and async-out.c
+ * rename, the attr before a rename, reader pointers gone, a tracepoint's
+ * fields copied out of the session's reused buffer) and async-out.c
  * (bytes arrive whole and in order; a failing write fails the stream and
  * its close, with the write's errno). Nothing here measures time: the
  * waits are on conditions the test sets.
@@ -204,8 +205,27 @@ static void test_default_threads(void)
 
 struct seen_samples {
 	size_t nr;
-	bool frames_ok, comm_ok, attr_ok, gone_ok, unwind_ok;
+	bool frames_ok, comm_ok, attr_ok, gone_ok, unwind_ok, trace_ok;
 };
+
+static const struct trace_parse the_parse = { .present = true };
+
+/* Sample i's tracepoint fields: "fields i" when i % 3 == 0, none (but a trace) when i % 3 == 1. */
+static void check_trace(struct seen_samples *s, size_t i, const struct sample_trace *t)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "fields %zu", i);
+	if ((i % 3 == 2) != (t == NULL))
+		s->trace_ok = false;
+	else if (t && t->parse != &the_parse)
+		s->trace_ok = false;
+	else if (t && i % 3 == 0 && (t->fmt != SAMPLE_TRACE_OK || !t->text ||
+				     t->len != strlen(want) || strcmp(t->text, want)))
+		s->trace_ok = false;
+	else if (t && i % 3 == 1 && (t->fmt != SAMPLE_TRACE_NONE || t->text))
+		s->trace_ok = false;
+}
 
 /* Sample i: i % 40 frames (BIG_STACK for i == 777), frame j's ip i * 100000 + j. */
 static size_t nr_frames_of(size_t i)
@@ -225,8 +245,10 @@ static void check_sample(void *ctx, const struct resolved_sample *rs)
 	for (j = 0; j < rs->nr_frames && j < n; j++)
 		if (rs->frames[j].ip != i * 100000 + j)
 			s->frames_ok = false;
-	if (strcmp(rs->thread->comm, want_comm) || rs->thread->tid != 42 || rs->thread->proc)
+	if (strcmp(rs->thread->comm, want_comm) || rs->thread->tid != 42 || rs->thread->proc ||
+	    !rs->comm || strcmp(rs->comm, want_comm))
 		s->comm_ok = false;
+	check_trace(s, i, rs->trace);
 	if (!rs->sample->attr || strcmp(rs->sample->attr->name, want_attr))
 		s->attr_ok = false;
 	/* a pointer into the reader's buffer: still set, but not the reader's */
@@ -241,7 +263,9 @@ static void add_sample(struct handoff *h, size_t i, struct thread *t, struct pd_
 {
 	struct frame_buf *fb = handoff__frames(h);
 	struct unwind_result uw = { .nr_cfi = i };
-	struct resolved_sample rs = { .ev = ev, .sample = &ev->sample, .thread = t };
+	struct resolved_sample rs = { .ev = ev, .sample = &ev->sample, .thread = t, .comm = t->comm };
+	struct sample_trace trace = { .parse = &the_parse, .fmt = SAMPLE_TRACE_NONE };
+	static char text[32];       /* reused, as the session's buffer is */
 	size_t j, n = nr_frames_of(i);
 
 	ALLOC_GROW(fb->v, fb->nr + n, fb->alloc);
@@ -252,6 +276,12 @@ static void add_sample(struct handoff *h, size_t i, struct thread *t, struct pd_
 	rs.frames = fb->v + fb->nr;
 	rs.nr_frames = n;
 	rs.unwind = i % 7 == 0 ? &uw : NULL;
+	if (i % 3 == 0) {
+		trace.fmt = SAMPLE_TRACE_OK;
+		trace.len = (size_t)snprintf(text, sizeof(text), "fields %zu", i);
+		trace.text = text;
+	}
+	rs.trace = i % 3 == 2 ? NULL : &trace;
 	ev->sample.time = i;
 	ev->sample.callchain = chain;
 	handoff__add(h, &rs);
@@ -259,7 +289,7 @@ static void add_sample(struct handoff *h, size_t i, struct thread *t, struct pd_
 
 static void test_handoff(void)
 {
-	struct seen_samples seen = { 0, true, true, true, true, true };
+	struct seen_samples seen = { 0, true, true, true, true, true, true };
 	struct pd_attr attr = { .name = "cycles" };
 	struct thread t = { .tid = 42, .comm = "before" };
 	struct pd_event ev;
@@ -286,6 +316,7 @@ static void test_handoff(void)
 	T("handoff: the attr as it was when the sample was added", seen.attr_ok);
 	T("handoff: reader pointers are set where they were, and not readable", seen.gone_ok);
 	T("handoff: the unwind result, by value", seen.unwind_ok);
+	T("handoff: tracepoint fields, their text copied", seen.trace_ok);
 }
 
 /* ---- async-out ----------------------------------------------------------- */
