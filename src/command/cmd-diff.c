@@ -115,8 +115,7 @@ static void diff_prepare(void *ctx, struct command_opts *o)
 {
 	struct diff_cmd *cmd = ctx;
 
-	cmd->opts.no_kernel = o->no_kernel;
-	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->differ = differ__new(&cmd->opts);
 }
 

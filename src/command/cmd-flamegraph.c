@@ -76,10 +76,7 @@ static void flamegraph_prepare(void *ctx, struct command_opts *o)
 {
 	struct flamegraph_cmd *cmd = ctx;
 
-	cmd->opts.include_pid = o->include_pid;
-	cmd->opts.include_tid = o->include_tid;
-	cmd->opts.no_kernel = o->no_kernel;
-	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->opts.offcpu = o->in.session.offcpu;
 	cmd->fg = flamegraph__new(&cmd->opts);
 }

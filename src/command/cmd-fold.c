@@ -55,10 +55,7 @@ static void fold_prepare(void *ctx, struct command_opts *o)
 {
 	struct fold_cmd *cmd = ctx;
 
-	cmd->opts.include_pid = o->include_pid;
-	cmd->opts.include_tid = o->include_tid;
-	cmd->opts.no_kernel = o->no_kernel;
-	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->folder = folder__new(&cmd->opts);
 }
 

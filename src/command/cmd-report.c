@@ -84,7 +84,7 @@ static void report_prepare(void *ctx, struct command_opts *o)
 {
 	struct report_cmd *cmd = ctx;
 
-	cmd->opts.weight_count = !o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->event = o->in.session.filter.event;
 	o->in.session.jit_lines = cmd->opts.source_lines;
 	/* source lines are looked up in the session's DSOs and JIT code as samples come */

@@ -139,7 +139,7 @@ static void tiers_prepare(void *ctx, struct command_opts *o)
 {
 	struct tiers_cmd *cmd = ctx;
 
-	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->tiers = tiers__new(&cmd->opts);
 }
 

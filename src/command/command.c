@@ -105,9 +105,9 @@ static int bad_option(const char *name, int c, const char *arg)
 static int parse_weight(struct command_opts *o, const char *arg)
 {
 	if (!strcmp(arg, "period"))
-		o->weight_period = true;
+		o->stack.weight_period = true;
 	else if (!strcmp(arg, "count") || !strcmp(arg, "samples"))
-		o->weight_period = false;
+		o->stack.weight_period = false;
 	else
 		return error("--weight takes 'period' or 'count', not '%s'", arg);
 	return 0;
@@ -123,9 +123,9 @@ static int parse_one(struct command_run *run, int c, const char *arg)
 		return ret < 0 ? -1 : 0;
 	switch (c) {
 	case OPT_WEIGHT:      return parse_weight(o, arg);
-	case OPT_INCLUDE_PID: o->include_pid = true; return 0;
-	case OPT_INCLUDE_TID: o->include_tid = true; return 0;
-	case OPT_NO_KERNEL:   o->no_kernel = true; return 0;
+	case OPT_INCLUDE_PID: o->stack.include_pid = true; return 0;
+	case OPT_INCLUDE_TID: o->stack.include_tid = true; return 0;
+	case OPT_NO_KERNEL:   o->stack.no_kernel = true; return 0;
 	case OPT_OFF_CPU:     o->in.session.offcpu = OFFCPU_ONLY; return 0;
 	case OPT_ON_OFF_CPU:  o->in.session.offcpu = OFFCPU_BOTH; return 0;
 	default:
@@ -313,7 +313,7 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 	run.opts.in.session.stacks = c->stacks;
 	run.opts.in.session.sample_anywhere = c->sample_anywhere;
 	run.opts.in.output_thread = c->output_thread;
-	run.opts.weight_period = c->weight_period;
+	run.opts.stack.weight_period = c->weight_period;
 	outfile__catch_signals();
 	ret = parse_argv(&run, argc, argv);
 	if (ret) {
@@ -324,7 +324,7 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 	}
 	/* off-CPU stacks weigh the ns their thread was off; on-CPU ones their period */
 	if (run.opts.in.session.offcpu)
-		run.opts.weight_period = true;
+		run.opts.stack.weight_period = true;
 	if (c->binary_output && !run.opts.in.output && isatty(STDOUT_FILENO)) {
 		error("not writing %s to a terminal: use -o FILE", c->binary_output);
 		input_opts__release(&run.opts.in);

@@ -32,6 +32,7 @@
 
 #include <stdio.h>
 
+#include "aggregate/stack-opts.h"
 #include "command/input-opts.h"
 
 /* Options several commands take; a command lists the ones it accepts. */
@@ -62,8 +63,8 @@ enum {
 /* The parsed command line, as prepare() sees it. */
 struct command_opts {
 	struct input_opts in;      /* prepare() may set in.session.jit_lines */
-	bool weight_period;        /* --weight: sum periods (true) or count samples */
-	bool include_pid, include_tid, no_kernel;
+	/* --include-pid, --include-tid, --no-kernel, --weight (sum periods or count samples) */
+	struct stack_opts stack;
 };
 
 struct command {
