@@ -44,15 +44,6 @@ enum command_shared {
 	CMD_OFF_CPU     = 1u << 4,   /* --off-cpu, --on-off-cpu (session_opts.offcpu; weight: period) */
 };
 
-/* The usage lines of CMD_OFF_CPU for a profile of stacks (fold, flamegraph). */
-#define CMD_OFF_CPU_USAGE \
-	"      --off-cpu         weigh each stack by the time its thread was off the", \
-	"                        CPU, in ns, from the recording's context switches", \
-	"                        (perf record -e sched:sched_switch -g, --switch-events", \
-	"                        or --off-cpu); implies --weight=period", \
-	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for", \
-	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]"
-
 /* getopt_long values of the shared options; a command's own start at OPT_COMMAND_LAST. */
 enum {
 	OPT_WEIGHT = OPT_INPUT_LAST, OPT_INCLUDE_PID, OPT_INCLUDE_TID, OPT_NO_KERNEL,
@@ -68,9 +59,16 @@ struct command_opts {
 };
 
 struct command {
-	const char *const *usage;        /* the command's usage lines, NULL-terminated */
-	const struct option *options;    /* its own long options, or NULL */
-	unsigned int shared;             /* the enum command_shared it takes */
+	const char *const *usage;        /* --help's lines before the options, NULL-terminated */
+	/*
+	 * Its options in --help's order, ended by CMD_OPTION_END, or NULL:
+	 * its own, and a CMD_OPTION_SHARED row for each enum command_shared
+	 * it takes (a shared row with an id stands for that option alone,
+	 * shown with the row's arg and help where they are set).
+	 */
+	const struct cmd_option *options;
+	const char *const *usage_tail;   /* --help's lines after the options, or NULL */
+	int help_column;                 /* where the options' help starts; 0: 24 */
 	bool weight_period;              /* --weight's default */
 	bool all_events;                 /* every event by default, not only the first */
 	bool stacks;                     /* writes whole stacks: session_opts.stacks */
