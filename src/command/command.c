@@ -78,8 +78,7 @@ static void expand_row(const struct cmd_option *r, struct cmd_option *all, size_
 	}
 }
 
-/* c's own and shared options in --help's order, ended by CMD_OPTION_END; *nr of them. */
-static struct cmd_option *command_options(const struct command *c, size_t *nr)
+struct cmd_option *command__options(const struct command *c, size_t *nr)
 {
 	const struct cmd_option *r;
 	size_t n = 0;
@@ -104,7 +103,7 @@ static struct option *long_options(const struct command *c)
 
 	for (o = input_options; !cmd_option__is_end(o); o++)
 		n_in++;
-	own = command_options(c, &n_own);
+	own = command__options(c, &n_own);
 	all = xcalloc(st_add(st_add(n_in, n_own), 1), sizeof(*all));
 	for (n = 0; n < n_in; n++)
 		cmd_option__to_getopt(&input_options[n], &all[n]);
@@ -239,7 +238,7 @@ static void print_usage(const struct command *c)
 
 	for (usage = c->usage; *usage; usage++)
 		printf("%s\n", *usage);
-	own = command_options(c, &nr);
+	own = command__options(c, &nr);
 	for (i = 0; i < nr; i++)
 		cmd_option__print(&own[i], c->help_column ? c->help_column : 24, stdout);
 	free(own);
@@ -367,6 +366,10 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 	struct command_run run = { .c = c, .ctx = ctx, .name = argv[0] };
 	int ret;
 
+	if (argc == 2 && !strcmp(argv[1], COMMAND_MAN_SOURCE)) {
+		command__man(c, argv[0], stdout);
+		return EXIT_OK;
+	}
 	input_opts__init(&run.opts.in);
 	run.opts.in.session.filter.first_event_only = !c->all_events;
 	run.opts.in.session.stacks = c->stacks;

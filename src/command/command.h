@@ -119,6 +119,33 @@ struct command {
  */
 int command__parse_percent(const char *option, const char *arg, double *pct);
 
+/*
+ * c's options in --help's order, its CMD_OPTION_SHARED rows replaced by
+ * the shared options they stand for; *nr of them, then CMD_OPTION_END.
+ * The caller frees the array (not the strings: the tables').
+ */
+struct cmd_option *command__options(const struct command *c, size_t *nr);
+
+/*
+ * The hidden option "jitsym NAME --man-source" (alone): print command
+ * NAME's part of jitsym.1 (man.c's command__man) instead of running it;
+ * "jitsym --man-source" makes the whole page (main.c).
+ */
+#define COMMAND_MAN_SOURCE "--man-source"
+
+/*
+ * Write command c (called name) as a subsection of jitsym.1's COMMANDS,
+ * in roff: its synopsis, the prose of its --help, its options as .TP
+ * items, and a pointer to the section command__man_shared() writes (or
+ * its own copy of those options when they differ: nr_inputs 2). Each part
+ * is marked for tests/cli/t-man.sh: '.\" command: NAME', '.\" shared: HEADING'.
+ */
+void command__man(const struct command *c, const char *name, FILE *fp);
+/* Write the section of the options for reading the recording, marked '.\" shared-section: HEADING'. */
+void command__man_shared(FILE *fp);
+/* Write s as one roff text line (escaped: '-', '\\', a leading '.' or '\''). */
+void command__man_text(FILE *fp, const char *s);
+
 /* Run command c with state ctx over argv (argv[0]: its name); returns an enum jitsym_exit. */
 int command__run(const struct command *c, void *ctx, int argc, char **argv);
 

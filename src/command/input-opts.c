@@ -187,7 +187,7 @@ void input_opts__usage(FILE *fp, unsigned nr_inputs)
 {
 	const struct cmd_option *o;
 
-	fprintf(fp, "\nOptions for reading the recording:\n");
+	fprintf(fp, "\n" INPUT_OPTS_HEADING ":\n");
 	for (o = input_options; !cmd_option__is_end(o); o++)
 		if (nr_inputs != 2 || o->short_name != 'i')
 			cmd_option__print(o, 24, fp);

@@ -26,6 +26,9 @@ enum {
  */
 #define INPUT_MAX_THREADS 2
 
+/* The heading of the input options in --help, with a ':' after it, and in jitsym.1 */
+#define INPUT_OPTS_HEADING "Options for reading the recording"
+
 /* The input options, their help and getopt values: the table, ended by CMD_OPTION_END. */
 extern const struct cmd_option input_options[];
 
