@@ -354,9 +354,9 @@ static uint32_t head_key(struct aggregator *a, const char *comm, uint32_t pid, u
 	struct head_entry key, *e;
 	struct sbuf sb = SBUF_INIT;
 
-	if (!a->opts.include_pid && !a->opts.include_tid)
+	if (!a->opts.stack.include_pid && !a->opts.stack.include_tid)
 		pid = 0;
-	if (!a->opts.include_tid)
+	if (!a->opts.stack.include_tid)
 		tid = 0;
 	if (a->last_valid && comm == a->last_comm && pid == a->last_pid && tid == a->last_tid)
 		return a->last_head;
@@ -366,7 +366,7 @@ static uint32_t head_key(struct aggregator *a, const char *comm, uint32_t pid, u
 	key.k.tid = tid;
 	HASH_FIND(hh, a->heads, &key.k, sizeof(key.k), e);
 	if (!e) {
-		agg_process_label(&sb, comm, pid, tid, a->opts.include_pid, a->opts.include_tid);
+		agg_process_label(&sb, comm, pid, tid, a->opts.stack.include_pid, a->opts.stack.include_tid);
 		e = xcalloc(1, sizeof(*e));
 		e->k = key.k;
 		e->key = new_label(a, sb.buf, sb.len);
@@ -522,7 +522,7 @@ static size_t sample_ids(struct aggregator *a, const struct resolved_sample *rs)
 	for (i = rs->nr_frames; i-- > 0;) {
 		const struct frame *fr = &rs->frames[i];
 
-		if (a->opts.no_kernel && fr->kind == FRAME_KERNEL)
+		if (a->opts.stack.no_kernel && fr->kind == FRAME_KERNEL)
 			continue;
 		a->ids[n].sym = fr->sym;
 		a->ids[n].dso = fr->dso;
@@ -639,7 +639,7 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 		memmove(&ways[1], &ways[0], (size_t)(path - ways) * sizeof(*ways));
 		ways[0] = tmp;
 	}
-	a->nodes[node].weight += a->opts.weight_period ? rs->sample->period : 1;
+	a->nodes[node].weight += a->opts.stack.weight_period ? rs->sample->period : 1;
 	return node;
 }
 

@@ -9,7 +9,7 @@
  * id; each distinct label text a label id (frames of different kinds can
  * print the same, and are then one node). A node is the path from the
  * root through its ancestors; it sums the weight of the samples whose
- * stack ends there: their number, or their periods (opts.weight_period),
+ * stack ends there: their number, or their periods (opts.stack.weight_period),
  * one or the other, as every writer needs only one (16 bytes a node: 4 M
  * nodes for node-large's 2.6 M samples).
  * Memory grows with the distinct stack prefixes, not with the samples;
@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aggregate/stack-opts.h"
 #include "resolve/sample.h"
 
 struct sbuf;
@@ -32,12 +33,10 @@ struct sbuf;
 #define AGG_NO_FRAME UINT32_MAX      /* the frame id of the root and of process nodes */
 
 struct aggregate_opts {
-	bool include_pid, include_tid;  /* the process label: comm-PID, comm-PID/TID */
+	struct stack_opts stack;        /* which stacks, labelled and weighed how */
 	bool annotate;                  /* frame labels get "_[k]" (kernel), "_[j]" (JIT) */
 	bool unknown_dso;               /* an unresolved frame in a known DSO is "[DSO basename]" */
-	bool no_kernel;                 /* leave kernel frames out */
 	bool node_frames;               /* remember each node's first frame (aggregator__node_frame) */
-	bool weight_period;             /* a node's weight sums periods, not samples */
 	bool normalize;                 /* frame labels in the form diffs match (frame-normalize.h) */
 	/*
 	 * Key nodes by identity, not by label: a process node by (comm,

@@ -349,7 +349,7 @@ void tiers__add(struct tiers *t, const struct resolved_sample *rs)
 	struct frame_class fc;
 	struct tgroup *g;
 	uint64_t b = sample_bucket(t, smp);
-	uint64_t w = t->opts.weight_period ? smp->period : 1;
+	uint64_t w = t->opts.stack.weight_period ? smp->period : 1;
 
 	g = find_group(t, smp->pid, t->opts.by_thread ? tid : 0, comm);
 	group_comm(g, t->opts.by_thread, tid, comm);
@@ -562,7 +562,7 @@ const struct tiers_view *tiers__finish(struct tiers *t)
 	if (v->groups || v->nr_intervals)
 		BUG("tiers__finish() twice");
 	v->t0 = t->tb;
-	v->weight_period = t->opts.weight_period;
+	v->weight_period = t->opts.stack.weight_period;
 	v->by_thread = t->opts.by_thread;
 	v->warm_below = t->opts.warm_below;
 	v->nr_leaf_only = t->nr_leaf_only;

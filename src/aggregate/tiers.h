@@ -24,13 +24,14 @@
 #include <stdio.h>
 
 #include "aggregate/frameclass.h"   /* enum frame_category, frame_category__name() */
+#include "aggregate/stack-opts.h"
 #include "resolve/sample.h"
 
 struct tiers_opts {
 	bool by_thread;        /* --by thread: one group per thread, else per process */
 	uint64_t interval;     /* ns; 0: chosen so the recording spans about 50 intervals */
 	double warm_below;     /* --warm-below, as a fraction (0.05) */
-	bool weight_period;    /* --weight=period: weight = period, else 1 per sample */
+	struct stack_opts stack;   /* weight_period: weight = period, else 1 per sample */
 };
 
 struct tiers_series {      /* one (category, tier) of one group */

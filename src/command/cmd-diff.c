@@ -13,23 +13,10 @@ static const char *const diff_usage[] = {
 	"prefixes, .NET's [Tier0]-style suffixes, heap addresses and pids in JIT",
 	"names are left out), processes by name.",
 	"",
-	"      --format folded   'stack BASE NEW' per distinct stack of either run,",
-	"                        raw weights, sorted as fold sorts: difffolded.pl's",
-	"                        output, for flamegraph.pl (the default)",
-	"      --format table    the functions that grew and shrank most, by self",
-	"                        and by total weight",
-	"      --format svg      NEW's flame graph, frames red where their self",
-	"                        weight grew and blue where it shrank",
-	"      --absolute        table and colours by raw weight; default: by",
-	"                        shares of each run's total",
-	"      --no-normalize    match JIT frames by their names as written",
-	"      --top N           the table's rows per ranking (default: 10)",
-	"      --no-kernel       leave kernel frames out",
-	"      --weight=period   sum sample periods instead of counting samples",
-	"      --title TEXT      svg: the heading (default: Differential Flame Graph)",
-	"      --width PX        svg: image width in pixels (default: 1200)",
-	"      --minwidth PX     svg: leave out frames narrower than PX pixels, or",
-	"                        than PX% of NEW's samples with a '%' (default: 0.1)",
+	NULL,
+};
+
+static const char *const diff_usage_tail[] = {
 	"",
 	"Both recordings are read with the same options (--pid, --comm, --event",
 	"and the rest apply to each).",
@@ -41,15 +28,34 @@ enum {
 	OPT_TITLE, OPT_WIDTH, OPT_MINWIDTH,
 };
 
-static const struct option diff_options[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "absolute", no_argument, NULL, OPT_ABSOLUTE },
-	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option diff_options[] = {
+	{ .name = "format", .id = OPT_FORMAT, .arg = " folded",
+	  .help = "'stack BASE NEW' per distinct stack of either run,\n"
+		  "raw weights, sorted as fold sorts: difffolded.pl's\n"
+		  "output, for flamegraph.pl (the default)" },
+	{ .more = true, .arg = " table",
+	  .help = "the functions that grew and shrank most, by self\n"
+		  "and by total weight" },
+	{ .more = true, .arg = " svg",
+	  .help = "NEW's flame graph, frames red where their self\n"
+		  "weight grew and blue where it shrank" },
+	{ .name = "absolute", .id = OPT_ABSOLUTE,
+	  .help = "table and colours by raw weight; default: by\n"
+		  "shares of each run's total" },
+	{ .name = "no-normalize", .id = OPT_NO_NORMALIZE,
+	  .help = "match JIT frames by their names as written" },
+	{ .name = "top", .id = OPT_TOP, .arg = " N",
+	  .help = "the table's rows per ranking (default: 10)" },
+	CMD_OPTION_SHARED(CMD_NO_KERNEL),
+	CMD_OPTION_SHARED(CMD_WEIGHT),
+	{ .name = "title", .id = OPT_TITLE, .arg = " TEXT",
+	  .help = "svg: the heading (default: Differential Flame Graph)" },
+	{ .name = "width", .id = OPT_WIDTH, .arg = " PX",
+	  .help = "svg: image width in pixels (default: 1200)" },
+	{ .name = "minwidth", .id = OPT_MINWIDTH, .arg = " PX",
+	  .help = "svg: leave out frames narrower than PX pixels, or\n"
+		  "than PX% of NEW's samples with a '%' (default: 0.1)" },
+	CMD_OPTION_END,
 };
 
 struct diff_cmd {
@@ -115,8 +121,7 @@ static void diff_prepare(void *ctx, struct command_opts *o)
 {
 	struct diff_cmd *cmd = ctx;
 
-	cmd->opts.no_kernel = o->no_kernel;
-	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->differ = differ__new(&cmd->opts);
 }
 
@@ -159,8 +164,8 @@ static const struct command diff_command = {
 	.nr_inputs = 2,
 	.sample_anywhere = true,
 	.usage = diff_usage,
+	.usage_tail = diff_usage_tail,
 	.options = diff_options,
-	.shared = CMD_WEIGHT | CMD_NO_KERNEL,
 	.weight_period = false,            /* count samples */
 	.parse = diff_opt,
 	.prepare = diff_prepare,

@@ -14,29 +14,29 @@ static const char *const flamegraph_usage[] = {
 	"screenful shows the root and the busiest frames however deep the",
 	"deepest stack goes; scroll down for the deep ones.",
 	"",
-	"      --include-pid     append -PID to the process name",
-	"      --include-tid     append -PID/TID to the process name",
-	"      --no-kernel       leave kernel frames out",
-	"      --weight=period   sum sample periods instead of counting samples",
-	CMD_OFF_CPU_USAGE,
-	"      --title TEXT      the heading (default: Flame Graph)",
-	"      --width PX        image width in pixels (default: 1200)",
-	"      --minwidth PX     leave out frames narrower than PX pixels, or than",
-	"                        PX% of all samples with a '%' (default: 0.1)",
-	"      --root-at-bottom  the root at the bottom, callees above their callers,",
-	"                        as flamegraph.pl draws it (a deep stack then makes",
-	"                        the image open on its tip: scroll down to the root)",
 	NULL,
 };
 
 enum { OPT_TITLE = OPT_COMMAND_LAST, OPT_WIDTH, OPT_MINWIDTH, OPT_ROOT_AT_BOTTOM };
 
-static const struct option flamegraph_options[] = {
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
-	{ "root-at-bottom", no_argument, NULL, OPT_ROOT_AT_BOTTOM },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option flamegraph_options[] = {
+	CMD_OPTION_SHARED(CMD_INCLUDE_PID),
+	CMD_OPTION_SHARED(CMD_INCLUDE_TID),
+	CMD_OPTION_SHARED(CMD_NO_KERNEL),
+	CMD_OPTION_SHARED(CMD_WEIGHT),
+	CMD_OPTION_SHARED(CMD_OFF_CPU),
+	{ .name = "title", .id = OPT_TITLE, .arg = " TEXT",
+	  .help = "the heading (default: Flame Graph)" },
+	{ .name = "width", .id = OPT_WIDTH, .arg = " PX",
+	  .help = "image width in pixels (default: 1200)" },
+	{ .name = "minwidth", .id = OPT_MINWIDTH, .arg = " PX",
+	  .help = "leave out frames narrower than PX pixels, or than\n"
+		  "PX% of all samples with a '%' (default: 0.1)" },
+	{ .name = "root-at-bottom", .id = OPT_ROOT_AT_BOTTOM,
+	  .help = "the root at the bottom, callees above their callers,\n"
+		  "as flamegraph.pl draws it (a deep stack then makes\n"
+		  "the image open on its tip: scroll down to the root)" },
+	CMD_OPTION_END,
 };
 
 struct flamegraph_cmd {
@@ -76,10 +76,7 @@ static void flamegraph_prepare(void *ctx, struct command_opts *o)
 {
 	struct flamegraph_cmd *cmd = ctx;
 
-	cmd->opts.include_pid = o->include_pid;
-	cmd->opts.include_tid = o->include_tid;
-	cmd->opts.no_kernel = o->no_kernel;
-	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->opts.offcpu = o->in.session.offcpu;
 	cmd->fg = flamegraph__new(&cmd->opts);
 }
@@ -112,8 +109,6 @@ static const struct command flamegraph_command = {
 	.sample_anywhere = true,
 	.usage = flamegraph_usage,
 	.options = flamegraph_options,
-	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL |
-		  CMD_OFF_CPU,
 	.weight_period = false,            /* count samples */
 	.parse = flamegraph_opt,
 	.prepare = flamegraph_prepare,

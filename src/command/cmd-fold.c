@@ -9,25 +9,24 @@ static const char *const fold_usage[] = {
 	"Write one line per distinct call stack, 'comm;outer;...;leaf COUNT',",
 	"the input format of flamegraph.pl, inferno and speedscope.",
 	"",
-	"      --include-pid     append -PID to the process name",
-	"      --include-tid     append -PID/TID to the process name",
-	"      --annotate        suffix kernel frames _[k] and JIT frames _[j]",
-	"      --unknown=dso|unknown",
-	"                        name an unresolved frame in a known file after it,",
-	"                        [libc.so.6], as stackcollapse-perf.pl does, or",
-	"                        [unknown] (the default)",
-	"      --no-kernel       leave kernel frames out",
-	"      --weight=period   sum sample periods instead of counting samples",
-	CMD_OFF_CPU_USAGE,
 	NULL,
 };
 
 enum { OPT_ANNOTATE = OPT_COMMAND_LAST, OPT_UNKNOWN };
 
-static const struct option fold_options[] = {
-	{ "annotate", no_argument, NULL, OPT_ANNOTATE },
-	{ "unknown", required_argument, NULL, OPT_UNKNOWN },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option fold_options[] = {
+	CMD_OPTION_SHARED(CMD_INCLUDE_PID),
+	CMD_OPTION_SHARED(CMD_INCLUDE_TID),
+	{ .name = "annotate", .id = OPT_ANNOTATE,
+	  .help = "suffix kernel frames _[k] and JIT frames _[j]" },
+	{ .name = "unknown", .id = OPT_UNKNOWN, .arg = "=dso|unknown",
+	  .help = "\nname an unresolved frame in a known file after it,\n"
+		  "[libc.so.6], as stackcollapse-perf.pl does, or\n"
+		  "[unknown] (the default)" },
+	CMD_OPTION_SHARED(CMD_NO_KERNEL),
+	CMD_OPTION_SHARED(CMD_WEIGHT),
+	CMD_OPTION_SHARED(CMD_OFF_CPU),
+	CMD_OPTION_END,
 };
 
 struct fold_cmd {
@@ -55,10 +54,7 @@ static void fold_prepare(void *ctx, struct command_opts *o)
 {
 	struct fold_cmd *cmd = ctx;
 
-	cmd->opts.include_pid = o->include_pid;
-	cmd->opts.include_tid = o->include_tid;
-	cmd->opts.no_kernel = o->no_kernel;
-	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->folder = folder__new(&cmd->opts);
 }
 
@@ -89,8 +85,6 @@ static const struct command fold_command = {
 	.sample_anywhere = true,
 	.usage = fold_usage,
 	.options = fold_options,
-	.shared = CMD_WEIGHT | CMD_INCLUDE_PID | CMD_INCLUDE_TID | CMD_NO_KERNEL |
-		  CMD_OFF_CPU,
 	.weight_period = false,            /* count samples */
 	.parse = fold_opt,
 	.prepare = fold_prepare,

@@ -11,24 +11,26 @@ static const char *const pprof_usage[] = {
 	"stack, with functions, source lines and mappings. Standard output",
 	"is used only when it is not a terminal.",
 	"",
-	"      --labels LIST     label samples with any of pid,tid,comm,category,tier",
-	"                        (string labels; category and tier: the leaf's",
-	"                        frame kind and JIT tier; default: none)",
-	"      --off-cpu         weigh each stack by the time its thread was off the",
-	"                        CPU, in ns, from the recording's context switches",
-	"                        (perf record -e sched:sched_switch -g, --switch-events",
-	"                        or --off-cpu): sample type off-cpu",
-	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for",
-	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]:",
-	"                        sample type on-off-cpu, nanoseconds",
 	NULL,
 };
 
 enum { OPT_LABELS = OPT_COMMAND_LAST };
 
-static const struct option pprof_options[] = {
-	{ "labels", required_argument, NULL, OPT_LABELS },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option pprof_options[] = {
+	{ .name = "labels", .id = OPT_LABELS, .arg = " LIST",
+	  .help = "label samples with any of pid,tid,comm,category,tier\n"
+		  "(string labels; category and tier: the leaf's\n"
+		  "frame kind and JIT tier; default: none)" },
+	{ .shared = CMD_OFF_CPU, .id = OPT_OFF_CPU,
+	  .help = "weigh each stack by the time its thread was off the\n"
+		  "CPU, in ns, from the recording's context switches\n"
+		  "(perf record -e sched:sched_switch -g, --switch-events\n"
+		  "or --off-cpu): sample type off-cpu" },
+	{ .shared = CMD_OFF_CPU, .id = OPT_ON_OFF_CPU,
+	  .help = "both: on-CPU samples weighed by their period (ns for\n"
+		  "cpu-clock) and off-CPU stacks under a leaf [off-cpu]:\n"
+		  "sample type on-off-cpu, nanoseconds" },
+	CMD_OPTION_END,
 };
 
 struct pprof_cmd {
@@ -118,7 +120,6 @@ static const struct command pprof_command = {
 	.stacks = true,
 	/* its hook reads only the sample and its frames' views */
 	.sample_anywhere = true,
-	.shared = CMD_OFF_CPU,
 	.usage = pprof_usage,
 	.options = pprof_options,
 	.binary_output = "a gzipped profile",

@@ -16,27 +16,28 @@ static const char *const report_usage[] = {
 	"stack (Children) and as the leaf (Self). Marks: [k] kernel, [.] native,",
 	"[j] JIT code (its DSO column names the jitdump or perf map).",
 	"",
-	"      --sort=total|self   order rows by Children (default) or Self",
-	"      --no-children       one Overhead column (self), as perf --no-children",
-	"      --limit N           print the first N rows",
-	"      --percent-limit P   hide rows and source lines below P percent",
-	"      --source-lines      break each row's self samples down by source line",
-	"      --weight=count      count samples instead of summing periods",
-	"      --full-paths        print DSO and source paths whole",
 	NULL,
 };
 
 enum { OPT_SORT = OPT_COMMAND_LAST, OPT_NO_CHILDREN, OPT_LIMIT, OPT_PERCENT_LIMIT,
        OPT_SOURCE_LINES, OPT_FULL_PATHS };
 
-static const struct option report_options[] = {
-	{ "sort", required_argument, NULL, OPT_SORT },
-	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
-	{ "limit", required_argument, NULL, OPT_LIMIT },
-	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
-	{ "source-lines", no_argument, NULL, OPT_SOURCE_LINES },
-	{ "full-paths", no_argument, NULL, OPT_FULL_PATHS },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option report_options[] = {
+	{ .name = "sort", .id = OPT_SORT, .arg = "=total|self",
+	  .help = "order rows by Children (default) or Self" },
+	{ .name = "no-children", .id = OPT_NO_CHILDREN,
+	  .help = "one Overhead column (self), as perf --no-children" },
+	{ .name = "limit", .id = OPT_LIMIT, .arg = " N",
+	  .help = "print the first N rows" },
+	{ .name = "percent-limit", .id = OPT_PERCENT_LIMIT, .arg = " P",
+	  .help = "hide rows and source lines below P percent" },
+	{ .name = "source-lines", .id = OPT_SOURCE_LINES,
+	  .help = "break each row's self samples down by source line" },
+	{ .shared = CMD_WEIGHT, .id = OPT_WEIGHT, .arg = "=count",
+	  .help = "count samples instead of summing periods" },
+	{ .name = "full-paths", .id = OPT_FULL_PATHS,
+	  .help = "print DSO and source paths whole" },
+	CMD_OPTION_END,
 };
 
 struct report_cmd {
@@ -84,7 +85,7 @@ static void report_prepare(void *ctx, struct command_opts *o)
 {
 	struct report_cmd *cmd = ctx;
 
-	cmd->opts.weight_count = !o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->event = o->in.session.filter.event;
 	o->in.session.jit_lines = cmd->opts.source_lines;
 	/* source lines are looked up in the session's DSOs and JIT code as samples come */
@@ -135,8 +136,8 @@ static void report_release(void *ctx)
 static const struct command report_command = {
 	.sample_anywhere = true,            /* but not with --source-lines */
 	.usage = report_usage,
+	.help_column = 26,
 	.options = report_options,
-	.shared = CMD_WEIGHT,
 	.weight_period = true,             /* as perf report */
 	.parse = report_opt,
 	.prepare = report_prepare,

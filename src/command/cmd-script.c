@@ -9,20 +9,20 @@ static const char *const script_usage[] = {
 	"Write each sample as perf script does by default, sorted by time:",
 	"a header line, then one line per frame 'ADDR SYMBOL+OFFSET (DSO)'.",
 	"",
-	"      --header          first print what the recording's header says",
-	"  -F, --fields LIST     the fields to print, as perf script -F: a list",
-	"                        (comm,tid,time,...) or changes to the defaults",
-	"                        (+pid,-cpu); fields: comm pid tid cpu time period",
-	"                        event trace ip sym symoff dso srcline",
 	NULL,
 };
 
 enum { OPT_HEADER = OPT_COMMAND_LAST };
 
-static const struct option script_options[] = {
-	{ "header", no_argument, NULL, OPT_HEADER },
-	{ "fields", required_argument, NULL, 'F' },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option script_options[] = {
+	{ .name = "header", .id = OPT_HEADER,
+	  .help = "first print what the recording's header says" },
+	{ .name = "fields", .short_name = 'F', .arg = " LIST",
+	  .help = "the fields to print, as perf script -F: a list\n"
+		  "(comm,tid,time,...) or changes to the defaults\n"
+		  "(+pid,-cpu); fields: comm pid tid cpu time period\n"
+		  "event trace ip sym symoff dso srcline" },
+	CMD_OPTION_END,
 };
 
 struct script_cmd {

@@ -25,24 +25,24 @@ static const char *const tiers_usage[] = {
 	"and native code) is interpreted; outer frames (node's top-level script and",
 	"module loader) do not count.",
 	"",
-	"      --by process|thread   one group per process (default) or per thread",
-	"      --interval DURATION   interval length: 100ms, 2s, 500us (bare number:",
-	"                            seconds); default: about 50 over the recording",
-	"      --warm-below PCT      warm-up threshold of the interpreted share (5%)",
-	"      --format table|csv|json|svg  the output format (table); svg: a",
-	"                            stacked-area chart of the shares per group",
-	"      --weight=period       sum sample periods instead of counting samples",
 	NULL,
 };
 
 enum { OPT_BY = OPT_COMMAND_LAST, OPT_INTERVAL, OPT_WARM_BELOW, OPT_FORMAT };
 
-static const struct option tiers_options[] = {
-	{ "by", required_argument, NULL, OPT_BY },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "warm-below", required_argument, NULL, OPT_WARM_BELOW },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option tiers_options[] = {
+	{ .name = "by", .id = OPT_BY, .arg = " process|thread",
+	  .help = "one group per process (default) or per thread" },
+	{ .name = "interval", .id = OPT_INTERVAL, .arg = " DURATION",
+	  .help = "interval length: 100ms, 2s, 500us (bare number:\n"
+		  "seconds); default: about 50 over the recording" },
+	{ .name = "warm-below", .id = OPT_WARM_BELOW, .arg = " PCT",
+	  .help = "warm-up threshold of the interpreted share (5%)" },
+	{ .name = "format", .id = OPT_FORMAT, .arg = " table|csv|json|svg",
+	  .help = "the output format (table); svg: a\n"
+		  "stacked-area chart of the shares per group" },
+	CMD_OPTION_SHARED(CMD_WEIGHT),
+	CMD_OPTION_END,
 };
 
 typedef int (*tiers_writer)(const struct tiers_view *v, FILE *out);
@@ -139,7 +139,7 @@ static void tiers_prepare(void *ctx, struct command_opts *o)
 {
 	struct tiers_cmd *cmd = ctx;
 
-	cmd->opts.weight_period = o->weight_period;
+	cmd->opts.stack = o->stack;
 	cmd->tiers = tiers__new(&cmd->opts);
 }
 
@@ -176,8 +176,8 @@ static const struct command tiers_command = {
 	.stacks = true,                    /* warns about leaf-only events: inclusive = self */
 	.sample_anywhere = true,
 	.usage = tiers_usage,
+	.help_column = 28,
 	.options = tiers_options,
-	.shared = CMD_WEIGHT,
 	.weight_period = false,            /* count samples */
 	.parse = tiers_opt,
 	.prepare = tiers_prepare,

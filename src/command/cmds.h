@@ -1,8 +1,10 @@
 /*
  * The subcommands. How to add one:
- *  1. write src/cmd-NAME.c: its usage[] and option table at file scope,
- *     a struct of its options and writer, the hooks of a struct command
- *     (command.h: which shared options it takes, how it writes, whether
+ *  1. write src/command/cmd-NAME.c: its usage[] prose and its option table
+ *     (option.h: one row an option, from which getopt, --help and jitsym.1
+ *     are made; CMD_OPTION_SHARED rows for the shared options it takes) at
+ *     file scope, a struct of its options and writer, the hooks of a
+ *     struct command (command.h: how it writes, whether
  *     its sample hook may run on another thread: sample_anywhere, when it
  *     reads only its resolved_sample, handoff.h) and
  *     "int cmd_NAME(int argc, char **argv)" calling command__run();

@@ -7,16 +7,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const struct {
-	struct option opt;
-	unsigned int bit;
-} shared_options[] = {
-	{ { "weight", required_argument, NULL, OPT_WEIGHT }, CMD_WEIGHT },
-	{ { "include-pid", no_argument, NULL, OPT_INCLUDE_PID }, CMD_INCLUDE_PID },
-	{ { "include-tid", no_argument, NULL, OPT_INCLUDE_TID }, CMD_INCLUDE_TID },
-	{ { "no-kernel", no_argument, NULL, OPT_NO_KERNEL }, CMD_NO_KERNEL },
-	{ { "off-cpu", no_argument, NULL, OPT_OFF_CPU }, CMD_OFF_CPU },
-	{ { "on-off-cpu", no_argument, NULL, OPT_ON_OFF_CPU }, CMD_OFF_CPU },
+/* The options of enum command_shared: a command's CMD_OPTION_SHARED rows stand for them. */
+static const struct cmd_option shared_options[] = {
+	{ .name = "include-pid", .id = OPT_INCLUDE_PID, .shared = CMD_INCLUDE_PID,
+	  .help = "append -PID to the process name" },
+	{ .name = "include-tid", .id = OPT_INCLUDE_TID, .shared = CMD_INCLUDE_TID,
+	  .help = "append -PID/TID to the process name" },
+	{ .name = "no-kernel", .id = OPT_NO_KERNEL, .shared = CMD_NO_KERNEL,
+	  .help = "leave kernel frames out" },
+	{ .name = "weight", .id = OPT_WEIGHT, .shared = CMD_WEIGHT, .arg = "=period",
+	  .help = "sum sample periods instead of counting samples" },
+	{ .name = "off-cpu", .id = OPT_OFF_CPU, .shared = CMD_OFF_CPU,
+	  .help = "weigh each stack by the time its thread was off the\n"
+		  "CPU, in ns, from the recording's context switches\n"
+		  "(perf record -e sched:sched_switch -g, --switch-events\n"
+		  "or --off-cpu); implies --weight=period" },
+	{ .name = "on-off-cpu", .id = OPT_ON_OFF_CPU, .shared = CMD_OFF_CPU,
+	  .help = "both: on-CPU samples weighed by their period (ns for\n"
+		  "cpu-clock) and off-CPU stacks under a leaf [off-cpu]" },
 };
 
 /* One run of a command: what command__run() and the session hooks share. */
@@ -34,54 +42,96 @@ struct command_run {
 	bool started;              /* its start hook ran: it could be opened */
 };
 
-static size_t nr_options(const struct option *o)
+/*
+ * Append to all[*nr] row r of a command's table, or for a CMD_OPTION_SHARED
+ * row the shared options it stands for, with its arg and help where set.
+ * all has room for every shared option.
+ */
+static void expand_row(const struct cmd_option *r, struct cmd_option *all, size_t *nr)
 {
-	size_t n = 0;
+	size_t i;
 
-	while (o && o[n].name)
-		n++;
-	return n;
+	if (r->more) {
+		if (!*nr)
+			BUG("option table starts with a .more row");
+		all[*nr] = *r;
+		all[*nr].name = all[*nr - 1].name;
+		all[*nr].short_name = all[*nr - 1].short_name;
+		(*nr)++;
+		return;
+	}
+	if (r->name) {
+		all[(*nr)++] = *r;
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(shared_options); i++) {
+		const struct cmd_option *s = &shared_options[i];
+
+		if (s->shared != r->shared || (r->id && s->id != r->id))
+			continue;
+		all[*nr] = *s;
+		if (r->arg)
+			all[*nr].arg = r->arg;
+		if (r->help)
+			all[*nr].help = r->help;
+		(*nr)++;
+	}
 }
 
-/* The input options, the shared ones c takes and c's own, in one table. */
+struct cmd_option *command__options(const struct command *c, size_t *nr)
+{
+	const struct cmd_option *r;
+	size_t n = 0;
+	struct cmd_option *all;
+
+	for (r = c->options; r && !cmd_option__is_end(r); r++)
+		n++;
+	all = xcalloc(st_add(st_mult(n, ARRAY_SIZE(shared_options)), 1), sizeof(*all));
+	*nr = 0;
+	for (r = c->options; r && !cmd_option__is_end(r); r++)
+		expand_row(r, all, nr);
+	return all;
+}
+
+/* getopt_long's table for c: the input options, then c's own and shared ones. */
 static struct option *long_options(const struct command *c)
 {
-	size_t n_in = nr_options(input_long_options), n_own = nr_options(c->options), i, n;
-	struct option *all = xcalloc(st_add(st_add(n_in, ARRAY_SIZE(shared_options)), n_own + 1),
-				     sizeof(*all));
+	const struct cmd_option *o;
+	struct cmd_option *own;
+	size_t n_in = 0, n_own, i, n;
+	struct option *all;
 
-	memcpy(all, input_long_options, n_in * sizeof(*all));
-	n = n_in;
-	for (i = 0; i < ARRAY_SIZE(shared_options); i++)
-		if (c->shared & shared_options[i].bit)
-			all[n++] = shared_options[i].opt;
-	if (n_own)
-		memcpy(all + n, c->options, n_own * sizeof(*all));
+	for (o = input_options; !cmd_option__is_end(o); o++)
+		n_in++;
+	own = command__options(c, &n_own);
+	all = xcalloc(st_add(st_add(n_in, n_own), 1), sizeof(*all));
+	for (n = 0; n < n_in; n++)
+		cmd_option__to_getopt(&input_options[n], &all[n]);
+	for (i = 0; i < n_own; i++)
+		if (!own[i].more)
+			cmd_option__to_getopt(&own[i], &all[n++]);
+	free(own);
 	return all;
 }
 
 /*
- * ":" (missing values reported, not printed by getopt), INPUT_SHORT_OPTIONS,
- * and the short form of each of the command's options whose value is a
- * letter or digit: { "fields", required_argument, NULL, 'F' } makes
- * "-F LIST" work too.
+ * ":" (missing values reported, not printed by getopt), then the short
+ * form of each option that has one, as in the long table lo: an entry
+ * whose value is a letter is "-F LIST" too.
  */
-static char *short_options(const struct option *o)
+static char *short_options(const struct option *lo)
 {
 	struct sbuf sb = SBUF_INIT;
 
-	sbuf_addstr(&sb, ":" INPUT_SHORT_OPTIONS);
-	for (; o && o->name; o++) {
-		int v = o->val;
+	sbuf_addch(&sb, ':');
+	for (; lo->name; lo++) {
+		int v = lo->val;
 
-		if (o->flag || !((v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z') ||
-				 (v >= '0' && v <= '9')) || strchr(sb.buf, v))
+		if (!((v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z')))
 			continue;
 		sbuf_addch(&sb, (char)v);
-		if (o->has_arg == required_argument)
+		if (lo->has_arg == required_argument)
 			sbuf_addch(&sb, ':');
-		else if (o->has_arg == optional_argument)
-			sbuf_addstr(&sb, "::");
 	}
 	return sbuf_detach(&sb, NULL);
 }
@@ -105,9 +155,9 @@ static int bad_option(const char *name, int c, const char *arg)
 static int parse_weight(struct command_opts *o, const char *arg)
 {
 	if (!strcmp(arg, "period"))
-		o->weight_period = true;
+		o->stack.weight_period = true;
 	else if (!strcmp(arg, "count") || !strcmp(arg, "samples"))
-		o->weight_period = false;
+		o->stack.weight_period = false;
 	else
 		return error("--weight takes 'period' or 'count', not '%s'", arg);
 	return 0;
@@ -123,9 +173,9 @@ static int parse_one(struct command_run *run, int c, const char *arg)
 		return ret < 0 ? -1 : 0;
 	switch (c) {
 	case OPT_WEIGHT:      return parse_weight(o, arg);
-	case OPT_INCLUDE_PID: o->include_pid = true; return 0;
-	case OPT_INCLUDE_TID: o->include_tid = true; return 0;
-	case OPT_NO_KERNEL:   o->no_kernel = true; return 0;
+	case OPT_INCLUDE_PID: o->stack.include_pid = true; return 0;
+	case OPT_INCLUDE_TID: o->stack.include_tid = true; return 0;
+	case OPT_NO_KERNEL:   o->stack.no_kernel = true; return 0;
 	case OPT_OFF_CPU:     o->in.session.offcpu = OFFCPU_ONLY; return 0;
 	case OPT_ON_OFF_CPU:  o->in.session.offcpu = OFFCPU_BOTH; return 0;
 	default:
@@ -183,8 +233,16 @@ static int parse_argv(struct command_run *run, int argc, char **argv)
 static void print_usage(const struct command *c)
 {
 	const char *const *usage;
+	struct cmd_option *own;
+	size_t nr, i;
 
 	for (usage = c->usage; *usage; usage++)
+		printf("%s\n", *usage);
+	own = command__options(c, &nr);
+	for (i = 0; i < nr; i++)
+		cmd_option__print(&own[i], c->help_column ? c->help_column : 24, stdout);
+	free(own);
+	for (usage = c->usage_tail; usage && *usage; usage++)
 		printf("%s\n", *usage);
 	input_opts__usage(stdout, c->nr_inputs);
 }
@@ -300,12 +358,16 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 	struct command_run run = { .c = c, .ctx = ctx, .name = argv[0] };
 	int ret;
 
+	if (argc == 2 && !strcmp(argv[1], COMMAND_MAN_SOURCE)) {
+		command__man(c, argv[0], stdout);
+		return EXIT_OK;
+	}
 	input_opts__init(&run.opts.in);
 	run.opts.in.session.filter.first_event_only = !c->all_events;
 	run.opts.in.session.stacks = c->stacks;
 	run.opts.in.session.sample_anywhere = c->sample_anywhere;
 	run.opts.in.output_thread = c->output_thread;
-	run.opts.weight_period = c->weight_period;
+	run.opts.stack.weight_period = c->weight_period;
 	outfile__catch_signals();
 	ret = parse_argv(&run, argc, argv);
 	if (ret) {
@@ -316,7 +378,7 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 	}
 	/* off-CPU stacks weigh the ns their thread was off; on-CPU ones their period */
 	if (run.opts.in.session.offcpu)
-		run.opts.weight_period = true;
+		run.opts.stack.weight_period = true;
 	if (c->binary_output && !run.opts.in.output && isatty(STDOUT_FILENO)) {
 		error("not writing %s to a terminal: use -o FILE", c->binary_output);
 		input_opts__release(&run.opts.in);

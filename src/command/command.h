@@ -32,6 +32,7 @@
 
 #include <stdio.h>
 
+#include "aggregate/stack-opts.h"
 #include "command/input-opts.h"
 
 /* Options several commands take; a command lists the ones it accepts. */
@@ -43,15 +44,6 @@ enum command_shared {
 	CMD_OFF_CPU     = 1u << 4,   /* --off-cpu, --on-off-cpu (session_opts.offcpu; weight: period) */
 };
 
-/* The usage lines of CMD_OFF_CPU for a profile of stacks (fold, flamegraph). */
-#define CMD_OFF_CPU_USAGE \
-	"      --off-cpu         weigh each stack by the time its thread was off the", \
-	"                        CPU, in ns, from the recording's context switches", \
-	"                        (perf record -e sched:sched_switch -g, --switch-events", \
-	"                        or --off-cpu); implies --weight=period", \
-	"      --on-off-cpu      both: on-CPU samples weighed by their period (ns for", \
-	"                        cpu-clock) and off-CPU stacks under a leaf [off-cpu]"
-
 /* getopt_long values of the shared options; a command's own start at OPT_COMMAND_LAST. */
 enum {
 	OPT_WEIGHT = OPT_INPUT_LAST, OPT_INCLUDE_PID, OPT_INCLUDE_TID, OPT_NO_KERNEL,
@@ -62,14 +54,21 @@ enum {
 /* The parsed command line, as prepare() sees it. */
 struct command_opts {
 	struct input_opts in;      /* prepare() may set in.session.jit_lines */
-	bool weight_period;        /* --weight: sum periods (true) or count samples */
-	bool include_pid, include_tid, no_kernel;
+	/* --include-pid, --include-tid, --no-kernel, --weight (sum periods or count samples) */
+	struct stack_opts stack;
 };
 
 struct command {
-	const char *const *usage;        /* the command's usage lines, NULL-terminated */
-	const struct option *options;    /* its own long options, or NULL */
-	unsigned int shared;             /* the enum command_shared it takes */
+	const char *const *usage;        /* --help's lines before the options, NULL-terminated */
+	/*
+	 * Its options in --help's order, ended by CMD_OPTION_END, or NULL:
+	 * its own, and a CMD_OPTION_SHARED row for each enum command_shared
+	 * it takes (a shared row with an id stands for that option alone,
+	 * shown with the row's arg and help where they are set).
+	 */
+	const struct cmd_option *options;
+	const char *const *usage_tail;   /* --help's lines after the options, or NULL */
+	int help_column;                 /* where the options' help starts; 0: 24 */
 	bool weight_period;              /* --weight's default */
 	bool all_events;                 /* every event by default, not only the first */
 	bool stacks;                     /* writes whole stacks: session_opts.stacks */
@@ -113,6 +112,33 @@ struct command {
  * error() naming option ("--warm-below") when arg is not one.
  */
 int command__parse_percent(const char *option, const char *arg, double *pct);
+
+/*
+ * c's options in --help's order, its CMD_OPTION_SHARED rows replaced by
+ * the shared options they stand for; *nr of them, then CMD_OPTION_END.
+ * The caller frees the array (not the strings: the tables').
+ */
+struct cmd_option *command__options(const struct command *c, size_t *nr);
+
+/*
+ * The hidden option "jitsym NAME --man-source" (alone): print command
+ * NAME's part of jitsym.1 (man.c's command__man) instead of running it;
+ * "jitsym --man-source" makes the whole page (main.c).
+ */
+#define COMMAND_MAN_SOURCE "--man-source"
+
+/*
+ * Write command c (called name) as a subsection of jitsym.1's COMMANDS,
+ * in roff: its synopsis, the prose of its --help, its options as .TP
+ * items, and a pointer to the section command__man_shared() writes (or
+ * its own copy of those options when they differ: nr_inputs 2). Each part
+ * is marked for tests/cli/t-man.sh: '.\" command: NAME', '.\" shared: HEADING'.
+ */
+void command__man(const struct command *c, const char *name, FILE *fp);
+/* Write the section of the options for reading the recording, marked '.\" shared-section: HEADING'. */
+void command__man_shared(FILE *fp);
+/* Write s as one roff text line (escaped: '-', '\\', a leading '.' or '\''). */
+void command__man_text(FILE *fp, const char *s);
 
 /* Run command c with state ctx over argv (argv[0]: its name); returns an enum jitsym_exit. */
 int command__run(const struct command *c, void *ctx, int argc, char **argv);

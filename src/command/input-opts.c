@@ -7,60 +7,54 @@
 
 #include <ctype.h>
 
-const char *const input_opts_usage[] = {
-	"  -i, --input FILE      perf.data to read (default: perf.data; '-' for stdin)",
-	"  -o, --output FILE     write to FILE (default, and with -o -: stdout)",
-	"      --symfs DIR       look for every binary under DIR",
-	"      --kallsyms FILE   kernel symbols (default: /proc/kallsyms when the",
-	"                        recording was made on the running kernel)",
-	"      --buildid-dir DIR perf build-id cache (default: ~/.debug)",
-	"      --no-demangle     keep C++ and Rust names mangled",
-	"      --pid PID,...     only samples of these processes",
-	"      --tid TID,...     only samples of these threads",
-	"      --comm NAME,...   only samples of threads with these names",
-	"      --event NAME      only samples of this event",
-	"      --time START,END  only samples in this time window, as perf script",
-	"                        takes it: seconds of the sample clock, either side",
-	"                        may be empty, ranges apart by blanks; or percent",
-	"                        slices of the recording: 10%/2, 0%-10%,30%-40%",
-	"      --cpu LIST        only samples taken on these CPUs (0-2,4)",
-	"      --jit-dir DIR     look for jit-PID.dump files in DIR too (repeatable)",
-	"      --perfmap-dir DIR look for perf-PID.map files in DIR too (repeatable)",
-	"      --jitdump PID=FILE",
-	"                        process PID's jitdump is FILE (PID as the recording",
-	"                        shows it, e.g. in a container; repeatable)",
-	"      --perfmap PID=FILE",
-	"                        process PID's perf map is FILE (repeatable)",
-	"      --threads N       threads to work with (default: one per CPU, at",
-	"                        most 2); the output is the same with any N",
-	"  -q, --quiet           no warnings",
-	"  -v, --verbose         more detail on stderr",
-	"  -h, --help            this help",
-	NULL,
-};
-
-const struct option input_long_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "jit-dir", required_argument, NULL, OPT_JIT_DIR },
-	{ "perfmap-dir", required_argument, NULL, OPT_PERFMAP_DIR },
-	{ "jitdump", required_argument, NULL, OPT_JITDUMP },
-	{ "perfmap", required_argument, NULL, OPT_PERFMAP },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct cmd_option input_options[] = {
+	{ .name = "input", .short_name = 'i', .arg = " FILE",
+	  .help = "perf.data to read (default: perf.data; '-' for stdin)" },
+	{ .name = "output", .short_name = 'o', .arg = " FILE",
+	  .help = "write to FILE (default, and with -o -: stdout)" },
+	{ .name = "symfs", .id = OPT_SYMFS, .arg = " DIR",
+	  .help = "look for every binary under DIR" },
+	{ .name = "kallsyms", .id = OPT_KALLSYMS, .arg = " FILE",
+	  .help = "kernel symbols (default: /proc/kallsyms when the\n"
+		  "recording was made on the running kernel)" },
+	{ .name = "buildid-dir", .id = OPT_BUILDID_DIR, .arg = " DIR",
+	  .help = "perf build-id cache (default: ~/.debug)" },
+	{ .name = "no-demangle", .id = OPT_NO_DEMANGLE,
+	  .help = "keep C++ and Rust names mangled" },
+	{ .name = "pid", .id = OPT_PID, .arg = " PID,...",
+	  .help = "only samples of these processes" },
+	{ .name = "tid", .id = OPT_TID, .arg = " TID,...",
+	  .help = "only samples of these threads" },
+	{ .name = "comm", .id = OPT_COMM, .arg = " NAME,...",
+	  .help = "only samples of threads with these names" },
+	{ .name = "event", .id = OPT_EVENT, .arg = " NAME",
+	  .help = "only samples of this event" },
+	{ .name = "time", .id = OPT_TIME, .arg = " START,END",
+	  .help = "only samples in this time window, as perf script\n"
+		  "takes it: seconds of the sample clock, either side\n"
+		  "may be empty, ranges apart by blanks; or percent\n"
+		  "slices of the recording: 10%/2, 0%-10%,30%-40%" },
+	{ .name = "cpu", .id = OPT_CPU, .arg = " LIST",
+	  .help = "only samples taken on these CPUs (0-2,4)" },
+	{ .name = "jit-dir", .id = OPT_JIT_DIR, .arg = " DIR",
+	  .help = "look for jit-PID.dump files in DIR too (repeatable)" },
+	{ .name = "perfmap-dir", .id = OPT_PERFMAP_DIR, .arg = " DIR",
+	  .help = "look for perf-PID.map files in DIR too (repeatable)" },
+	{ .name = "jitdump", .id = OPT_JITDUMP, .arg = " PID=FILE",
+	  .help = "\nprocess PID's jitdump is FILE (PID as the recording\n"
+		  "shows it, e.g. in a container; repeatable)" },
+	{ .name = "perfmap", .id = OPT_PERFMAP, .arg = " PID=FILE",
+	  .help = "\nprocess PID's perf map is FILE (repeatable)" },
+	{ .name = "threads", .id = OPT_THREADS, .arg = " N",
+	  .help = "threads to work with (default: one per CPU, at\n"
+		  "most 2); the output is the same with any N" },
+	{ .name = "quiet", .short_name = 'q',
+	  .help = "no warnings" },
+	{ .name = "verbose", .short_name = 'v',
+	  .help = "more detail on stderr" },
+	{ .name = "help", .short_name = 'h',
+	  .help = "this help" },
+	CMD_OPTION_END,
 };
 
 void input_opts__init(struct input_opts *o)
@@ -191,10 +185,10 @@ int input_opts__close_output(struct outfile *out, bool keep)
 
 void input_opts__usage(FILE *fp, unsigned nr_inputs)
 {
-	const char *const *usage;
+	const struct cmd_option *o;
 
-	fprintf(fp, "\nOptions for reading the recording:\n");
-	for (usage = input_opts_usage; *usage; usage++)
-		if (nr_inputs != 2 || strncmp(*usage, "  -i, --input ", 14))
-			fprintf(fp, "%s\n", *usage);
+	fprintf(fp, "\n" INPUT_OPTS_HEADING ":\n");
+	for (o = input_options; !cmd_option__is_end(o); o++)
+		if (nr_inputs != 2 || o->short_name != 'i')
+			cmd_option__print(o, 24, fp);
 }

@@ -6,8 +6,7 @@
 #ifndef JITSYM_INPUT_OPTS_H
 #define JITSYM_INPUT_OPTS_H
 
-#include <getopt.h>
-
+#include "command/option.h"
 #include "session/session.h"
 
 struct outfile;
@@ -27,12 +26,11 @@ enum {
  */
 #define INPUT_MAX_THREADS 2
 
-/* The input options, NULL-terminated, and their short forms. */
-extern const struct option input_long_options[];
-#define INPUT_SHORT_OPTIONS "i:o:qvh"
+/* The heading of the input options in --help, with a ':' after it, and in jitsym.1 */
+#define INPUT_OPTS_HEADING "Options for reading the recording"
 
-/* The usage lines for the input options. */
-extern const char *const input_opts_usage[];
+/* The input options, their help and getopt values: the table, ended by CMD_OPTION_END. */
+extern const struct cmd_option input_options[];
 
 struct input_opts {
 	const char *path;            /* default "perf.data" */

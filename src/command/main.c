@@ -8,6 +8,7 @@
  */
 #include "common/common.h"
 #include "command/cmds.h"
+#include "command/command.h"
 
 #include <getopt.h>
 
@@ -41,6 +42,64 @@ static void main_usage(FILE *fp)
 		"3 the output (-o FILE or standard output) cannot be written.\n");
 }
 
+/* The COMMANDS overview of jitsym.1: a .TP item per command. */
+static void man_command_list(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		printf(".TP\n\\fB%s\\fR\n", commands[i].name);
+		command__man_text(stdout, commands[i].help);
+	}
+}
+
+/* Each command's part of jitsym.1 (its own COMMAND_MAN_SOURCE), then the shared options. */
+static int man_commands(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		char *argv[] = { (char *)commands[i].name, (char *)COMMAND_MAN_SOURCE, NULL };
+
+		if (commands[i].fn(2, argv) != EXIT_OK)
+			return EXIT_USAGE;
+	}
+	command__man_shared(stdout);
+	return EXIT_OK;
+}
+
+/* A line of the prose, "@VERSION@" in it as this jitsym's version. */
+static void man_prose_line(const char *line)
+{
+	const char *at;
+
+	while ((at = strstr(line, "@VERSION@"))) {
+		printf("%.*s%s", (int)(at - line), line, PACKAGE_VERSION);
+		line = at + strlen("@VERSION@");
+	}
+	fputs(line, stdout);
+}
+
+/*
+ * jitsym --man-source: jitsym.1 on stdout, from doc/jitsym.1.prose on
+ * stdin: its lines @COMMAND_LIST@ and @COMMANDS@ replaced by the commands
+ * and their options, @VERSION@ by the version.
+ */
+static int man_source(void)
+{
+	char line[4096];
+
+	while (fgets(line, sizeof(line), stdin)) {
+		if (!strcmp(line, "@COMMAND_LIST@\n"))
+			man_command_list();
+		else if (!strcmp(line, "@COMMANDS@\n") && man_commands())
+			return EXIT_USAGE;
+		else if (strcmp(line, "@COMMANDS@\n"))
+			man_prose_line(line);
+	}
+	return ferror(stdin) || fflush(stdout) || ferror(stdout) ? EXIT_OUTPUT : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -54,6 +113,8 @@ int main(int argc, char **argv)
 		main_usage(stdout);
 		return EXIT_OK;
 	}
+	if (!strcmp(argv[1], COMMAND_MAN_SOURCE) && argc == 2)
+		return man_source();
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("jitsym %s\n", PACKAGE_VERSION);
 		return EXIT_OK;

@@ -46,8 +46,7 @@ struct differ {
 struct differ *differ__new(const struct diff_opts *opts)
 {
 	struct aggregate_opts ao = {
-		.no_kernel = opts->no_kernel, .weight_period = opts->weight_period,
-		.normalize = opts->normalize, .node_frames = true,
+		.stack = opts->stack, .normalize = opts->normalize, .node_frames = true,
 	};
 	struct differ *d = xcalloc(1, sizeof(*d));
 
@@ -346,7 +345,7 @@ static int write_folded(struct differ *d, FILE *out)
 static int write_svg(struct differ *d, FILE *out)
 {
 	struct flamegraph_opts fo = {
-		.weight_period = d->opts.weight_period, .title = d->opts.title,
+		.stack.weight_period = d->opts.stack.weight_period, .title = d->opts.title,
 		.width = d->opts.width, .minwidth = d->opts.minwidth,
 		.minwidth_pct = d->opts.minwidth_pct,
 	};
@@ -497,25 +496,25 @@ static int write_table(struct differ *d, FILE *out)
 {
 	struct fn_weights *fw = function_weights(d);
 	struct sbuf sb = SBUF_INIT;
-	const char *unit = d->opts.weight_period ? "period" : "samples";
+	const char *unit = d->opts.stack.weight_period ? "period" : "samples";
 
 	sbuf_addf(&sb, "BASE: %" PRIu64 " samples", d->nr_samples[0]);
-	if (d->opts.weight_period)
+	if (d->opts.stack.weight_period)
 		sbuf_addf(&sb, ", period %" PRIu64, d->sum[0]);
 	sbuf_addf(&sb, "; NEW: %" PRIu64 " samples", d->nr_samples[1]);
-	if (d->opts.weight_period)
+	if (d->opts.stack.weight_period)
 		sbuf_addf(&sb, ", period %" PRIu64, d->sum[1]);
 	if (d->jit_leaf)
 		sbuf_addf(&sb, "\nJIT frames on top of NEW's stacks that BASE has too: %.1f%% of "
 			  "their %s by name, %.1f%% with the whole stack",
 			  100.0 * (double)d->jit_matched / (double)d->jit_leaf,
-			  d->opts.weight_period ? "period" : "samples",
+			  d->opts.stack.weight_period ? "period" : "samples",
 			  100.0 * (double)d->jit_stack_matched / (double)d->jit_leaf);
 	if (d->opts.absolute)
 		sbuf_addf(&sb, "\nweights in %s; change: NEW - BASE\n", unit);
 	else
 		sbuf_addf(&sb, "\nweights as shares of each run's %s; change: NEW - BASE, "
-			  "in points\n", d->opts.weight_period ? "period" : "samples");
+			  "in points\n", d->opts.stack.weight_period ? "period" : "samples");
 	add_rankings(&sb, d, fw, false);
 	add_rankings(&sb, d, fw, true);
 	fwrite(sb.buf, 1, sb.len, out);

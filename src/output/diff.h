@@ -24,14 +24,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "aggregate/stack-opts.h"
 #include "resolve/sample.h"
 
 enum diff_format { DIFF_FOLDED, DIFF_TABLE, DIFF_SVG };
 
 struct diff_opts {
 	bool normalize;         /* frame-normalize.h's labels */
-	bool no_kernel;
-	bool weight_period;     /* sum periods rather than count samples */
+	struct stack_opts stack;   /* no_kernel, weight_period */
 	bool absolute;          /* table and colours by raw weight, not by shares */
 	unsigned top;           /* the table's rows per ranking */
 	const char *title;      /* svg: NULL for the default */

@@ -63,9 +63,7 @@ struct flamegraph {
 struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts)
 {
 	struct aggregate_opts ao = {
-		.include_pid = opts->include_pid, .include_tid = opts->include_tid,
-		.no_kernel = opts->no_kernel, .node_frames = true,
-		.weight_period = opts->weight_period,
+		.stack = opts->stack, .node_frames = true,
 	};
 	struct flamegraph *fg = xcalloc(1, sizeof(*fg));
 
@@ -116,7 +114,7 @@ static void note_unit(struct flamegraph *fg, const struct resolved_sample *rs)
 
 void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs)
 {
-	if (fg->opts.weight_period)
+	if (fg->opts.stack.weight_period)
 		note_unit(fg, rs);
 	aggregator__add(fg->agg, rs);
 }
@@ -127,7 +125,7 @@ void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs)
  */
 static enum fg_unit weight_unit(const struct flamegraph *fg)
 {
-	if (!fg->opts.weight_period)
+	if (!fg->opts.stack.weight_period)
 		return FGU_SAMPLES;
 	if (fg->diff || fg->nr_counted)
 		return FGU_PERIOD;
@@ -660,7 +658,7 @@ static int add_diff_legend(struct sbuf *sb, const struct flamegraph *fg)
 	}
 	sbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\">colour: change of a frame's self %s from BASE "
 		  "to NEW%s; width: NEW</text>\n", x, LEGEND_Y + 10,
-		  fg->opts.weight_period ? "period" : "samples",
+		  fg->opts.stack.weight_period ? "period" : "samples",
 		  fg->diff->absolute ? "" : ", as shares of each run's total");
 	sbuf_addstr(sb, "</g>\n");
 	return 1;
@@ -761,7 +759,7 @@ static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const str
 		sbuf_addstr(sb, nr_samples == 1 ? " off-CPU stack" : " off-CPU stacks");
 	else
 		sbuf_addstr(sb, nr_samples == 1 ? " sample" : " samples");
-	if (fg->opts.weight_period)
+	if (fg->opts.stack.weight_period)
 		add_weighting(sb, fg);
 	if (lo->nr_omitted) {
 		sbuf_addf(sb, "; %zu frame%s narrower than %g%s not shown", lo->nr_omitted,

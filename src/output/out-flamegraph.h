@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "aggregate/stack-opts.h"
 #include "resolve/sample.h"
 
 #define FLAMEGRAPH_DEFAULT_WIDTH 1200
@@ -49,9 +50,7 @@
 
 struct flamegraph_opts {
 	/* which stacks, as in struct fold_opts */
-	bool include_pid, include_tid;
-	bool no_kernel;
-	bool weight_period;     /* sum periods rather than count samples */
+	struct stack_opts stack;
 	const char *title;      /* NULL: "Flame Graph" */
 	unsigned width;         /* image width in pixels; 0: the default */
 	/*

@@ -19,10 +19,8 @@ struct folder {
 struct folder *folder__new(const struct fold_opts *opts)
 {
 	struct aggregate_opts ao = {
-		.include_pid = opts->include_pid, .include_tid = opts->include_tid,
-		.annotate = opts->annotate, .no_kernel = opts->no_kernel,
+		.stack = opts->stack, .annotate = opts->annotate,
 		.unknown_dso = opts->unknown_dso,
-		.weight_period = opts->weight_period,
 	};
 	struct folder *f = xcalloc(1, sizeof(*f));
 

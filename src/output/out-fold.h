@@ -18,14 +18,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "aggregate/stack-opts.h"
 #include "resolve/sample.h"
 
 struct fold_opts {
-	bool include_pid, include_tid;
+	struct stack_opts stack;
 	bool annotate;
 	bool unknown_dso;     /* --unknown=dso: "[libc.so.6]" rather than "[unknown]" */
-	bool no_kernel;
-	bool weight_period;   /* sum periods rather than count samples */
 };
 
 struct folder;

@@ -77,7 +77,7 @@ struct reporter {
 
 struct reporter *reporter__new(const struct report_opts *opts)
 {
-	struct aggregate_opts ao = { .by_frame = true, .weight_period = !opts->weight_count };
+	struct aggregate_opts ao = { .by_frame = true, .stack = opts->stack };
 	struct reporter *r = xcalloc(1, sizeof(*r));
 
 	r->opts = *opts;
@@ -194,7 +194,7 @@ static void add_leaf(struct reporter *r, struct row *row, const struct frame *f,
 
 void reporter__add(struct reporter *r, const struct resolved_sample *rs)
 {
-	uint64_t w = r->opts.weight_count ? 1 : rs->sample->period;
+	uint64_t w = r->opts.stack.weight_period ? rs->sample->period : 1;
 	const struct agg_node *nodes;
 	uint32_t leaf, process;
 	size_t nr;

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "aggregate/stack-opts.h"
 #include "resolve/sample.h"
 
 enum report_sort {
@@ -41,7 +42,7 @@ struct report_opts {
 	double percent_limit;     /* hide rows whose sort column, and source lines
 	                             whose share, is below this percentage */
 	bool source_lines;
-	bool weight_count;        /* 1 per sample rather than the period */
+	struct stack_opts stack;  /* weight_period: the period per sample, or 1 */
 	bool full_paths;          /* DSO and source file paths whole, not their basenames */
 };
 

@@ -1,11 +1,13 @@
 #!/bin/sh
-# jitsym.1 (made by doc/mkman.sh from the --help texts and
-# doc/jitsym.1.prose) says what --help says:
+# jitsym.1 (made by 'jitsym --man-source' from doc/jitsym.1.prose and
+# the option tables --help prints, src/command/man.c) says what --help
+# says:
 #  - the page's commands are those 'jitsym --help' lists, in its order;
 #  - for each command, the options its --help lists (the leading -x and
 #    --name words of each option line) are the options the page lists for
 #    it (its own .TP items and, where it says '.\" shared: HEADING', the
 #    section marked '.\" shared-section: HEADING'), no more, no fewer;
+#  - every option item of the page says what the option does;
 #  - 'make install-man DESTDIR=...' installs it as man1/jitsym.1, and
 #    'man -l' (man-db) renders the installed page without a warning, as
 #    do groff -ww and mandoc -Tlint where they are installed (each
@@ -63,6 +65,16 @@ while read -r cmd; do
 		diff "$tmp/$cmd.help" "$tmp/$cmd.man"
 	fi
 done <"$tmp/cmds.help"
+
+# a .TP item: the option in bold, then a line of what it does
+undoc=$(awk '/^\.TP/ { tp = 1; next }
+	tp == 1 { tp = 2; item = $0; next }
+	tp == 2 { tp = 0; if ($0 == "" || $0 ~ /^\./) print item }' "$page")
+if [ -z "$undoc" ]; then
+	ok "every option item of the page says what it does"
+else
+	bad "option items without a description: $undoc"
+fi
 
 if ! command -v man >/dev/null 2>&1; then
 	echo "ok - man -l # SKIP man (man-db) not installed"

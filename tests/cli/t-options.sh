@@ -6,6 +6,10 @@
 # (tests/golden/offcpu-synth/sched.spec; diff gets it twice), and the run
 # must not end in a usage error (exit 1): an option --help lists but the
 # command refuses (diff's -i, once) fails here, by command and option.
+# And each option is written once (src/command/option.h's tables): no long
+# name in two rows of a command's file, the shared and input options of
+# command.c and input-opts.c in no command's file, no option line of a
+# usage text or getopt entry written by hand.
 set -u
 # shellcheck source=../tap.sh
 . "$(dirname "$0")/../tap.sh"
@@ -96,4 +100,26 @@ for c in $cmds; do
 		bad "$c refuses options its --help lists:$refused"
 	fi
 done
+
+src=$abs_top_srcdir/src/command
+names() { sed -n 's/.*\.name = "\([a-z0-9-]*\)".*/\1/p' "$@"; }
+common=$(names "$src/command.c" "$src/input-opts.c")
+twice=$(echo "$common" | sort | uniq -d)
+for f in "$src"/cmd-*.c; do
+	d=$( { names "$f"; echo "$common"; } | sort | uniq -d)
+	[ -n "$d" ] && twice="$twice ${f##*/}: $(echo $d)"
+done
+n=$( { echo "$common"; names "$src"/cmd-*.c; } | grep -c .)
+if [ -z "$twice" ] && [ "$n" -gt 30 ]; then
+	ok "each of the $n option rows of src/command/ names its option once"
+else
+	bad "options written twice (or too few rows, $n):$twice"
+fi
+hand=$(grep -n '^[[:space:]]*"  *-[-a-zA-Z]\|_argument, NULL' "$src"/*.c "$src"/*.h | grep -v '/option\.c:')
+if [ -z "$hand" ]; then
+	ok "no usage line or getopt entry is written by hand in src/command/"
+else
+	bad "options written by hand, not in an option table:"
+	echo "$hand"
+fi
 exit $fail

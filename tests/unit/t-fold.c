@@ -71,7 +71,7 @@ static char *reference(struct ref *r)
 
 static void run(const char *what, bool with_pid, size_t nr_samples, size_t max_depth)
 {
-	struct fold_opts opts = { .include_pid = with_pid };
+	struct fold_opts opts = { .stack.include_pid = with_pid };
 	struct folder *f = folder__new(&opts);
 	struct strpool *pool = strpool__new();
 	struct ref ref = { 0 };
@@ -126,8 +126,8 @@ static void run(const char *what, bool with_pid, size_t nr_samples, size_t max_d
 static char *one_stack(const char *comm, const uint64_t *periods, size_t nr, bool flamegraph,
 		       bool weight_period)
 {
-	struct fold_opts fo = { .include_pid = true, .weight_period = weight_period };
-	struct flamegraph_opts fgo = { .include_pid = true, .weight_period = weight_period };
+	struct fold_opts fo = { .stack = { .include_pid = true, .weight_period = weight_period } };
+	struct flamegraph_opts fgo = { .stack = { .include_pid = true, .weight_period = weight_period } };
 	struct folder *f = flamegraph ? NULL : folder__new(&fo);
 	struct flamegraph *fg = flamegraph ? flamegraph__new(&fgo) : NULL;
 	struct strpool *pool = strpool__new();
@@ -251,7 +251,7 @@ static void tree_sample(struct aggregator *a, struct strpool *pool, uint32_t *wa
 
 static void tree_bookkeeping(void)
 {
-	struct aggregate_opts ao = { .node_frames = true, .weight_period = true };
+	struct aggregate_opts ao = { .node_frames = true, .stack.weight_period = true };
 	struct aggregator *a = aggregator__new(&ao);
 	struct strpool *pool = strpool__new();
 	uint32_t want[4096];

@@ -366,7 +366,7 @@ static void test_innermost(void)
 
 static void test_weight_and_order(void)
 {
-	struct tiers_opts o = { .interval = 1000000000, .weight_period = true, .warm_below = 0.05 };
+	struct tiers_opts o = { .interval = 1000000000, .stack.weight_period = true, .warm_below = 0.05 };
 	struct tiers *t = tiers__new(&o);
 	const struct tiers_view *v;
 	/* pid 9: few samples with a long period; pid 8 and 3: more, shorter, equal weight */
