@@ -5,6 +5,7 @@
 #include "reader/perfdata.h"       /* struct pd_sample, pd_attr: NEEDSWORK, a writer should read the sample alone */
 #include "common/sbuf.h"
 #include "output/svg.h"
+#include "output/web.h"
 
 /*
  * The stacks, and their labels, come from the aggregator (aggregate.h);
@@ -26,7 +27,6 @@
 #define LEGEND_CW  6.7      /* advance at the legend's 11 px */
 #define BOTTOM     30       /* room for the details line, under the root at the bottom */
 #define INFO_H     20       /* the details line, above the root at the top */
-#define HIGHLIGHT  "#ff40d0"
 
 struct flamegraph {
 	struct flamegraph_opts opts;
@@ -411,234 +411,6 @@ static void layout(struct flamegraph *fg, struct fg_layout *lo)
 
 /* ---- SVG --------------------------------------------------------------- */
 
-static const char fg_style[] =
-	".f { cursor: pointer; }\n"
-	".f text { pointer-events: none; }\n"
-	".f:hover rect { stroke: #222; stroke-width: 0.8; }\n"
-	".f.hit rect { fill: " HIGHLIGHT "; }\n"
-	".f.anc rect { fill-opacity: 0.45; }\n"
-	".hidden { display: none; }\n"
-	".ctl { cursor: pointer; fill: #1a55b0; }\n"
-	".ctl:hover { text-decoration: underline; }\n";
-
-/* Before the frames: counts errors, so a test can tell the script ran cleanly. */
-static const char fg_script_errors[] =
-	"var fgErrors = 0, fgReport = null;\n"
-	"window.addEventListener('error', function () {\n"
-	"  fgErrors++;\n"
-	"  if (fgReport)\n"
-	"    fgReport();\n"
-	"  else\n"
-	"    document.getElementById('status').textContent = 'frames=? errors=' + fgErrors;\n"
-	"});\n";
-
-/* After the frames, behind "var fg = { total, width, pad, cw, down };". */
-static const char fg_script[] =
-	"(function () {\n"
-	"  'use strict';\n"
-	"  var doc = document, frames = [], zoomed = null, term = null, extra = '';\n"
-	"\n"
-	"  function $(id) { return doc.getElementById(id); }\n"
-	"  function cls(el, name, on) {\n"
-	"    if (on) el.classList.add(name); else el.classList.remove(name);\n"
-	"  }\n"
-	"  /* as the writer does: whole name, or cut with \"..\", or nothing */\n"
-	"  function label(name, w) {\n"
-	"    var n = Math.floor((w - 6) / fg.cw);\n"
-	"    if (n < 3) return '';\n"
-	"    return name.length <= n ? name : name.slice(0, n - 2) + '..';\n"
-	"  }\n"
-	"  function place(f, x, w) {\n"
-	"    f.rect.setAttribute('x', x.toFixed(2));\n"
-	"    f.rect.setAttribute('width', w.toFixed(2));\n"
-	"    f.text.setAttribute('x', (x + 3).toFixed(2));\n"
-	"    f.text.textContent = label(f.name, w);\n"
-	"  }\n"
-	"  function restore(f) {\n"
-	"    f.rect.setAttribute('x', f.x0);\n"
-	"    f.rect.setAttribute('width', f.w0);\n"
-	"    f.text.setAttribute('x', f.tx0);\n"
-	"    f.text.textContent = f.t0;\n"
-	"  }\n"
-	"\n"
-	"  /* f spans the width; its callers stay, dimmed; all else hides */\n"
-	"  function zoom(f) {\n"
-	"    var inner = fg.width - 2 * fg.pad, k = f.n ? inner / f.n : 0, shown = 0;\n"
-	"    frames.forEach(function (e) {\n"
-	"      /* fg.down: 1 when callees are drawn below their callers */\n"
-	"      var anc = (f.y - e.y) * fg.down > 0 && e.s <= f.s && e.s + e.n >= f.s + f.n;\n"
-	"      var sub = (e.y - f.y) * fg.down >= 0 && e.s >= f.s && e.s + e.n <= f.s + f.n;\n"
-	"      cls(e.g, 'anc', anc);\n"
-	"      cls(e.g, 'hidden', !anc && !sub);\n"
-	"      if (anc)\n"
-	"        place(e, fg.pad, inner);\n"
-	"      else if (sub)\n"
-	"        place(e, fg.pad + (e.s - f.s) * k, e.n * k);\n"
-	"      if (anc || sub)\n"
-	"        shown++;\n"
-	"    });\n"
-	"    zoomed = f;\n"
-	"    cls($('unzoom'), 'hidden', false);\n"
-	"    return shown;\n"
-	"  }\n"
-	"  function unzoom() {\n"
-	"    frames.forEach(function (e) {\n"
-	"      cls(e.g, 'anc', false);\n"
-	"      cls(e.g, 'hidden', false);\n"
-	"      restore(e);\n"
-	"    });\n"
-	"    zoomed = null;\n"
-	"    cls($('unzoom'), 'hidden', true);\n"
-	"  }\n"
-	"\n"
-	"  /* a regular expression, or the plain text when it is not one */\n"
-	"  function matcher(t) {\n"
-	"    var re;\n"
-	"    try {\n"
-	"      re = new RegExp(t);\n"
-	"    } catch (err) {\n"
-	"      return function (s) { return s.indexOf(t) >= 0; };\n"
-	"    }\n"
-	"    return function (s) { return re.test(s); };\n"
-	"  }\n"
-	"  /* highlight matching frames; the share of all samples under them */\n"
-	"  function search(t) {\n"
-	"    var test = matcher(t), spans = [], hits = 0, sum = 0, end = -1, pct;\n"
-	"    frames.forEach(function (e) {\n"
-	"      var hit = !e.root && test(e.name);\n"
-	"      cls(e.g, 'hit', hit);\n"
-	"      if (hit) {\n"
-	"        hits++;\n"
-	"        spans.push([e.s, e.s + e.n]);\n"
-	"      }\n"
-	"    });\n"
-	"    /* nested matches count once */\n"
-	"    spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
-	"    spans.forEach(function (sp) {\n"
-	"      if (sp[1] > end) {\n"
-	"        sum += sp[1] - Math.max(sp[0], end);\n"
-	"        end = sp[1];\n"
-	"      }\n"
-	"    });\n"
-	"    pct = fg.total ? 100 * sum / fg.total : 0;\n"
-	"    term = t;\n"
-	"    $('matched').textContent = 'Matched: ' + pct.toFixed(2) + '% (' + hits +\n"
-	"      (hits === 1 ? ' frame)' : ' frames)');\n"
-	"    cls($('clear'), 'hidden', false);\n"
-	"    return { pct: pct, hits: hits };\n"
-	"  }\n"
-	"  function unsearch() {\n"
-	"    frames.forEach(function (e) { cls(e.g, 'hit', false); });\n"
-	"    term = null;\n"
-	"    $('matched').textContent = '';\n"
-	"    cls($('clear'), 'hidden', true);\n"
-	"  }\n"
-	"  function ask() {\n"
-	"    var t = window.prompt('Search frames (regular expression):', term === null ? '' : term);\n"
-	"    if (t === null)\n"
-	"      return;\n"
-	"    if (t === '')\n"
-	"      unsearch();\n"
-	"    else\n"
-	"      search(t);\n"
-	"    keep();\n"
-	"  }\n"
-	"\n"
-	"  /* the state in the URL fragment: #zoom=N&search=RE */\n"
-	"  function keep() {\n"
-	"    var p = [];\n"
-	"    if (zoomed)\n"
-	"      p.push('zoom=' + frames.indexOf(zoomed));\n"
-	"    if (term !== null)\n"
-	"      p.push('search=' + encodeURIComponent(term));\n"
-	"    try {\n"
-	"      history.replaceState(null, '', p.length ? '#' + p.join('&') :\n"
-	"        location.pathname + location.search);\n"
-	"    } catch (err) {\n"
-	"      /* some viewers have no history: the state is just not kept */\n"
-	"    }\n"
-	"  }\n"
-	"  function params() {\n"
-	"    var out = {};\n"
-	"    (location.hash || '').slice(1).split('&').forEach(function (kv) {\n"
-	"      var i = kv.indexOf('=');\n"
-	"      if (i <= 0)\n"
-	"        return;\n"
-	"      try {\n"
-	"        out[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));\n"
-	"      } catch (err) {\n"
-	"        /* a malformed escape: ignore the parameter */\n"
-	"      }\n"
-	"    });\n"
-	"    return out;\n"
-	"  }\n"
-	"  function report() {\n"
-	"    $('status').textContent = 'frames=' + frames.length + ' errors=' + fgErrors + extra;\n"
-	"  }\n"
-	"\n"
-	"  function bind(f) {\n"
-	"    f.g.addEventListener('click', function () {\n"
-	"      zoom(f);\n"
-	"      keep();\n"
-	"    });\n"
-	"    f.g.addEventListener('mouseover', function () {\n"
-	"      $('details').textContent = f.name + ': ' + f.info;\n"
-	"    });\n"
-	"    f.g.addEventListener('mouseout', function () {\n"
-	"      $('details').textContent = ' ';\n"
-	"    });\n"
-	"  }\n"
-	"  function init() {\n"
-	"    var gs = doc.querySelectorAll('g.f'), i, g, r, t, lines, f, p, res;\n"
-	"    for (i = 0; i < gs.length; i++) {\n"
-	"      g = gs[i];\n"
-	"      r = g.querySelector('rect');\n"
-	"      t = g.querySelector('text');\n"
-	"      lines = g.querySelector('title').textContent.split('\\n');\n"
-	"      f = {\n"
-	"        g: g, rect: r, text: t, name: lines[0], info: lines.slice(1).join(', '),\n"
-	"        s: +g.getAttribute('data-s'), n: +g.getAttribute('data-n'),\n"
-	"        y: +r.getAttribute('y'), root: g.classList.contains('root'),\n"
-	"        x0: r.getAttribute('x'), w0: r.getAttribute('width'),\n"
-	"        tx0: t.getAttribute('x'), t0: t.textContent\n"
-	"      };\n"
-	"      frames.push(f);\n"
-	"      bind(f);\n"
-	"    }\n"
-	"    $('unzoom').addEventListener('click', function () {\n"
-	"      unzoom();\n"
-	"      keep();\n"
-	"    });\n"
-	"    $('search').addEventListener('click', ask);\n"
-	"    $('clear').addEventListener('click', function () {\n"
-	"      unsearch();\n"
-	"      keep();\n"
-	"    });\n"
-	"    doc.addEventListener('keydown', function (e) {\n"
-	"      if ((e.ctrlKey || e.metaKey) && (e.key === 'f' || e.key === 'F')) {\n"
-	"        e.preventDefault();\n"
-	"        ask();\n"
-	"      } else if (e.key === 'Escape' && term !== null) {\n"
-	"        unsearch();\n"
-	"        keep();\n"
-	"      }\n"
-	"    });\n"
-	"    p = params();\n"
-	"    if (p.zoom !== undefined) {\n"
-	"      f = frames[+p.zoom];\n"
-	"      extra += f ? ' zoomed=' + p.zoom + ' visible=' + zoom(f) : ' zoomed=none';\n"
-	"    }\n"
-	"    if (p.search) {\n"
-	"      res = search(p.search);\n"
-	"      extra += ' matched=' + res.pct.toFixed(2) + '% hits=' + res.hits;\n"
-	"    }\n"
-	"    fgReport = report;\n"
-	"    report();\n"
-	"  }\n"
-	"  init();\n"
-	"})();\n"
-	;
-
 /* A differential graph's legend, on one line: what red, blue and grey mean. */
 static int add_diff_legend(struct sbuf *sb, const struct flamegraph *fg)
 {
@@ -771,19 +543,18 @@ static void add_subtitle(struct sbuf *sb, const struct flamegraph *fg, const str
 static void add_head(struct sbuf *sb, const struct flamegraph *fg, const struct fg_layout *lo,
 		     const struct sbuf *legend)
 {
-	int w = lo->width, h = lo->height;
+	int w = lo->width;
+	char comment[160];
+	struct svg_page page = {
+		.width = w, .height = lo->height, .font_family = "monospace", .font_size = FONT_SIZE,
+		.comment = comment, .style = web_flamegraph_css, .prefix = "fg", .items = "frames",
+	};
 
-	sbuf_addf(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-		  "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
-		  "viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"%d\">\n", w, h, w, h,
-		  FONT_SIZE);
-	sbuf_addf(sb, "<!-- jitsym flamegraph: the stacks of jitsym fold, the root at the %s, "
-		  "callers %s callees. Click a frame to zoom, Ctrl-F to search. -->\n",
-		  fg->opts.root_at_bottom ? "bottom" : "top",
-		  fg->opts.root_at_bottom ? "below" : "above");
-	sbuf_addf(sb, "<style><![CDATA[\n%s]]></style>\n", fg_style);
-	sbuf_addf(sb, "<script><![CDATA[\n%s]]></script>\n", fg_script_errors);
-	sbuf_addstr(sb, "<rect width=\"100%\" height=\"100%\" fill=\"#fafaf7\"/>\n");
+	snprintf(comment, sizeof(comment), "jitsym flamegraph: the stacks of jitsym fold, the root "
+		 "at the %s, callers %s callees. Click a frame to zoom, Ctrl-F to search.",
+		 fg->opts.root_at_bottom ? "bottom" : "top",
+		 fg->opts.root_at_bottom ? "below" : "above");
+	svg__add_page_head(sb, &page);
 	sbuf_addf(sb, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\" "
 		  "font-family=\"sans-serif\" font-size=\"17\">", w / 2);
 	svg__add_xml(sb, fg->opts.title ? fg->opts.title :
@@ -862,7 +633,7 @@ static void add_tail(struct sbuf *sb, const struct flamegraph *fg, const struct 
 	sbuf_addf(sb, "</g>\n<script><![CDATA[\n"
 		  "var fg = { total: %" PRIu64 ", width: %d, pad: %d, cw: %g, down: %d };\n"
 		  "%s]]></script>\n</svg>\n", node_total(fg, AGG_ROOT), lo->width, PAD, CHAR_W,
-		  fg->opts.root_at_bottom ? -1 : 1, fg_script);
+		  fg->opts.root_at_bottom ? -1 : 1, web_flamegraph_js);
 }
 
 static void flush_sbuf(struct sbuf *sb, FILE *out)

@@ -1,6 +1,7 @@
 #include "common/common.h"
 #include "output/svg.h"
 #include "common/utf8.h"
+#include "output/web.h"
 
 /* A colour range per kind: hue in degrees, saturation and lightness in percent. */
 static const struct svg_style {
@@ -208,4 +209,40 @@ void svg__add_ns(struct sbuf *sb, uint64_t ns)
 		u++;
 	}
 	sbuf_addf(sb, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
+/* web/errors.js with "$p" made prefix and "$items" made items. */
+static void add_error_counter(struct sbuf *sb, const char *prefix, const char *items)
+{
+	const char *s = web_errors_js, *d;
+
+	while ((d = strchr(s, '$'))) {
+		sbuf_add(sb, s, (size_t)(d - s));
+		if (!strncmp(d, "$items", 6)) {
+			sbuf_addstr(sb, items);
+			s = d + 6;
+		} else if (d[1] == 'p') {
+			sbuf_addstr(sb, prefix);
+			s = d + 2;
+		} else {
+			sbuf_add(sb, d, 1);
+			s = d + 1;
+		}
+	}
+	sbuf_addstr(sb, s);
+}
+
+void svg__add_page_head(struct sbuf *sb, const struct svg_page *page)
+{
+	sbuf_addf(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		  "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
+		  "viewBox=\"0 0 %d %d\" font-family=\"%s\" font-size=\"%d\">\n",
+		  page->width, page->height, page->width, page->height, page->font_family,
+		  page->font_size);
+	sbuf_addf(sb, "<!-- %s -->\n", page->comment);
+	sbuf_addf(sb, "<style><![CDATA[\n%s]]></style>\n", page->style);
+	sbuf_addstr(sb, "<script><![CDATA[\n");
+	add_error_counter(sb, page->prefix, page->items);
+	sbuf_addstr(sb, "]]></script>\n");
+	sbuf_addstr(sb, "<rect width=\"100%\" height=\"100%\" fill=\"#fafaf7\"/>\n");
 }

@@ -1,7 +1,7 @@
 /*
  * svg: what the SVG writers (out-flamegraph.c, out-tiers-svg.c) share, so
- * a tier looks the same in both: the palette of frame kinds and the XML
- * escaping of names.
+ * a tier looks the same in both: the palette of frame kinds, the XML
+ * escaping of names and the page's head with its error counter.
  *
  * A kind has a colour range; a frame's colour is the point in its kind's
  * range picked by a hash of its name (deterministic: the same name, the
@@ -69,5 +69,24 @@ void svg__add_count(struct sbuf *sb, uint64_t v);
  * from 1000 s up, whole seconds.
  */
 void svg__add_ns(struct sbuf *sb, uint64_t ns);
+
+/*
+ * The start of an SVG page, written once for both writers: the XML
+ * declaration, the <svg> element, comment (as "<!-- comment -->"), the
+ * style sheet, the script that counts the page's errors (web/errors.js,
+ * its "$p" made prefix and "$items" items: it shows "ITEMS=? errors=N" in
+ * the #status element until the page's script sets PREFIXReport) and the
+ * background. All strings are the caller's; they are written as they are.
+ */
+struct svg_page {
+	int width, height;
+	const char *font_family;
+	int font_size;
+	const char *comment;
+	const char *style;     /* a style sheet: web_flamegraph_css, web_tiers_css */
+	const char *prefix;    /* the script's names: "fg" for fgErrors, fgReport */
+	const char *items;     /* what #status counts: "frames", "charts" */
+};
+void svg__add_page_head(struct sbuf *sb, const struct svg_page *page);
 
 #endif
