@@ -115,7 +115,39 @@ enum deferred_join {
 	DEFERRED_MISSING,   /* the record never came: kernel part only */
 };
 
+/*
+ * What a writer reads of an event (a perf_event_attr of the recording),
+ * by value. name lives as long as the session.
+ */
+struct sample_event {
+	const char *name;           /* NULL: the sample's attr is not known */
+	unsigned int index;         /* the attr's position in the recording's list */
+	uint32_t type;              /* PERF_TYPE_* */
+	uint64_t config;
+	uint64_t sample_type;       /* PERF_SAMPLE_* bits */
+	bool is_clock;              /* cpu-clock or task-clock: its period is in ns */
+};
+
+/*
+ * What a writer reads of a sample itself, copied by value from the
+ * recorded sample on the session's thread.
+ */
+struct sample_facts {
+	uint64_t ip;                /* the sampled address */
+	uint64_t time;              /* with has_time */
+	uint64_t period;
+	uint32_t pid, tid, cpu;
+	bool has_time;              /* the event's sample_type has PERF_SAMPLE_TIME */
+	bool has_callchain;         /* the event samples call chains (PERF_SAMPLE_CALLCHAIN) */
+	struct sample_event event;
+};
+
 struct resolved_sample {
+	struct sample_facts facts;    /* what a writer reads of the sample */
+	/*
+	 * The recorded sample and its thread, for the stages that may read
+	 * them (aggregate/, the commands); a writer reads facts and comm.
+	 */
 	const struct pd_event *ev;
 	const struct pd_sample *sample;
 	struct thread *thread;

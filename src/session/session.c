@@ -257,6 +257,35 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 	return nr;
 }
 
+void session__sample_event(const struct pd_attr *a, struct sample_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	if (!a)
+		return;
+	ev->name = a->name;
+	ev->index = a->index;
+	ev->type = a->attr.type;
+	ev->config = a->attr.config;
+	ev->sample_type = a->attr.sample_type;
+	ev->is_clock = a->attr.type == PERF_TYPE_SOFTWARE &&
+		(a->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		 a->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* What the writers read of smp, by value (sample.h). */
+static void sample_facts(const struct pd_sample *smp, struct sample_facts *sf)
+{
+	sf->ip = smp->ip;
+	sf->time = smp->time;
+	sf->period = smp->period;
+	sf->pid = smp->pid;
+	sf->tid = smp->tid;
+	sf->cpu = smp->cpu;
+	sf->has_time = smp->has_time;
+	sf->has_callchain = smp->callchain != NULL;
+	session__sample_event(smp->attr, &sf->event);
+}
+
 /*
  * off_cpu: a switch-out stack offcpu gave, delivered when its thread ran
  * again; join: what became of a deferred user part
@@ -275,6 +304,7 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 	 * frames); an off-CPU stack is resolved now, when its time is known
 	 */
 	jitmap__advance(s->jitmap, ev->sample.pid, off_cpu ? s->now : ev->sample.time);
+	sample_facts(&ev->sample, &rs.facts);
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
