@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 struct jit_sym;
-struct map;
 struct pd_event;
 struct pd_sample;
 struct thread;
@@ -61,6 +60,21 @@ struct obj_view {
 	size_t build_id_size;
 };
 
+/* The kernel's DSO name, for its frames outside any module (kernel.h's KSYM_DSO_KERNEL). */
+#define SAMPLE_DSO_KERNEL "[kernel.kallsyms]"
+
+/*
+ * The MMAP record a frame's ip was in (the kernel's or a module's for
+ * kernel frames), as the resolver saw it: copied by value, so it says
+ * what the record said whatever mmaps came after.
+ */
+struct frame_map {
+	bool present;         /* ip was in one; else the rest is 0 */
+	bool anon;            /* no file behind it (machine.h's map.anon) */
+	bool anon_name;       /* its name is an anonymous mapping's (map_name_is_anon) */
+	uint64_t start, len, pgoff;   /* the record's range and file offset */
+};
+
 enum frame_kind {
 	FRAME_UNKNOWN,      /* no mapping, or a mapping without symbols */
 	FRAME_KERNEL,
@@ -101,11 +115,9 @@ struct frame {
 	uint64_t ip;          /* the address as sampled (a return address for callers) */
 	bool at_call;         /* a caller looked up at ip - 1, its call */
 	enum frame_kind kind;
-	/*
-	 * The MMAP record ip was in (the kernel's or a module's for kernel
-	 * frames), as it was; NULL when none. Lives as long as the session.
-	 */
-	const struct map *map;
+	struct frame_map map;  /* the MMAP record ip was in, if any */
+	/* FRAME_JIT, FRAME_PERFMAP: the function's code, [code_start, code_start + code_size) */
+	uint64_t code_start, code_size;
 };
 
 /* What became of a sample's deferred user call chain. */
