@@ -60,7 +60,7 @@ struct obj_view {
 	size_t build_id_size;
 };
 
-/* The kernel's DSO name, for its frames outside any module (kernel.h's KSYM_DSO_KERNEL). */
+/* The DSO perf script prints for core kernel frames (kernel.h's KSYM_DSO_KERNEL is this). */
 #define SAMPLE_DSO_KERNEL "[kernel.kallsyms]"
 
 /*

@@ -257,6 +257,14 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 	return nr;
 }
 
+/* Whether a's period is in ns: the cpu-clock and task-clock events. */
+static bool attr_is_clock(const struct pd_attr *a)
+{
+	return a->attr.type == PERF_TYPE_SOFTWARE &&
+		(a->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		 a->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
 void session__sample_event(const struct pd_attr *a, struct sample_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -267,9 +275,7 @@ void session__sample_event(const struct pd_attr *a, struct sample_event *ev)
 	ev->type = a->attr.type;
 	ev->config = a->attr.config;
 	ev->sample_type = a->attr.sample_type;
-	ev->is_clock = a->attr.type == PERF_TYPE_SOFTWARE &&
-		(a->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-		 a->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+	ev->is_clock = attr_is_clock(a);
 }
 
 /* What the writers read of smp, by value (sample.h). */
@@ -510,10 +516,7 @@ static int session_start(struct session *s)
 	}
 	s->offcpu_sym = strpool__intern(s->pool, OFFCPU_FRAME);
 	/* on-CPU periods in ns are those of the clock events */
-	if (s->opts->offcpu == OFFCPU_BOTH && s->event &&
-	    !(s->event->attr.type == PERF_TYPE_SOFTWARE &&
-	      (s->event->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-	       s->event->attr.config == PERF_COUNT_SW_TASK_CLOCK)))
+	if (s->opts->offcpu == OFFCPU_BOTH && s->event && !attr_is_clock(s->event))
 		warning("'%s': the periods of '%s' are not nanoseconds: its on-CPU weights "
 			"are not comparable with the off-CPU ones (record -e cpu-clock)",
 			pd_reader__path(s->reader), s->event->name);
