@@ -2,6 +2,10 @@
 #include "command/cmds.h"
 #include "command/command.h"
 #include "output/out-pprof.h"
+#include "reader/perfdata.h"
+#include "session/session.h"
+
+#include <linux/perf_event.h>
 
 static const char *const pprof_usage[] = {
 	"usage: jitsym pprof [options] [perf.data]",
@@ -84,12 +88,35 @@ static void pprof_prepare(void *ctx, struct command_opts *o)
 	cmd->b = pprof_builder__new(&cmd->opts);
 }
 
+/* The attr the samples are of: the one --event names, else the first (as fold). */
+static const struct pd_attr *profiled_attr(const struct pd_reader *r, const char *event)
+{
+	size_t i, n = pd_reader__nr_attrs(r);
+
+	for (i = 0; event && i < n; i++)
+		if (!strcmp(pd_reader__attr(r, i)->name, event))
+			return pd_reader__attr(r, i);
+	return n && !event ? pd_reader__attr(r, 0) : NULL;
+}
+
 static int pprof_start(void *ctx, const struct session *s, FILE *out)
 {
 	struct pprof_cmd *cmd = ctx;
+	const struct pd_attr *a = profiled_attr(session__reader(s), cmd->opts.event);
+	struct sample_event se;
+	struct pprof_event ev;
 
 	(void)out;
-	pprof_builder__start(cmd->b, s);
+	if (a) {
+		session__sample_event(a, &se);
+		ev.name = se.name;
+		ev.is_clock = se.is_clock;
+		ev.freq = a->attr.freq;
+		ev.has_period = a->attr.sample_type & PERF_SAMPLE_PERIOD;
+		ev.sample_period = a->attr.sample_period;
+		ev.sample_freq = a->attr.sample_freq;
+	}
+	pprof_builder__start(cmd->b, a ? &ev : NULL);
 	return 0;
 }
 

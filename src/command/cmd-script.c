@@ -2,6 +2,8 @@
 #include "command/cmds.h"
 #include "command/command.h"
 #include "output/out-script.h"
+#include "reader/perfdata-print.h"
+#include "session/session.h"
 
 static const char *const script_usage[] = {
 	"usage: jitsym script [options] [perf.data]",
@@ -52,16 +54,31 @@ static void script_prepare(void *ctx, struct command_opts *o)
 	o->in.session.trace_fields = script_fields__want(&cmd->fields, SF_TRACE);
 }
 
+/* The writer for the events r knows now. */
+static struct script_out *new_writer(struct script_cmd *cmd, const struct pd_reader *r, FILE *out)
+{
+	size_t i, n = pd_reader__nr_attrs(r);
+	struct sample_event *ev = xcalloc(n ? n : 1, sizeof(*ev));
+	struct script_out *so;
+
+	for (i = 0; i < n; i++)
+		session__sample_event(pd_reader__attr(r, i), &ev[i]);
+	cmd->out_opts.path = pd_reader__path(r);
+	so = script_out__new(out, ev, n, &cmd->out_opts);
+	free(ev);
+	return so;
+}
+
 /* -1 after error() when -F names a field the recording's samples lack. */
 static int script_start(void *ctx, const struct session *s, FILE *out)
 {
 	struct script_cmd *cmd = ctx;
 
-	cmd->so = script_out__new(out, session__reader(s), &cmd->out_opts);
+	cmd->so = new_writer(cmd, session__reader(s), out);
 	if (!cmd->so)
 		return -1;
 	if (cmd->header)
-		script__print_header(out, session__reader(s));
+		pd_reader__print_header(out, session__reader(s));
 	return 0;
 }
 

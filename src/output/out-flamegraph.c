@@ -2,7 +2,6 @@
 #include "output/out-flamegraph.h"
 #include "aggregate/aggregate.h"
 #include "aggregate/frameclass.h"
-#include "reader/perfdata.h"       /* struct pd_sample, pd_attr: NEEDSWORK, a writer should read the sample alone */
 #include "common/sbuf.h"
 #include "output/svg.h"
 #include "output/web.h"
@@ -88,27 +87,21 @@ void flamegraph__delete(struct flamegraph *fg)
 	free(fg);
 }
 
-static bool is_clock_attr(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CPU_CLOCK ||
-						 a->config == PERF_COUNT_SW_TASK_CLOCK);
-}
-
 /* An on-CPU sample: what its period counts (ns for the clock events). */
 static void note_unit(struct flamegraph *fg, const struct resolved_sample *rs)
 {
-	const struct pd_attr *a = rs->sample->attr;
+	const struct sample_facts *sf = &rs->facts;
 
 	if (fg->opts.offcpu == OFFCPU_ONLY ||
 	    (fg->opts.offcpu == OFFCPU_BOTH && rs->nr_frames &&
 	     rs->frames[0].sym && !strcmp(rs->frames[0].sym, OFFCPU_FRAME)))
 		return;         /* off-CPU: ns */
-	if (a && is_clock_attr(&a->attr)) {
+	if (sf->event.is_clock) {
 		fg->nr_clock++;
 	} else {
 		fg->nr_counted++;
-		if (!fg->counted_event && a && a->name)
-			fg->counted_event = xstrdup(a->name);
+		if (!fg->counted_event && sf->event.name)
+			fg->counted_event = xstrdup(sf->event.name);
 	}
 }
 

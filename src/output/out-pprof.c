@@ -2,16 +2,8 @@
 #include "output/out-pprof.h"
 #include "output/out-pprof-internal.h"
 #include "aggregate/frameclass.h"
-#include "timeline/jitmap.h"
-#include "resolve/kernel.h"
-#include "timeline/machine.h"
-#include "reader/perfdata.h"
-#include "session/session.h"
 #include "common/sbuf.h"
 #include "common/utf8.h"
-
-#include <linux/perf_event.h>
-
 
 /*
  * s as it goes into the string table: proto3 strings must be UTF-8, and
@@ -165,44 +157,24 @@ void pprof_builder__delete(struct pprof_builder *b)
 	free(b);
 }
 
-/* The attr the samples are of: the one --event names, else the first (as fold). */
-static const struct pd_attr *profiled_attr(const struct pd_reader *r, const char *event)
+void pprof_builder__start(struct pprof_builder *b, const struct pprof_event *ev)
 {
-	size_t i, n = pd_reader__nr_attrs(r);
-
-	for (i = 0; event && i < n; i++)
-		if (!strcmp(pd_reader__attr(r, i)->name, event))
-			return pd_reader__attr(r, i);
-	return n && !event ? pd_reader__attr(r, 0) : NULL;
-}
-
-static bool is_clock_event(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CPU_CLOCK ||
-						 a->config == PERF_COUNT_SW_TASK_CLOCK);
-}
-
-void pprof_builder__start(struct pprof_builder *b, const struct session *s)
-{
-	const struct pd_reader *r = session__reader(s);
-	const struct pd_attr *a = profiled_attr(r, b->opts.event);
-
 	b->srcline = srcline_cache__new(b->pool);
 	/* a location is looked up once: its address's lines need not be kept */
 	srcline_cache__no_memo(b->srcline);
-	if (!a)
+	if (!ev)
 		return;
 	/* a cpu-clock or task-clock period is the time between samples, in ns */
-	if (is_clock_event(&a->attr)) {
+	if (ev->is_clock) {
 		b->type = "cpu";
 		b->unit = "nanoseconds";
 	} else {
-		b->type = strpool__intern(b->pool, a->name);
+		b->type = strpool__intern(b->pool, ev->name);
 	}
-	b->freq = a->attr.freq;
-	b->sample_period = a->attr.freq ? 0 : a->attr.sample_period;
-	b->sample_freq = a->attr.freq ? a->attr.sample_freq : 0;
-	b->has_period = a->attr.sample_type & PERF_SAMPLE_PERIOD;
+	b->freq = ev->freq;
+	b->sample_period = ev->freq ? 0 : ev->sample_period;
+	b->sample_freq = ev->freq ? ev->sample_freq : 0;
+	b->has_period = ev->has_period;
 	/* off-CPU stacks: nanoseconds, and no period between samples */
 	if (b->opts.offcpu) {
 		b->type = b->opts.offcpu == OFFCPU_ONLY ? "off-cpu" : "on-off-cpu";
@@ -284,14 +256,14 @@ static void mapping_cover(struct mapping *m, uint64_t start, uint64_t len, uint6
  */
 static void mapping_extend(struct mapping *m, const struct frame *f)
 {
-	const struct map *mp = f->map;
+	const struct frame_map *mp = f->map.present ? &f->map : NULL;
 
 	if (m->kind == MAP_JIT && mp && !mp->anon)
 		mp = NULL;
 	if (mp)
 		mapping_cover(m, mp->start, mp->len, mp->pgoff);
 	else if (m->kind == MAP_JIT && f->jit)
-		mapping_cover(m, f->jit->start, f->jit->size ? f->jit->size : 1, 0);
+		mapping_cover(m, f->code_start, f->code_size ? f->code_size : 1, 0);
 	else
 		mapping_cover(m, f->ip, 1, 0);
 }
@@ -299,7 +271,7 @@ static void mapping_extend(struct mapping *m, const struct frame *f)
 /* The anonymous mmap a user frame is in, by its start; 0: none. */
 static uint64_t frame_region(const struct frame *f)
 {
-	return f->kind != FRAME_KERNEL && f->map && f->map->anon ? f->map->start : 0;
+	return f->kind != FRAME_KERNEL && f->map.present && f->map.anon ? f->map.start : 0;
 }
 
 /*
@@ -320,13 +292,13 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 	if (f->kind == FRAME_KERNEL) {
 		kind = MAP_KERNEL;
 		/* the file the resolver put it in (its view): its module's, else the kernel's */
-		name = f->obj ? f->obj->path : KSYM_DSO_KERNEL;
+		name = f->obj ? f->obj->path : SAMPLE_DSO_KERNEL;
 	} else if (f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP) {
 		kind = MAP_JIT;
 		bias = frame_region(f);
-	} else if (!f->map) {
+	} else if (!f->map.present) {
 		return NULL;
-	} else if (f->kind == FRAME_NATIVE || !map_name_is_anon(name)) {
+	} else if (f->kind == FRAME_NATIVE || !f->map.anon_name) {
 		kind = MAP_FILE;
 		bias = f->ip - f->print_addr;
 	} else {
@@ -683,7 +655,7 @@ static uint32_t comm_index(struct pprof_builder *b, const char *comm)
 	return (uint32_t)index;
 }
 
-static uint64_t sample_period(const struct pprof_builder *b, const struct pd_sample *smp)
+static uint64_t sample_period(const struct pprof_builder *b, const struct sample_facts *smp)
 {
 	return b->has_period ? smp->period : b->sample_period;
 }
@@ -723,7 +695,7 @@ static size_t add_labels(struct pprof_builder *b, const struct resolved_sample *
 		b->opts.label_pid, b->opts.label_tid, b->opts.label_comm,
 		b->opts.label_category, b->opts.label_tier,
 	};
-	const struct pd_sample *smp = rs->sample;
+	const struct sample_facts *smp = &rs->facts;
 	const struct leaf_slot *leaf = NULL;
 	size_t i, k = 0;
 
@@ -746,7 +718,7 @@ static size_t add_labels(struct pprof_builder *b, const struct resolved_sample *
 	if (b->opts.label_tid)
 		b->key[n++] = b->last_tid_index;
 	if (b->opts.label_comm)
-		b->key[n++] = comm_index(b, rs->thread->comm);
+		b->key[n++] = comm_index(b, rs->comm);
 	if (b->opts.label_category)
 		b->key[n++] = leaf ? leaf->category : 0;
 	if (b->opts.label_tier)
@@ -756,7 +728,7 @@ static size_t add_labels(struct pprof_builder *b, const struct resolved_sample *
 
 void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs)
 {
-	const struct pd_sample *smp = rs->sample;
+	const struct sample_facts *smp = &rs->facts;
 	uint64_t period = sample_period(b, smp);
 	size_t n;
 

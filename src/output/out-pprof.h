@@ -40,7 +40,6 @@ struct pprof_opts {
 	enum offcpu_mode offcpu;   /* --off-cpu: sample type off-cpu, --on-off-cpu: on-off-cpu (ns) */
 };
 
-struct session;
 struct pprof_builder;
 
 /* opts is copied (event must outlive the builder). Never NULL. */
@@ -48,13 +47,26 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts);
 void pprof_builder__delete(struct pprof_builder *b);   /* accepts NULL */
 
 /*
- * The session hooks: start reads the event from the header. add reads
+ * The event the profile is of, as the command found it in the recording's
+ * header (its attr): --event's, else the first.
+ */
+struct pprof_event {
+	const char *name;            /* must outlive the builder */
+	bool is_clock;               /* cpu-clock or task-clock: periods in ns */
+	bool freq;                   /* sampled at a frequency, sample_freq */
+	bool has_period;             /* its sample_type has PERF_SAMPLE_PERIOD */
+	uint64_t sample_period, sample_freq;
+};
+
+/*
+ * The session hooks: start takes the event (NULL when the recording has
+ * none of that name: the profile then says no type). add reads
  * only rs (handoff.h): it may run on a second thread; the build ids come
  * from the frames' object views. The source lines of native frames it looks up in the files
  * their object views name (sample.h, srcline.h), filled on the
  * session's thread when the frame was resolved.
  */
-void pprof_builder__start(struct pprof_builder *b, const struct session *s);
+void pprof_builder__start(struct pprof_builder *b, const struct pprof_event *ev);
 void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs);
 /* After the last sample, while the session's object views are still there. */
 void pprof_builder__finish(struct pprof_builder *b);

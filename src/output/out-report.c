@@ -1,8 +1,6 @@
 #include "common/common.h"
 #include "output/out-report.h"
 #include "aggregate/aggregate.h"
-#include "timeline/machine.h"
-#include "reader/perfdata.h"
 #include "common/sbuf.h"
 #include "resolve/srcline.h"
 #include "common/strpool.h"
@@ -194,16 +192,16 @@ static void add_leaf(struct reporter *r, struct row *row, const struct frame *f,
 
 void reporter__add(struct reporter *r, const struct resolved_sample *rs)
 {
-	uint64_t w = r->opts.stack.weight_period ? rs->sample->period : 1;
+	uint64_t w = r->opts.stack.weight_period ? rs->facts.period : 1;
 	const struct agg_node *nodes;
 	uint32_t leaf, process;
 	size_t nr;
 
 	r->nr_samples++;
 	r->weight += w;
-	r->period += rs->sample->period;
-	if (rs->sample->attr)
-		reporter__set_event(r, rs->sample->attr->name);
+	r->period += rs->facts.period;
+	if (rs->facts.event.name)
+		reporter__set_event(r, rs->facts.event.name);
 	leaf = aggregator__add(r->agg, rs);
 	if (!r->opts.source_lines || !rs->nr_frames)
 		return;

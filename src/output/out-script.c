@@ -93,7 +93,7 @@ bool script_fields__want(const struct script_fields *f, unsigned int field)
 struct script_out {
 	FILE *out;
 	const struct script_out_opts *opts;
-	const struct pd_reader *reader;
+	const char *path;             /* the recording's, for warnings */
 	unsigned int *fields;         /* per attr index */
 	size_t nr_fields;
 	bool tp_callchain;            /* some tracepoint recorded call chains */
@@ -105,18 +105,18 @@ struct script_out {
 	size_t frames_alloc;
 };
 
-static bool is_tracepoint(const struct pd_attr *a)
+static bool is_tracepoint(const struct sample_event *a)
 {
-	return a->attr.type == PERF_TYPE_TRACEPOINT;
+	return a->type == PERF_TYPE_TRACEPOINT;
 }
 
 /* perf's dummy event carries sideband records, never samples: not checked */
-static bool is_dummy(const struct pd_attr *a)
+static bool is_dummy(const struct sample_event *a)
 {
-	return a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config == PERF_COUNT_SW_DUMMY;
+	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 }
 
-static unsigned int default_fields(const struct script_out *so, const struct pd_attr *a)
+static unsigned int default_fields(const struct script_out *so, const struct sample_event *a)
 {
 	if (!is_tracepoint(a))
 		return SF_DEFAULT;
@@ -128,7 +128,7 @@ static unsigned int default_fields(const struct script_out *so, const struct pd_
  * explicitly cannot be printed for it. Defaults the event's samples lack
  * are dropped quietly, as is trace for anything but a tracepoint.
  */
-static int event_fields(const struct script_out *so, const struct pd_attr *a, bool check,
+static int event_fields(const struct script_out *so, const struct sample_event *a, bool check,
 			unsigned int *out)
 {
 	const struct script_fields *f = so->opts->fields;
@@ -155,7 +155,7 @@ static int event_fields(const struct script_out *so, const struct pd_attr *a, bo
 		unsigned int bit = field_table[i].field;
 
 		if (!(want & bit) || !field_table[i].needs ||
-		    (a->attr.sample_type & field_table[i].needs))
+		    (a->sample_type & field_table[i].needs))
 			continue;
 		if (check && (named & bit))
 			return error("samples of event '%s' have no %s: cannot print field '%s'",
@@ -180,7 +180,7 @@ static unsigned int *fields_slot(struct script_out *so, unsigned int idx)
 	return &so->fields[idx];
 }
 
-static unsigned int fields_for(struct script_out *so, const struct pd_attr *a)
+static unsigned int fields_for(struct script_out *so, const struct sample_event *a)
 {
 	unsigned int *slot = fields_slot(so, a->index);
 
@@ -191,21 +191,21 @@ static unsigned int fields_for(struct script_out *so, const struct pd_attr *a)
 }
 
 /* The fields of every event, checked; the widest event name. */
-static int setup_events(struct script_out *so)
+static int setup_events(struct script_out *so, const struct sample_event *ev, size_t n)
 {
-	size_t i, n = pd_reader__nr_attrs(so->reader);
+	size_t i;
 
 	for (i = 0; i < n; i++) {
-		const struct pd_attr *a = pd_reader__attr(so->reader, i);
+		const struct sample_event *a = &ev[i];
 		size_t len = strlen(a->name);
 
-		if (is_tracepoint(a) && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+		if (is_tracepoint(a) && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
 			so->tp_callchain = true;
 		if (len > (size_t)so->name_width)
 			so->name_width = len > 256 ? 256 : (int)len;
 	}
 	for (i = 0; i < n; i++) {
-		const struct pd_attr *a = pd_reader__attr(so->reader, i);
+		const struct sample_event *a = &ev[i];
 
 		if (event_fields(so, a, !is_dummy(a), fields_slot(so, a->index)))
 			return -1;
@@ -213,15 +213,15 @@ static int setup_events(struct script_out *so)
 	return 0;
 }
 
-struct script_out *script_out__new(FILE *out, const struct pd_reader *r,
+struct script_out *script_out__new(FILE *out, const struct sample_event *ev, size_t nr_events,
 				   const struct script_out_opts *opts)
 {
 	struct script_out *so = xcalloc(1, sizeof(*so));
 
 	so->out = out;
 	so->opts = opts;
-	so->reader = r;
-	if (setup_events(so)) {
+	so->path = opts->path;
+	if (setup_events(so, ev, nr_events)) {
 		script_out__delete(so);
 		return NULL;
 	}
@@ -251,7 +251,7 @@ static struct strpool *pool_of(struct script_out *so)
 /* Once, at the first tracepoint fields asked for: why none will print, if so. */
 static void warn_parse(struct script_out *so, const struct trace_parse *p)
 {
-	const char *path = pd_reader__path(so->reader);
+	const char *path = so->path;
 
 	so->trace_warned = true;
 	if (!p->present)
@@ -269,7 +269,7 @@ static void warn_parse(struct script_out *so, const struct trace_parse *p)
 static void print_trace(struct script_out *so, const struct resolved_sample *rs)
 {
 	const struct sample_trace *t = rs->trace;
-	const struct pd_attr *a = rs->sample->attr;
+	const struct sample_event *a = &rs->facts.event;
 
 	if (!t)
 		return;
@@ -283,15 +283,14 @@ static void print_trace(struct script_out *so, const struct resolved_sample *rs)
 		break;
 	case SAMPLE_TRACE_NO_EVENT:
 		warning("'%s': no format for tracepoint '%s' (id %" PRIu64 ") in the tracing data",
-			pd_reader__path(so->reader), a->name, (uint64_t)a->attr.config);
+			so->path, a->name, a->config);
 		break;
 	case SAMPLE_TRACE_MISMATCH:
 		warning("'%s': a sample of '%s' holds another tracepoint's data; fields not printed",
-			pd_reader__path(so->reader), a->name);
+			so->path, a->name);
 		break;
 	case SAMPLE_TRACE_TOO_BIG:
-		warning("'%s': a sample of '%s' is too big to format", pd_reader__path(so->reader),
-			a->name);
+		warning("'%s': a sample of '%s' is too big to format", so->path, a->name);
 		break;
 	}
 }
@@ -418,16 +417,16 @@ static void print_frames(struct script_out *so, unsigned int fl, const struct re
 {
 	size_t i;
 
-	if (rs->sample->callchain && !(fl & SF_SRCLINE)) {
+	if (rs->facts.has_callchain && !(fl & SF_SRCLINE)) {
 		fputc('\n', so->out);
 		print_chain(so, fl, rs);
 		return;
 	}
-	if (!rs->sample->callchain) {
+	if (!rs->facts.has_callchain) {
 		fputc(' ', so->out);
 		/* perf prints the sample's own ip in full, unlike chain entries */
 		if (rs->nr_frames)
-			print_frame(so, fl, &rs->frames[0], rs->sample->ip);
+			print_frame(so, fl, &rs->frames[0], rs->facts.ip);
 		return;
 	}
 	fputc('\n', so->out);
@@ -442,11 +441,11 @@ static void print_frames(struct script_out *so, unsigned int fl, const struct re
 
 static void print_start(struct script_out *so, unsigned int fl, const struct resolved_sample *rs)
 {
-	const struct pd_sample *s = rs->sample;
+	const struct sample_facts *s = &rs->facts;
 	FILE *out = so->out;
 
 	if (fl & SF_COMM) {
-		if ((fl & SF_IP) && (s->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+		if ((fl & SF_IP) && (s->event.sample_type & PERF_SAMPLE_CALLCHAIN))
 			fprintf(out, "%s ", rs->comm);
 		else
 			fprintf(out, "%16s ", rs->comm);
@@ -468,12 +467,12 @@ static void print_start(struct script_out *so, unsigned int fl, const struct res
 	if (fl & SF_PERIOD)
 		fprintf(out, "%10" PRIu64 " ", s->period);
 	if (fl & SF_EVENT)
-		fprintf(out, "%*s: ", so->name_width, s->attr->name);
+		fprintf(out, "%*s: ", so->name_width, s->event.name);
 }
 
 void script_out__sample(struct script_out *so, const struct resolved_sample *rs)
 {
-	unsigned int fl = fields_for(so, rs->sample->attr);
+	unsigned int fl = fields_for(so, &rs->facts.event);
 
 	/* perf prints nothing, not even the newline, for an event without fields */
 	if (!fl)
@@ -484,98 +483,4 @@ void script_out__sample(struct script_out *so, const struct resolved_sample *rs)
 	if (fl & SF_IP)
 		print_frames(so, fl, rs);
 	fputc('\n', so->out);
-}
-
-/* ---- --header ------------------------------------------------------------ */
-
-static void print_sample_type(FILE *out, uint64_t st)
-{
-	static const char *const names[] = {
-		"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU",
-		"PERIOD", "STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER",
-		"STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER", "TRANSACTION",
-		"REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE",
-		"CODE_PAGE_SIZE", "WEIGHT_STRUCT",
-	};
-	const char *sep = "";
-	size_t i;
-
-	for (i = 0; i < 64; i++) {
-		if (!(st & (1ULL << i)))
-			continue;
-		if (i < ARRAY_SIZE(names))
-			fprintf(out, "%s%s", sep, names[i]);
-		else
-			fprintf(out, "%sbit%zu", sep, i);
-		sep = "|";
-	}
-}
-
-static void print_event_line(FILE *out, const struct pd_attr *a)
-{
-	size_t i;
-
-	fprintf(out, "# event : name = %s, id = {", a->name);
-	for (i = 0; i < a->nr_ids; i++)
-		fprintf(out, "%s %" PRIu64, i ? "," : "", a->ids[i]);
-	fprintf(out, " }, type = %" PRIu32 ", config = %#" PRIx64 ", size = %" PRIu32,
-		a->attr.type, (uint64_t)a->attr.config, a->attr.size);
-	fprintf(out, ", %s = %" PRIu64, a->attr.freq ? "sample_freq" : "sample_period",
-		(uint64_t)a->attr.sample_period);
-	fputs(", sample_type = ", out);
-	print_sample_type(out, a->attr.sample_type);
-	if (a->attr.sample_id_all)
-		fputs(", sample_id_all = 1", out);
-	if (a->attr.use_clockid)
-		fprintf(out, ", clockid = %" PRId32, a->attr.clockid);
-	fputc('\n', out);
-}
-
-static void print_str(FILE *out, const char *label, const char *value)
-{
-	if (value)
-		fprintf(out, "# %s : %s\n", label, value);
-}
-
-void script__print_header(FILE *out, const struct pd_reader *r)
-{
-	const struct pd_info *in = pd_reader__info(r);
-	size_t i;
-
-	fputs("# ========\n", out);
-	if (!in->pipe_mode) {
-		fprintf(out, "# data offset    : %" PRIu64 "\n", in->data_offset);
-		fprintf(out, "# data size      : %" PRIu64 "\n", in->data_size);
-	}
-	print_str(out, "hostname", in->hostname);
-	print_str(out, "os release", in->osrelease);
-	print_str(out, "perf version", in->version);
-	print_str(out, "arch", in->arch);
-	if (in->nr_cpus_avail) {
-		fprintf(out, "# nrcpus online : %" PRIu32 "\n", in->nr_cpus_online);
-		fprintf(out, "# nrcpus avail : %" PRIu32 "\n", in->nr_cpus_avail);
-	}
-	print_str(out, "cpudesc", in->cpudesc);
-	print_str(out, "cpuid", in->cpuid);
-	if (in->total_mem_kb)
-		fprintf(out, "# total memory : %" PRIu64 " kB\n", in->total_mem_kb);
-	print_str(out, "cmdline", in->cmdline);
-	for (i = 0; i < pd_reader__nr_attrs(r); i++)
-		print_event_line(out, pd_reader__attr(r, i));
-	if (in->clock_res_ns)
-		fprintf(out, "# clock resolution : %" PRIu64 " ns\n", in->clock_res_ns);
-	if (in->compressed)
-		fprintf(out, "# compressed : %s, level = %" PRIu32 "\n",
-			in->comp_type == 1 ? "zstd" : "unknown", in->comp_level);
-	fprintf(out, "# build ids : %zu\n", in->nr_build_ids);
-	for (i = 0; i < in->nr_build_ids; i++) {
-		const struct pd_build_id *b = &in->build_ids[i];
-		uint8_t k;
-
-		fputs("#   ", out);
-		for (k = 0; k < b->size; k++)
-			fprintf(out, "%02x", b->id[k]);
-		fprintf(out, " %s\n", b->filename);
-	}
-	fputs("# ========\n#\n", out);
 }

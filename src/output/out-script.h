@@ -33,7 +33,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/sample.h"
 
 /* The fields -F can name, in the order perf prints them. */
 enum script_field {
@@ -66,24 +66,24 @@ bool script_fields__want(const struct script_fields *f, unsigned int field);
 
 struct script_out_opts {
 	const struct script_fields *fields;   /* NULL: perf's defaults */
+	const char *path;                     /* the recording's, named in warnings as samples come */
 };
 
 struct script_out;
 
 /*
- * A writer for the events of r (the attrs known now; pipe mode: after its
- * header records). opts and what it points to must outlive the writer.
+ * A writer for the recording's events ev[0..nr_events) (the attrs known
+ * now; pipe mode: after its header records; read during the call only,
+ * samples of later ones bring their own). opts and what it points to
+ * must outlive the writer.
  * At the first tracepoint fields it prints it warns when the recording's
  * tracing data is missing or damaged (samples then print without their
  * fields). NULL after error() when a field named in -F cannot be
  * printed for an event of the recording, as perf script refuses it.
  */
-struct script_out *script_out__new(FILE *out, const struct pd_reader *r,
+struct script_out *script_out__new(FILE *out, const struct sample_event *ev, size_t nr_events,
 				   const struct script_out_opts *opts);
 void script_out__delete(struct script_out *so);   /* accepts NULL */
 void script_out__sample(struct script_out *so, const struct resolved_sample *rs);
-
-/* "# key : value" lines for the header and features, as perf script --header. */
-void script__print_header(FILE *out, const struct pd_reader *r);
 
 #endif

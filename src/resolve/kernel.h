@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "resolve/sample.h"
+
 struct strpool;
 struct kernel_syms;
 
@@ -43,7 +45,7 @@ struct ksym {
 };
 
 /* The DSO perf script prints for core kernel frames (UNKNOWN_LABEL for misses). */
-#define KSYM_DSO_KERNEL  "[kernel.kallsyms]"
+#define KSYM_DSO_KERNEL  SAMPLE_DSO_KERNEL
 /* Default kallsyms of the running kernel. */
 #define KERNEL_PROC_KALLSYMS "/proc/kallsyms"
 

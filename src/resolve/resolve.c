@@ -262,6 +262,17 @@ static const struct ksym *kernel_caller(struct resolver *r, uint64_t ip, struct 
 	return at;
 }
 
+/* What f says of the MMAP record its ip is in, m. */
+static void frame_map(const struct map *m, struct frame *f)
+{
+	f->map.present = true;
+	f->map.anon = m->anon;
+	f->map.anon_name = map_name_is_anon(m->filename);
+	f->map.start = m->start;
+	f->map.len = m->len;
+	f->map.pgoff = m->pgoff;
+}
+
 static void kernel_frame(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
 {
 	bool loaded = r->ksyms && kernel_syms__usable(r->ksyms);
@@ -274,7 +285,7 @@ static void kernel_frame(struct resolver *r, uint64_t ip, bool caller, struct fr
 	f->kind = FRAME_KERNEL;
 	f->print_addr = ip;
 	if (proc__find_map(machine__kernel(r->machine), ip, &hit))
-		f->map = hit.map;
+		frame_map(hit.map, f);
 	/* like perf: a miss among loaded kernel symbols has no DSO */
 	f->dso = loaded ? r->s_unknown : r->s_kernel;
 	if (!s)
@@ -340,6 +351,8 @@ static void jit_frame(const struct jit_sym *js, uint64_t ip, struct frame *f)
 		return;
 	f->kind = js->loader->kind == JIT_TIMED ? FRAME_JIT : FRAME_PERFMAP;
 	f->jit = js;
+	f->code_start = js->start;
+	f->code_size = js->size;
 	f->sym = js->name;
 	f->symoff = ip - js->start;
 	f->dso = js->source;
@@ -481,7 +494,7 @@ static void resolve_user(struct resolver *r, struct thread *t, uint64_t ip, bool
 	f->dso = r->s_unknown;
 	f->at_call = at_call;
 	if (mapped) {
-		f->map = hit.map;
+		frame_map(hit.map, f);
 		f->dso = hit.map->filename;
 		f->print_addr = ip - hit.start + hit.pgoff;
 	}

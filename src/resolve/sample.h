@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 struct jit_sym;
-struct map;
 struct pd_event;
 struct pd_sample;
 struct thread;
@@ -61,6 +60,21 @@ struct obj_view {
 	size_t build_id_size;
 };
 
+/* The DSO perf script prints for core kernel frames (kernel.h's KSYM_DSO_KERNEL is this). */
+#define SAMPLE_DSO_KERNEL "[kernel.kallsyms]"
+
+/*
+ * The MMAP record a frame's ip was in (the kernel's or a module's for
+ * kernel frames), as the resolver saw it: copied by value, so it says
+ * what the record said whatever mmaps came after.
+ */
+struct frame_map {
+	bool present;         /* ip was in one; else the rest is 0 */
+	bool anon;            /* no file behind it (machine.h's map.anon) */
+	bool anon_name;       /* its name is an anonymous mapping's (map_name_is_anon) */
+	uint64_t start, len, pgoff;   /* the record's range and file offset */
+};
+
 enum frame_kind {
 	FRAME_UNKNOWN,      /* no mapping, or a mapping without symbols */
 	FRAME_KERNEL,
@@ -101,11 +115,9 @@ struct frame {
 	uint64_t ip;          /* the address as sampled (a return address for callers) */
 	bool at_call;         /* a caller looked up at ip - 1, its call */
 	enum frame_kind kind;
-	/*
-	 * The MMAP record ip was in (the kernel's or a module's for kernel
-	 * frames), as it was; NULL when none. Lives as long as the session.
-	 */
-	const struct map *map;
+	struct frame_map map;  /* the MMAP record ip was in, if any */
+	/* FRAME_JIT, FRAME_PERFMAP: the function's code, [code_start, code_start + code_size) */
+	uint64_t code_start, code_size;
 };
 
 /* What became of a sample's deferred user call chain. */
@@ -115,7 +127,39 @@ enum deferred_join {
 	DEFERRED_MISSING,   /* the record never came: kernel part only */
 };
 
+/*
+ * What a writer reads of an event (a perf_event_attr of the recording),
+ * by value. name lives as long as the session.
+ */
+struct sample_event {
+	const char *name;           /* NULL: the sample's attr is not known */
+	unsigned int index;         /* the attr's position in the recording's list */
+	uint32_t type;              /* PERF_TYPE_* */
+	uint64_t config;
+	uint64_t sample_type;       /* PERF_SAMPLE_* bits */
+	bool is_clock;              /* cpu-clock or task-clock: its period is in ns */
+};
+
+/*
+ * What a writer reads of a sample itself, copied by value from the
+ * recorded sample on the session's thread.
+ */
+struct sample_facts {
+	uint64_t ip;                /* the sampled address */
+	uint64_t time;              /* with has_time */
+	uint64_t period;
+	uint32_t pid, tid, cpu;
+	bool has_time;              /* the event's sample_type has PERF_SAMPLE_TIME */
+	bool has_callchain;         /* the event samples call chains (PERF_SAMPLE_CALLCHAIN) */
+	struct sample_event event;
+};
+
 struct resolved_sample {
+	struct sample_facts facts;    /* what a writer reads of the sample */
+	/*
+	 * The recorded sample and its thread, for the stages that may read
+	 * them (aggregate/, the commands); a writer reads facts and comm.
+	 */
 	const struct pd_event *ev;
 	const struct pd_sample *sample;
 	struct thread *thread;

@@ -17,6 +17,7 @@
 #define NO_ATTR UINT32_MAX
 
 struct held_sample {
+	struct sample_facts facts;
 	struct pd_event ev;
 	struct thread thread;
 	struct unwind_result unwind;
@@ -63,6 +64,7 @@ static int hand_batch(void *ctx, void *item)
 	for (i = 0; i < b->nr; i++) {
 		struct held_sample *hs = &b->samples[i];
 		struct resolved_sample rs = {
+			.facts = hs->facts,
 			.ev = &hs->ev,
 			.sample = &hs->ev.sample,
 			.thread = &hs->thread,
@@ -192,6 +194,7 @@ void handoff__add(struct handoff *h, const struct resolved_sample *rs)
 		BUG("handoff__add() of frames not resolved into handoff__frames()");
 	ALLOC_GROW(b->samples, b->nr + 1, b->alloc);
 	hs = &b->samples[b->nr++];
+	hs->facts = rs->facts;
 	hs->ev = *rs->ev;
 	forget_buffers(&hs->ev.sample);
 	hs->ev.sample.attr = NULL;

@@ -257,6 +257,41 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 	return nr;
 }
 
+/* Whether a's period is in ns: the cpu-clock and task-clock events. */
+static bool attr_is_clock(const struct pd_attr *a)
+{
+	return a->attr.type == PERF_TYPE_SOFTWARE &&
+		(a->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		 a->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+void session__sample_event(const struct pd_attr *a, struct sample_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	if (!a)
+		return;
+	ev->name = a->name;
+	ev->index = a->index;
+	ev->type = a->attr.type;
+	ev->config = a->attr.config;
+	ev->sample_type = a->attr.sample_type;
+	ev->is_clock = attr_is_clock(a);
+}
+
+/* What the writers read of smp, by value (sample.h). */
+static void sample_facts(const struct pd_sample *smp, struct sample_facts *sf)
+{
+	sf->ip = smp->ip;
+	sf->time = smp->time;
+	sf->period = smp->period;
+	sf->pid = smp->pid;
+	sf->tid = smp->tid;
+	sf->cpu = smp->cpu;
+	sf->has_time = smp->has_time;
+	sf->has_callchain = smp->callchain != NULL;
+	session__sample_event(smp->attr, &sf->event);
+}
+
 /*
  * off_cpu: a switch-out stack offcpu gave, delivered when its thread ran
  * again; join: what became of a deferred user part
@@ -275,6 +310,7 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 	 * frames); an off-CPU stack is resolved now, when its time is known
 	 */
 	jitmap__advance(s->jitmap, ev->sample.pid, off_cpu ? s->now : ev->sample.time);
+	sample_facts(&ev->sample, &rs.facts);
 	rs.ev = ev;
 	rs.sample = &ev->sample;
 	rs.thread = t;
@@ -480,10 +516,7 @@ static int session_start(struct session *s)
 	}
 	s->offcpu_sym = strpool__intern(s->pool, OFFCPU_FRAME);
 	/* on-CPU periods in ns are those of the clock events */
-	if (s->opts->offcpu == OFFCPU_BOTH && s->event &&
-	    !(s->event->attr.type == PERF_TYPE_SOFTWARE &&
-	      (s->event->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-	       s->event->attr.config == PERF_COUNT_SW_TASK_CLOCK)))
+	if (s->opts->offcpu == OFFCPU_BOTH && s->event && !attr_is_clock(s->event))
 		warning("'%s': the periods of '%s' are not nanoseconds: its on-CPU weights "
 			"are not comparable with the off-CPU ones (record -e cpu-clock)",
 			pd_reader__path(s->reader), s->event->name);

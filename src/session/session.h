@@ -84,6 +84,8 @@ struct session_hooks {
 };
 
 const struct pd_reader *session__reader(const struct session *s);
+/* What a writer reads of attr a (sample.h), into *ev; all zero (name NULL) when a is NULL. */
+void session__sample_event(const struct pd_attr *a, struct sample_event *ev);
 /*
  * From the start hook: read no further (a command that cannot go on, e.g.
  * options the recording cannot satisfy; it has printed why). session__run()

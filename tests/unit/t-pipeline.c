@@ -205,7 +205,7 @@ static void test_default_threads(void)
 
 struct seen_samples {
 	size_t nr;
-	bool frames_ok, comm_ok, attr_ok, gone_ok, unwind_ok, trace_ok;
+	bool frames_ok, comm_ok, attr_ok, gone_ok, unwind_ok, trace_ok, facts_ok;
 };
 
 static const struct trace_parse the_parse = { .present = true };
@@ -256,6 +256,11 @@ static void check_sample(void *ctx, const struct resolved_sample *rs)
 		s->gone_ok = false;
 	if ((i % 7 == 0) != (rs->unwind != NULL) || (rs->unwind && rs->unwind->nr_cfi != i))
 		s->unwind_ok = false;
+	if (rs->facts.time != i || rs->facts.tid != 42 || !rs->facts.event.name ||
+	    strcmp(rs->facts.event.name, want_attr) ||
+	    (n && (!rs->frames[0].map.present || rs->frames[0].map.start != i ||
+		   rs->frames[0].code_size != i)))
+		s->facts_ok = false;
 }
 
 static void add_sample(struct handoff *h, size_t i, struct thread *t, struct pd_event *ev,
@@ -272,6 +277,9 @@ static void add_sample(struct handoff *h, size_t i, struct thread *t, struct pd_
 	for (j = 0; j < n; j++) {
 		memset(&fb->v[fb->nr + j], 0, sizeof(fb->v[0]));
 		fb->v[fb->nr + j].ip = i * 100000 + j;
+		fb->v[fb->nr + j].map.present = true;
+		fb->v[fb->nr + j].map.start = i;
+		fb->v[fb->nr + j].code_size = i;
 	}
 	rs.frames = fb->v + fb->nr;
 	rs.nr_frames = n;
@@ -284,12 +292,15 @@ static void add_sample(struct handoff *h, size_t i, struct thread *t, struct pd_
 	rs.trace = i % 3 == 2 ? NULL : &trace;
 	ev->sample.time = i;
 	ev->sample.callchain = chain;
+	rs.facts.time = i;
+	rs.facts.tid = t->tid;
+	rs.facts.event.name = ev->sample.attr->name;
 	handoff__add(h, &rs);
 }
 
 static void test_handoff(void)
 {
-	struct seen_samples seen = { 0, true, true, true, true, true, true };
+	struct seen_samples seen = { 0, true, true, true, true, true, true, true };
 	struct pd_attr attr = { .name = "cycles" };
 	struct thread t = { .tid = 42, .comm = "before" };
 	struct pd_event ev;
@@ -317,6 +328,7 @@ static void test_handoff(void)
 	T("handoff: reader pointers are set where they were, and not readable", seen.gone_ok);
 	T("handoff: the unwind result, by value", seen.unwind_ok);
 	T("handoff: tracepoint fields, their text copied", seen.trace_ok);
+	T("handoff: the sample's facts and the frames' mappings, by value", seen.facts_ok);
 }
 
 /* ---- async-out ----------------------------------------------------------- */
