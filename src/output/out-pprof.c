@@ -298,7 +298,7 @@ static struct mapping *frame_mapping(struct pprof_builder *b, const struct frame
 		bias = frame_region(f);
 	} else if (!f->map.present) {
 		return NULL;
-	} else if (f->kind == FRAME_NATIVE || !f->map.anon_name) {
+	} else if (f->kind == FRAME_NATIVE || !f->map.anon) {
 		kind = MAP_FILE;
 		bias = f->ip - f->print_addr;
 	} else {

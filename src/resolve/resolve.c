@@ -267,7 +267,6 @@ static void frame_map(const struct map *m, struct frame *f)
 {
 	f->map.present = true;
 	f->map.anon = m->anon;
-	f->map.anon_name = map_name_is_anon(m->filename);
 	f->map.start = m->start;
 	f->map.len = m->len;
 	f->map.pgoff = m->pgoff;

@@ -70,8 +70,7 @@ struct obj_view {
  */
 struct frame_map {
 	bool present;         /* ip was in one; else the rest is 0 */
-	bool anon;            /* no file behind it (machine.h's map.anon) */
-	bool anon_name;       /* its name is an anonymous mapping's (map_name_is_anon) */
+	bool anon;            /* its name is an anonymous mapping's (machine.h's map.anon) */
 	uint64_t start, len, pgoff;   /* the record's range and file offset */
 };
 
