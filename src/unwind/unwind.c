@@ -11,6 +11,8 @@
  */
 #define NREGS 17
 #define REG_RBP 6
+/* rbx, rbp, r12-r15: what a callee gives back unchanged (x86-64 psABI) */
+#define CALLEE_SAVED (1u << 3 | 1u << 6 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 15)
 #define REG_RSP 7
 #define REG_RIP 16
 
@@ -269,6 +271,14 @@ static void compile_frame(struct slot *s, Dwarf_Frame *frame)
 		}
 		if (!compile_reg(s, &s->regs[r], mem, ops, nops))
 			return;
+		/*
+		 * libdw says "undefined" for a register no rule names; the x86-64
+		 * psABI keeps the callee-saved ones (rbx, rbp, r12-r15) as they
+		 * were: ld.so's _dl_runtime_resolve finds its CFA in the rbx that
+		 * _dl_fixup's first instructions have not saved yet
+		 */
+		if (s->regs[r].kind == RULE_UNDEF && (CALLEE_SAVED >> r & 1))
+			s->regs[r].kind = RULE_SAME;
 		if (s->regs[r].kind == RULE_SAME)
 			s->same |= 1u << r;
 		else if (s->regs[r].kind != RULE_UNDEF)
