@@ -153,9 +153,65 @@ static void sample_of(struct sample *s, const struct chain_capture *c)
 	s->regs.regs = s->vals;
 }
 
-static struct chain_capture nofp, fp, dbgf;
+/*
+ * ld.so's _dl_runtime_resolve in miniature: realign_caller keeps its CFA in
+ * rbx (push %rbx; mov %rsp,%rbx; and $-64,%rsp), and realign_leaf captures
+ * before touching rbx, with no CFI rule for it. A walk from the leaf must
+ * carry the sampled rbx into the caller, as the x86-64 psABI keeps
+ * callee-saved registers no rule names.
+ */
+#if defined(__x86_64__)
+int realign_caller(struct chain_capture *c, int x);
+_Static_assert(offsetof(struct chain_capture, stack) == 64 &&
+	       offsetof(struct chain_capture, size) == 72, "realign_leaf's offsets");
+__asm__(".text\n"
+	".globl realign_leaf\n"
+	".type realign_leaf, @function\n"
+	"realign_leaf:\n"
+	".cfi_startproc\n"
+	"	mov %rdi, %rdx\n"
+	"	lea 1f(%rip), %rax\n"
+	"1:\n"
+	"	mov %rax, 0(%rdx)\n"
+	"	mov %rsp, 8(%rdx)\n"
+	"	mov %rbp, 16(%rdx)\n"
+	"	mov %rbx, 24(%rdx)\n"
+	"	mov %r12, 32(%rdx)\n"
+	"	mov %r13, 40(%rdx)\n"
+	"	mov %r14, 48(%rdx)\n"
+	"	mov %r15, 56(%rdx)\n"
+	"	mov 64(%rdx), %rdi\n"
+	"	mov 72(%rdx), %rcx\n"
+	"	mov %rsp, %rsi\n"
+	"	rep movsb\n"
+	"	xor %eax, %eax\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size realign_leaf, .-realign_leaf\n"
+	".globl realign_caller\n"
+	".type realign_caller, @function\n"
+	"realign_caller:\n"
+	".cfi_startproc\n"
+	"	push %rbx\n"
+	".cfi_def_cfa_offset 16\n"
+	".cfi_offset %rbx, -16\n"
+	"	mov %rsp, %rbx\n"
+	".cfi_def_cfa_register %rbx\n"
+	"	and $-64, %rsp\n"
+	"	call realign_leaf\n"
+	"	mov %rbx, %rsp\n"
+	".cfi_def_cfa_register %rsp\n"
+	"	pop %rbx\n"
+	".cfi_def_cfa_offset 8\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size realign_caller, .-realign_caller\n");
+#endif
+
+static struct chain_capture nofp, fp, dbgf, realign;
 static volatile int sink;      /* the drivers' results: no tail calls into the chains */
 static uint8_t nofp_stack[STACK_CAP], fp_stack[STACK_CAP], dbgf_stack[STACK_CAP];
+static uint8_t realign_stack[STACK_CAP];
 static uint8_t shifted[STACK_CAP + 8];
 
 /* ---- the tests ---- */
@@ -203,6 +259,27 @@ static void test_unwind__cfi_chain(struct unwinder *u)
 
 	n = unwinder__unwind(u, &s.regs, nofp_stack, nofp.size, &space, ips, 3, &res);
 	T("cfi: depth limit", n == 3 && res.end == UNWIND_END_DEPTH);
+}
+
+/* A caller whose CFA is in rbx, above a leaf that leaves rbx alone (ld.so's lazy binding). */
+static void test_unwind__same_value(struct unwinder *u)
+{
+	struct sample s;
+	struct unwind_result res;
+	uint64_t ips[MAX_FRAMES];
+	size_t n;
+
+	sample_of(&s, &realign);
+	n = unwinder__unwind(u, &s.regs, realign_stack, realign.size, &space, ips, MAX_FRAMES, &res);
+	T("same value: the leaf", n > 0 && !strcmp(func_at(ips[0], false), "realign_leaf"));
+	T("same value: the caller", n > 1 && !strcmp(func_at(ips[1], true), "realign_caller"));
+	T("same value: through the caller's rbx CFA to the driver",
+	  n > 2 && !strncmp(func_at(ips[2], true), "t_unwind_driver", 15));
+	T("same value: main below, complete", has_frame(ips, n, "main") &&
+					       res.end == UNWIND_END_COMPLETE);
+	if (res.end != UNWIND_END_COMPLETE)
+		printf("# ended: %s at %#" PRIx64 " (%s)\n", unwind_end__name(res.end), res.pc,
+		       res.object ? res.object : "");
 }
 
 /* Code without .eh_frame entries: its rules come from .debug_frame. */
@@ -515,21 +592,25 @@ int main(void)
 	nofp.stack = nofp_stack;
 	fp.stack = fp_stack;
 	dbgf.stack = dbgf_stack;
+	realign.stack = realign_stack;
 	sink = t_unwind_driver(nofp_chain_a, &nofp);
 	sink = t_unwind_driver(fp_chain_a, &fp);
 	sink = t_unwind_driver(dbgf_chain_a, &dbgf);
-	if (!setup_machine() || !nofp.size || !fp.size || !dbgf.size) {
+	sink = t_unwind_driver(realign_caller, &realign);
+	if (!setup_machine() || !nofp.size || !fp.size || !dbgf.size ||
+	    !realign.size) {
 		printf("# cannot read /proc/self/maps: walks skipped\n");
 	} else {
 		u = unwinder__new(NULL);
 		test_unwind__cfi_chain(u);
 		test_unwind__debug_frame(u);
+		test_unwind__same_value(u);
 		test_unwind__short_dump(u);
 		test_unwind__no_object(u);
 		test_unwind__anon_code(u);
 		test_unwind__frame_pointer(u);
 		test_unwind__hostile(u);
-	test_unwind__after_call(u);
+		test_unwind__after_call(u);
 		unwinder__delete(u);
 	}
 	resolver__delete(resolver);
