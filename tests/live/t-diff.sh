@@ -12,7 +12,7 @@
 #    (other pid, other addresses, functions reaching their tiers at other
 #    times; skipped without node): at least 95% of the weight of NEW's JIT leaf frames is
 #    matched by name in BASE after normalising; the figure without
-#    normalising is reported.
+#    normalising is reported, and it is not more than with.
 # Skips (77) when perf cannot record.
 set -eu
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -119,6 +119,10 @@ live_say "node: NEW's JIT-leaf weight matched in BASE (by name, by whole stack):
 	"${with:-?} % normalised, ${without:-?} % as written"
 awk -v m="${with%% *}" 'BEGIN { exit !(m >= 95) }' ||
 	live_fail "only ${with%% *}% of NEW's JIT-leaf weight matched in BASE by name (95% wanted)"
-awk -v a="${with#* }" -v b="${without#* }" 'BEGIN { exit !(a > b) }' ||
-	live_fail "normalising matched no more whole stacks (${with#* }%) than not (${without#* }%)"
+# normalising only merges names, so it never matches fewer whole stacks;
+# by how much more depends on which tiers each run reached, i.e. on load
+# (68 vs 62% alone, 98.6 vs 98.1% with two busy loops beside it): that it
+# gains is tests/unit/t-frame-normalize.c's and golden diff-synth's to show
+awk -v a="${with#* }" -v b="${without#* }" 'BEGIN { exit !(a >= b) }' ||
+	live_fail "normalising matched fewer whole stacks (${with#* }%) than not (${without#* }%)"
 live_finish
