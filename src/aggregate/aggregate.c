@@ -52,11 +52,14 @@ struct frame_slot {
 	uint32_t key;           /* the node key: label id, or frame id (by_frame) */
 };
 
-/* What makes a frame a distinct one: the session's pointers and the kind. */
+/* What makes a frame a distinct one: the session's pointers, the kind and FRAME_ID_INLINED. */
 struct frame_id {
 	const char *sym, *dso;
 	int kind;
 };
+
+/* In frame_id.kind: an inlined function's frame (sample.h), apart from its real one. */
+#define FRAME_ID_INLINED 0x100
 
 /*
  * The last stack seen in a slot of threads: its labels, the nodes of its
@@ -121,7 +124,7 @@ static void add_name(struct sbuf *sb, const char *s)
 }
 
 void agg_frame_label(struct sbuf *sb, const char *sym, const char *dso, enum frame_kind kind,
-		     bool annotate, bool unknown_dso)
+		     bool inlined, bool annotate, bool unknown_dso)
 {
 	if (sym) {
 		add_name(sb, sym);
@@ -134,7 +137,9 @@ void agg_frame_label(struct sbuf *sb, const char *sym, const char *dso, enum fra
 	} else {
 		sbuf_addstr(sb, UNKNOWN_LABEL);
 	}
-	if (annotate && kind == FRAME_KERNEL)
+	if (annotate && inlined)
+		sbuf_addstr(sb, "_[i]");
+	else if (annotate && kind == FRAME_KERNEL)
 		sbuf_addstr(sb, "_[k]");
 	else if (annotate && (kind == FRAME_JIT || kind == FRAME_PERFMAP))
 		sbuf_addstr(sb, "_[j]");
@@ -295,16 +300,17 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id 
 	}
 	if (a->nr_frames >= UINT32_MAX - 1)
 		die("more than 2^32 distinct frames");
-	agg_frame_label(&sb, fr->sym, fr->dso, (enum frame_kind)fr->kind, a->opts.annotate,
-			a->opts.unknown_dso);
+	agg_frame_label(&sb, fr->sym, fr->dso, (enum frame_kind)(fr->kind & ~FRAME_ID_INLINED),
+			fr->kind & FRAME_ID_INLINED, a->opts.annotate, a->opts.unknown_dso);
 	if (a->opts.normalize)
-		normal_label(&sb, (enum frame_kind)fr->kind);
+		normal_label(&sb, (enum frame_kind)(fr->kind & ~FRAME_ID_INLINED));
 	ALLOC_GROW(a->frames, a->nr_frames + 1, a->alloc_frames);
 	nf = &a->frames[a->nr_frames];
 	/* the resolver's strings go with the session: keep a copy */
 	nf->sym = fr->sym ? strpool__intern(a->pool, fr->sym) : NULL;
 	nf->dso = fr->dso ? strpool__intern(a->pool, fr->dso) : NULL;
-	nf->kind = (enum frame_kind)fr->kind;
+	nf->kind = (enum frame_kind)(fr->kind & ~FRAME_ID_INLINED);
+	nf->inlined = fr->kind & FRAME_ID_INLINED;
 	nf->label = new_label(a, sb.buf, sb.len);
 	sbuf_release(&sb);
 	e = &a->frame_table[pos];
@@ -526,7 +532,7 @@ static size_t sample_ids(struct aggregator *a, const struct resolved_sample *rs)
 			continue;
 		a->ids[n].sym = fr->sym;
 		a->ids[n].dso = fr->dso;
-		a->ids[n++].kind = (int)fr->kind;
+		a->ids[n++].kind = (int)fr->kind | (fr->inlined ? FRAME_ID_INLINED : 0);
 	}
 	return n;
 }

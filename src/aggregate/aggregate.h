@@ -70,6 +70,7 @@ struct agg_frame {
 	const char *sym;
 	const char *dso;
 	enum frame_kind kind;
+	bool inlined;           /* an inlined function's frame (sample.h) */
 	uint32_t label;
 };
 
@@ -137,12 +138,14 @@ void agg_index__release(struct agg_index *idx);
  * The label of a frame: its symbol or "[unknown]" (with unknown_dso and a
  * DSO other than "[unknown]": "[" the DSO's basename "]", "[libc.so.6]",
  * as stackcollapse-perf.pl names them), ';' (the folded format's
- * separator) as ':' and a newline as a space; with annotate, "_[k]" after
- * kernel frames and "_[j]" after JIT (jitdump, perf map) ones. Appended
+ * separator) as ':' and a newline as a space; with annotate, "_[i]" after
+ * an inlined function's (as stackcollapse-perf.pl marks the inlined ones
+ * it finds), "_[k]" after kernel frames and "_[j]" after JIT (jitdump,
+ * perf map) ones. Appended
  * to sb.
  */
 void agg_frame_label(struct sbuf *sb, const char *sym, const char *dso, enum frame_kind kind,
-		     bool annotate, bool unknown_dso);
+		     bool inlined, bool annotate, bool unknown_dso);
 /*
  * The label of a process: comm with ';' as ':', a newline as a space and
  * a space as '_' (stackcollapse-perf.pl joins words), then "-PID/TID" with

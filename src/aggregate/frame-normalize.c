@@ -117,11 +117,11 @@ static const char *v8_prefix(struct sbuf *sb, const char *s, size_t *len)
 	return s;
 }
 
-/* len without fold's annotation suffix "_[j]" or "_[k]". */
+/* len without fold's annotation suffix "_[j]", "_[k]" or "_[i]". */
 static size_t strip_annotation(const char *s, size_t len)
 {
 	if (len >= 4 && s[len - 4] == '_' && s[len - 3] == '[' && s[len - 1] == ']' &&
-	    (s[len - 2] == 'j' || s[len - 2] == 'k'))
+	    (s[len - 2] == 'j' || s[len - 2] == 'k' || s[len - 2] == 'i'))
 		return len - 4;
 	return len;
 }

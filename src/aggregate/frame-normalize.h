@@ -16,7 +16,7 @@
  *  - pids in side-file names: "jitted-1234-56.so" is "jitted-PID-N.so",
  *    "perf-1234.map" "perf-PID.map", "jit-1234.dump" "jit-PID.dump".
  *
- * For every kind, fold's "--annotate" suffixes "_[j]" and "_[k]" go. The
+ * For every kind, fold's "--annotate" suffixes "_[j]", "_[k]" and "_[i]" go. The
  * source location after a V8 name ("/app/x.js:3:10") stays: it tells
  * apart functions of the same name.
  */

@@ -18,7 +18,7 @@ static const struct cmd_option fold_options[] = {
 	CMD_OPTION_SHARED(CMD_INCLUDE_PID),
 	CMD_OPTION_SHARED(CMD_INCLUDE_TID),
 	{ .name = "annotate", .id = OPT_ANNOTATE,
-	  .help = "suffix kernel frames _[k] and JIT frames _[j]" },
+	  .help = "suffix inlined functions' frames _[i], kernel frames _[k]\nand JIT frames _[j]" },
 	{ .name = "unknown", .id = OPT_UNKNOWN, .arg = "=dso|unknown",
 	  .help = "\nname an unresolved frame in a known file after it,\n"
 		  "[libc.so.6], as stackcollapse-perf.pl does, or\n"

@@ -85,6 +85,7 @@ static void pprof_prepare(void *ctx, struct command_opts *o)
 	cmd->opts.event = o->in.session.filter.event;
 	cmd->opts.offcpu = o->in.session.offcpu;
 	o->in.session.jit_lines = true;          /* locations carry their lines */
+	o->in.session.no_inline = true;          /* and their inlined functions */
 	cmd->b = pprof_builder__new(&cmd->opts);
 }
 

@@ -88,6 +88,8 @@ static void report_prepare(void *ctx, struct command_opts *o)
 	cmd->opts.stack = o->stack;
 	cmd->event = o->in.session.filter.event;
 	o->in.session.jit_lines = cmd->opts.source_lines;
+	/* symbols by ELF name, as perf report sorts them; --source-lines shows inlining */
+	o->in.session.no_inline = true;
 	/* source lines are looked up in the session's DSOs and JIT code as samples come */
 	if (cmd->opts.source_lines)
 		o->in.session.sample_anywhere = false;

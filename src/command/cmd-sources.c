@@ -53,6 +53,8 @@ struct proc_stats {
 	const char *comm;
 	uint64_t samples;
 	uint64_t frames[K_MAX];
+	/* frames of inlined functions (sample.h), and the ELF frames they came with */
+	uint64_t inlined, with_inlined;
 	struct unresolved *unres;
 	size_t nr_unres, alloc_unres;
 	struct unwound uw;
@@ -157,6 +159,11 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 		const struct frame *f = &rs->frames[i];
 		int k = f->sym ? kind_index(f->kind) : K_UNKNOWN;
 
+		if (f->inlined) {
+			ps->inlined++;
+			continue;
+		}
+		ps->with_inlined += i > 0 && rs->frames[i - 1].inlined;
 		ps->frames[k]++;
 		if (k == K_UNKNOWN)
 			count_in(&ps->unres, &ps->nr_unres, &ps->alloc_unres, f->dso);
@@ -394,6 +401,10 @@ static size_t print_proc(FILE *out, const struct proc_stats *ps, const struct ji
 		" jitdump, %" PRIu64 " perf map, %" PRIu64 " unresolved\n", total,
 		ps->frames[K_NATIVE], ps->frames[K_KERNEL], ps->frames[K_JIT],
 		ps->frames[K_PERFMAP], ps->frames[K_UNKNOWN]);
+	if (ps->inlined)
+		fprintf(out, "  inlined   %" PRIu64 " frames of inlined functions, in %" PRIu64
+			" of the ELF frames (--no-inline leaves them out)\n", ps->inlined,
+			ps->with_inlined);
 	if (ps->nr_unres)
 		qsort(ps->unres, ps->nr_unres, sizeof(*ps->unres), by_count);
 	for (i = 0; i < ps->nr_unres; i++) {

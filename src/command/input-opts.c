@@ -21,6 +21,10 @@ const struct cmd_option input_options[] = {
 	  .help = "perf build-id cache (default: ~/.debug)" },
 	{ .name = "no-demangle", .id = OPT_NO_DEMANGLE,
 	  .help = "keep C++ and Rust names mangled" },
+	{ .name = "no-inline", .id = OPT_NO_INLINE,
+	  .help = "no frames for the functions inlined at an\n"
+		  "address (perf script --no-inline): one frame per\n"
+		  "address, named after its ELF symbol" },
 	{ .name = "pid", .id = OPT_PID, .arg = " PID,...",
 	  .help = "only samples of these processes" },
 	{ .name = "tid", .id = OPT_TID, .arg = " TID,...",
@@ -144,6 +148,7 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 	case OPT_KALLSYMS:    o->session.resolve.kallsyms = arg; return 1;
 	case OPT_BUILDID_DIR: o->session.resolve.buildid_dir = arg; return 1;
 	case OPT_NO_DEMANGLE: o->session.resolve.demangle = false; return 1;
+	case OPT_NO_INLINE: o->session.no_inline = true; return 1;
 	case OPT_PID:         return parse_id_list(arg, &f->pids, &f->nr_pids) ? -1 : 1;
 	case OPT_TID:         return parse_id_list(arg, &f->tids, &f->nr_tids) ? -1 : 1;
 	case OPT_COMM:

@@ -355,13 +355,16 @@ static void print_frame(struct script_out *so, unsigned int fl, const struct fra
 			}
 		}
 	}
-	if (fl & SF_DSO) {
+	/* perf: an inlined function's frame has no DSO, and says so last */
+	if ((fl & SF_DSO) && !f->inlined) {
 		fputs_unlocked(" (", out);
 		fputs_unlocked(f->dso, out);
 		putc_unlocked(')', out);
 	}
 	if (fl & SF_SRCLINE)
 		print_srcline(so, f);
+	if (f->inlined)
+		fputs_unlocked(" (inlined)", out);
 }
 
 /*
@@ -379,7 +382,7 @@ static void print_chain(struct script_out *so, unsigned int fl, const struct res
 		size_t dso = fl & SF_DSO ? strlen(f->dso) : 0;
 		char num[24], *end = num + sizeof(num), *p, *o;
 
-		/* tab, 16+ hex digits, " sym+0x" and 16, " [unknown]", " (dso)", newline */
+		/* tab, 16+ hex digits, " sym+0x" and 16, " [unknown]", " (dso)", " (inlined)", newline */
 		ALLOC_GROW(so->frames, st_add(len, sym + dso + 64), so->frames_alloc);
 		o = so->frames + len;
 		*o++ = '\t';
@@ -400,12 +403,16 @@ static void print_chain(struct script_out *so, unsigned int fl, const struct res
 				o += 3 + (end - p);
 			}
 		}
-		if (fl & SF_DSO) {
+		if ((fl & SF_DSO) && !f->inlined) {
 			*o++ = ' ';
 			*o++ = '(';
 			memcpy(o, f->dso, dso);
 			o += dso;
 			*o++ = ')';
+		}
+		if (f->inlined) {
+			memcpy(o, " (inlined)", 10);
+			o += 10;
 		}
 		*o++ = '\n';
 		len = (size_t)(o - so->frames);

@@ -90,11 +90,15 @@ static void dso__load(struct dso *d)
 	if (id)
 		memcpy(d->file_build_id, id, d->file_build_id_size);
 	d->nr_segs = elf_image__segments(rt, &d->segs);
-	if (elf_image__has_symtab(rt))
-		syms = rt;
-	else if ((dbg = dso_locator__find_debug(c->locator, d->key.path, rt, d->key.build_id,
-						d->key.build_id_size)))
+	/*
+	 * perf's order: a debug file with symbols first (its DWARF is what
+	 * srcline and inline frames read), then the binary's own
+	 */
+	if ((dbg = dso_locator__find_debug(c->locator, d->key.path, rt, d->key.build_id,
+					   d->key.build_id_size)))
 		syms = dbg;
+	else if (elf_image__has_symtab(rt))
+		syms = rt;
 	d->symfile = syms ? strpool__intern(c->pool, elf_image__path(syms)) : d->file;
 	d->symtab = symtab__new(c->pool, c->demangle, c->demangle_flags);
 	elf_symbols__load(d->symtab, syms, rt);

@@ -113,6 +113,12 @@ struct frame {
 	uint64_t print_addr;  /* the address perf script prints */
 	uint64_t ip;          /* the address as sampled (a return address for callers) */
 	bool at_call;         /* a caller looked up at ip - 1, its call */
+	/*
+	 * A function the compiler inlined at this address (inline.h): sym
+	 * names it; the real function is the next frame that is not inlined,
+	 * whose ip, dso, object and offset this frame shares.
+	 */
+	bool inlined;
 	enum frame_kind kind;
 	struct frame_map map;  /* the MMAP record ip was in, if any */
 	/* FRAME_JIT, FRAME_PERFMAP: the function's code, [code_start, code_start + code_size) */

@@ -1,6 +1,6 @@
 #include "common/common.h"
 #include "resolve/srcline.h"
-#include "common/bsearch.h"
+#include "resolve/dwarf-file.h"
 #include "resolve/demangle.h"
 #include "timeline/jitmap.h"
 #include "common/strpool.h"
@@ -12,31 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <uthash.h>
-
-/*
- * Bounds against corrupt DWARF: how deep the walk into nested DIEs may go
- * (namespaces, classes, scopes) and how many DIEs one lookup may visit.
- */
-#define WALK_MAX_NEST 64
-#define WALK_MAX_VISITS (1u << 22)
-
-/* A compilation unit's address range, for files without .debug_aranges. */
-struct cu_range {
-	uint64_t lo, hi;        /* [lo, hi) */
-	Dwarf_Die cu;
-};
-
-/* One file's DWARF: open once, kept until the cache goes. */
-struct dwarf_file {
-	const struct obj_view *obj;  /* key */
-	int fd;
-	Elf *elf;
-	Dwarf *dw;              /* NULL: no usable DWARF */
-	struct cu_range *ranges;   /* sorted by lo; built on the first aranges miss */
-	size_t nr_ranges, alloc_ranges;
-	bool ranges_built;
-	UT_hash_handle hh;
-};
 
 struct addr_key {
 	const struct obj_view *obj;
@@ -82,19 +57,6 @@ struct srcline_cache *srcline_cache__new(struct strpool *pool)
 	return c;
 }
 
-static void dwarf_file__close(struct dwarf_file *df)
-{
-	if (df->dw)
-		dwarf_end(df->dw);
-	if (df->elf)
-		elf_end(df->elf);
-	if (df->fd >= 0)
-		close(df->fd);
-	df->dw = NULL;
-	df->elf = NULL;
-	df->fd = -1;
-}
-
 void srcline_cache__delete(struct srcline_cache *c)
 {
 	struct dwarf_file *df, *dtmp;
@@ -105,9 +67,7 @@ void srcline_cache__delete(struct srcline_cache *c)
 		return;
 	HASH_ITER(hh, c->files, df, dtmp) {
 		HASH_DEL(c->files, df);
-		dwarf_file__close(df);
-		free(df->ranges);
-		free(df);
+		dwarf_file__delete(df);
 	}
 	HASH_ITER(hh, c->addrs, e, etmp) {
 		HASH_DEL(c->addrs, e);
@@ -128,184 +88,16 @@ void srcline_cache__delete(struct srcline_cache *c)
 
 /* ---- opening ------------------------------------------------------------ */
 
-/* Open path's DWARF into df; false (df closed) when it has none. */
-static bool open_dwarf(struct dwarf_file *df, const char *path)
-{
-	if (!path)
-		return false;
-	df->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (df->fd < 0)
-		return false;
-	df->elf = elf_begin(df->fd, ELF_C_READ_MMAP, NULL);
-	if (df->elf && elf_kind(df->elf) == ELF_K_ELF)
-		df->dw = dwarf_begin_elf(df->elf, DWARF_C_READ, NULL);
-	if (!df->dw) {
-		dwarf_file__close(df);
-		return false;
-	}
-	return true;
-}
-
 static struct dwarf_file *find_file(struct srcline_cache *c, const struct obj_view *obj)
 {
 	struct dwarf_file *df;
-	const char *sym = obj->symfile, *bin = obj->file;
 
 	HASH_FIND_PTR(c->files, &obj, df);
 	if (df)
 		return df;
-	df = xcalloc(1, sizeof(*df));
-	df->obj = obj;
-	df->fd = -1;
-	/* a debug file without DWARF (symbols only): the binary may still have it */
-	if (!open_dwarf(df, sym) && bin && (!sym || strcmp(sym, bin)))
-		open_dwarf(df, bin);
+	df = dwarf_file__open(obj);
 	HASH_ADD_PTR(c->files, obj, df);
 	return df;
-}
-
-/* ---- finding the compilation unit ---------------------------------------- */
-
-static int cmp_range(const void *a, const void *b)
-{
-	const struct cu_range *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->hi < y->hi ? -1 : x->hi > y->hi;
-}
-
-/* Every CU's address ranges, from the CU DIEs themselves. */
-static void build_ranges(struct dwarf_file *df)
-{
-	Dwarf_CU *cu = NULL;
-	Dwarf_Die cudie;
-	size_t units = 0;
-
-	df->ranges_built = true;
-	while (units++ < WALK_MAX_VISITS &&
-	       dwarf_get_units(df->dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t off = 0;
-		size_t n = 0;
-
-		while (n++ < WALK_MAX_VISITS &&
-		       (off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
-			if (hi <= lo)
-				continue;
-			ALLOC_GROW(df->ranges, df->nr_ranges + 1, df->alloc_ranges);
-			df->ranges[df->nr_ranges].lo = lo;
-			df->ranges[df->nr_ranges].hi = hi;
-			df->ranges[df->nr_ranges++].cu = cudie;
-		}
-	}
-	if (df->nr_ranges)
-		qsort(df->ranges, df->nr_ranges, sizeof(*df->ranges), cmp_range);
-}
-
-/* The CU holding addr: .debug_aranges first, else the CUs' own ranges. */
-static bool find_cu(struct dwarf_file *df, uint64_t addr, Dwarf_Die *cu)
-{
-	size_t lo, i;
-
-	if (dwarf_addrdie(df->dw, addr, cu))
-		return true;
-	if (!df->ranges_built)
-		build_ranges(df);
-	/* the last range starting at or before addr, then back over overlaps */
-	lo = bsearch_last_le(df->ranges, df->nr_ranges, sizeof(*df->ranges),
-			     offsetof(struct cu_range, lo), addr);
-	for (i = lo; i-- > 0 && lo - i <= 16;) {
-		if (addr < df->ranges[i].hi) {
-			*cu = df->ranges[i].cu;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* ---- the scopes at an address -------------------------------------------- */
-
-/*
- * The subprogram and inlined-subroutine DIEs containing pc, outermost
- * first, found by walking down from the CU: a scope holding pc holds
- * every deeper one, so the walk descends into it and never looks at its
- * siblings again. Namespaces and classes hold functions without having
- * an address range themselves: they are searched, and left when they
- * have no match.
- */
-struct walk {
-	Dwarf_Addr pc;
-	Dwarf_Die chain[SRCLINE_MAX_DEPTH];
-	size_t nr;
-	size_t visits;
-};
-
-static bool is_container(int tag)
-{
-	switch (tag) {
-	case DW_TAG_namespace:
-	case DW_TAG_class_type:
-	case DW_TAG_structure_type:
-	case DW_TAG_union_type:
-	case DW_TAG_module:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool is_scope(int tag)
-{
-	switch (tag) {
-	case DW_TAG_subprogram:
-	case DW_TAG_inlined_subroutine:
-	case DW_TAG_lexical_block:
-	case DW_TAG_entry_point:
-	case DW_TAG_try_block:
-	case DW_TAG_catch_block:
-	case DW_TAG_with_stmt:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* The next sibling; false at the end or when DWARF points backwards. */
-static bool next_sibling(Dwarf_Die *die)
-{
-	Dwarf_Off here = dwarf_dieoffset(die);
-	Dwarf_Die next;
-
-	if (dwarf_siblingof(die, &next) != 0 || dwarf_dieoffset(&next) <= here)
-		return false;
-	*die = next;
-	return true;
-}
-
-/* Search parent's children; true when a scope holding pc was found below. */
-static bool walk_children(struct walk *w, Dwarf_Die *parent, int nest)
-{
-	Dwarf_Die die;
-
-	if (nest > WALK_MAX_NEST || dwarf_child(parent, &die) != 0)
-		return false;
-	do {
-		int tag = dwarf_tag(&die);
-
-		if (++w->visits > WALK_MAX_VISITS)
-			return false;
-		if (is_scope(tag) && dwarf_haspc(&die, w->pc) > 0) {
-			if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) &&
-			    w->nr < SRCLINE_MAX_DEPTH)
-				w->chain[w->nr++] = die;
-			walk_children(w, &die, nest + 1);
-			return true;
-		}
-		if (is_container(tag) && walk_children(w, &die, nest + 1))
-			return true;
-	} while (next_sibling(&die));
-	return false;
 }
 
 /* ---- building the answer ----------------------------------------------- */
@@ -383,14 +175,14 @@ static bool call_site(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Die *inl,
 static size_t lookup_dwarf(struct srcline_cache *c, struct dwarf_file *df, uint64_t addr,
 			   const char *fallback, struct src_loc *locs)
 {
-	struct walk w = { .pc = addr };
+	Dwarf_Die chain[SRCLINE_MAX_DEPTH];
 	Dwarf_Die cu;
 	Dwarf_Line *line;
 	const char *file;
 	int lineno, col;
-	size_t n = 0, i;
+	size_t n = 0, i, nr;
 
-	if (!df->dw || !find_cu(df, addr, &cu))
+	if (!dwarf_file__find_cu(df, addr, &cu))
 		return 0;
 	line = dwarf_getsrc_die(&cu, addr);
 	if (!line || dwarf_lineno(line, &lineno) != 0 || lineno <= 0 ||
@@ -398,14 +190,14 @@ static size_t lookup_dwarf(struct srcline_cache *c, struct dwarf_file *df, uint6
 		return 0;
 	if (dwarf_linecol(line, &col) != 0 || col < 0)
 		col = 0;
-	walk_children(&w, &cu, 0);
+	nr = dwarf_file__scopes(&cu, addr, chain, SRCLINE_MAX_DEPTH);
 	locs[0].file = intern_file(c, &cu, file);
 	locs[0].line = (uint32_t)lineno;
 	locs[0].column = (uint32_t)col;
 	locs[0].function = NULL;
 	/* chain[k] is outermost first; level i from the inside is chain[nr-1-i] */
-	for (i = 0; i < w.nr; i++) {
-		Dwarf_Die *die = &w.chain[w.nr - 1 - i];
+	for (i = 0; i < nr; i++) {
+		Dwarf_Die *die = &chain[nr - 1 - i];
 
 		locs[n].function = die_name(c, die);
 		n++;

@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "session/session.h"
+#include "resolve/inline.h"
 #include "session/deferred.h"
 #include "session/filter.h"
 #include "session/explain.h"
@@ -43,6 +44,7 @@ struct session {
 	uint64_t now;                 /* the time of the last record with one */
 	struct deferred *deferred;    /* samples waiting for their user part (deferred.h) */
 	struct tracing *tracing;      /* the one parse of the tracing data, at the first need */
+	struct inline_cache *inlines; /* the inlined functions' frames, unless opts->no_inline */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -136,6 +138,34 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
 	return true;
 }
 
+/*
+ * The frame just pushed (number *nr - 1) as perf shows it where its
+ * address is in code the compiler inlined (inline.h): a frame per
+ * inlined function, innermost first, then the real one, named as DWARF
+ * (binutils) names it; everything else is the real frame's. *nr counts
+ * the frames added. A frame that would pass MAX_FRAMES stands alone.
+ */
+static void push_inlines(struct session *s, size_t *nr)
+{
+	struct frame_buf *fb = s->frames;
+	size_t at = st_add(fb->nr, *nr - 1), n, k;
+	const char *const *names;
+	struct frame real;
+
+	if (!s->inlines || !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
+		return;
+	if (*nr - 1 + n > MAX_FRAMES)
+		return;
+	real = fb->v[at];
+	ALLOC_GROW(fb->v, at + n, fb->alloc);
+	for (k = 0; k < n; k++) {
+		fb->v[at + k] = real;
+		fb->v[at + k].sym = names[k];
+		fb->v[at + k].inlined = k + 1 < n;
+	}
+	*nr += n - 1;
+}
+
 /* Resolve the sample's frame number *nr (counted up) after s->frames->nr; the frame. */
 static struct frame *push_frame(struct session *s, size_t *nr, struct thread *t,
 				uint16_t cpumode, uint64_t ip, bool caller)
@@ -194,6 +224,7 @@ static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct
 			f->print_addr--;
 		if (f->at_call && f->sym && f->symoff)
 			f->symoff--;
+		push_inlines(s, &nr);
 	}
 	return nr;
 }
@@ -242,6 +273,7 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 			continue;
 		}
 		push_frame(s, &nr, t, cpumode, ip, !exact);
+		push_inlines(s, &nr);
 		user_part |= user_mode(cpumode);
 		exact = false;
 	}
@@ -252,8 +284,12 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 		nr = unwind_user(s, smp, t, nr, unwound);
 		user_part = nr > before;
 	}
-	if (nr < MAX_FRAMES && !user_part && (user_mode(sample_mode) || nr == first))
+	if (nr < MAX_FRAMES && !user_part && (user_mode(sample_mode) || nr == first)) {
 		push_frame(s, &nr, t, sample_mode, smp->ip, false);
+		/* perf shows inlined functions in call chains only */
+		if (smp->callchain)
+			push_inlines(s, &nr);
+	}
 	return nr;
 }
 
@@ -525,6 +561,8 @@ static int session_start(struct session *s)
 	s->jitmap = new_jitmap(s, pd_reader__path(s->reader));
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
+	if (!s->opts->no_inline)
+		s->inlines = inline_cache__new(s->pool, s->opts->resolve.demangle);
 	tracing__set_resolver(s->tracing, s->resolver);
 	if (s->hooks->start)
 		s->hooks->start(s->hooks->ctx, s);
@@ -632,6 +670,7 @@ int session__run(const char *path, const struct session_opts *opts,
 	user_stack__report(s.user_stack, pd_reader__path(s.reader));
 	user_stack__delete(s.user_stack);
 	free(s.user_ips);
+	inline_cache__delete(s.inlines);
 	resolver__delete(s.resolver);
 	jitmap__delete(s.jitmap);
 	mmap_scan__delete(s.scan);

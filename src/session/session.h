@@ -64,6 +64,11 @@ struct session_opts {
 	enum offcpu_mode offcpu;
 	/* the command prints tracepoint fields: give tracepoint samples rs->trace */
 	bool trace_fields;
+	/*
+	 * --no-inline, or a command that shows inlining its own way (report,
+	 * pprof: by source lines): no frames for inlined functions (inline.h)
+	 */
+	bool no_inline;
 };
 
 struct session;

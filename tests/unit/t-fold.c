@@ -198,7 +198,7 @@ static void unknown_labels(void)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct sbuf sb = SBUF_INIT;
 
-		agg_frame_label(&sb, cases[i].sym, cases[i].dso, FRAME_NATIVE, false,
+		agg_frame_label(&sb, cases[i].sym, cases[i].dso, FRAME_NATIVE, false, false,
 				cases[i].unknown_dso);
 		T(cases[i].want, sb.buf && !strcmp(sb.buf, cases[i].want));
 		sbuf_release(&sb);

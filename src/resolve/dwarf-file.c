@@ -1,0 +1,271 @@
+#include "common/common.h"
+#include "resolve/dwarf-file.h"
+#include "common/bsearch.h"
+
+#include <dwarf.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+/*
+ * Bounds against corrupt DWARF: how deep the walk into nested DIEs may go
+ * (namespaces, classes, scopes) and how many DIEs one lookup may visit.
+ */
+#define WALK_MAX_NEST 64
+#define WALK_MAX_VISITS (1u << 22)
+
+/* ---- opening ------------------------------------------------------------ */
+
+static void dwarf_file__close(struct dwarf_file *df)
+{
+	if (df->dw)
+		dwarf_end(df->dw);
+	if (df->elf)
+		elf_end(df->elf);
+	if (df->fd >= 0)
+		close(df->fd);
+	df->dw = NULL;
+	df->elf = NULL;
+	df->fd = -1;
+	df->path = NULL;
+}
+
+
+/* Open path's DWARF into df; false (df closed) when it has none. */
+static bool open_dwarf(struct dwarf_file *df, const char *path)
+{
+	if (!path)
+		return false;
+	df->path = path;
+	df->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (df->fd < 0)
+		return false;
+	df->elf = elf_begin(df->fd, ELF_C_READ_MMAP, NULL);
+	if (df->elf && elf_kind(df->elf) == ELF_K_ELF)
+		df->dw = dwarf_begin_elf(df->elf, DWARF_C_READ, NULL);
+	if (!df->dw) {
+		dwarf_file__close(df);
+		return false;
+	}
+	return true;
+}
+
+
+/* ---- finding the compilation unit ---------------------------------------- */
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/* Every CU's address ranges, from the CU DIEs themselves. */
+static void build_ranges(struct dwarf_file *df)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	size_t units = 0;
+
+	df->ranges_built = true;
+	while (units++ < WALK_MAX_VISITS &&
+	       dwarf_get_units(df->dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		size_t n = 0;
+
+		while (n++ < WALK_MAX_VISITS &&
+		       (off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			ALLOC_GROW(df->ranges, df->nr_ranges + 1, df->alloc_ranges);
+			df->ranges[df->nr_ranges].lo = lo;
+			df->ranges[df->nr_ranges].hi = hi;
+			df->ranges[df->nr_ranges++].cu = cudie;
+		}
+	}
+	if (df->nr_ranges)
+		qsort(df->ranges, df->nr_ranges, sizeof(*df->ranges), cmp_range);
+}
+
+/* The CU holding addr: .debug_aranges first, else the CUs' own ranges. */
+bool dwarf_file__find_cu(struct dwarf_file *df, uint64_t addr, Dwarf_Die *cu)
+{
+	size_t lo, i;
+
+	if (!df->dw)
+		return false;
+	if (dwarf_addrdie(df->dw, addr, cu))
+		return true;
+	if (!df->ranges_built)
+		build_ranges(df);
+	/* the last range starting at or before addr, then back over overlaps */
+	lo = bsearch_last_le(df->ranges, df->nr_ranges, sizeof(*df->ranges),
+			     offsetof(struct cu_range, lo), addr);
+	for (i = lo; i-- > 0 && lo - i <= 16;) {
+		if (addr < df->ranges[i].hi) {
+			*cu = df->ranges[i].cu;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- the scopes at an address -------------------------------------------- */
+
+/*
+ * The subprogram and inlined-subroutine DIEs containing pc, outermost
+ * first, found by walking down from the CU: a scope holding pc holds
+ * every deeper one, so the walk descends into it and never looks at its
+ * siblings again. Namespaces and classes hold functions without having
+ * an address range themselves: they are searched, and left when they
+ * have no match.
+ */
+struct walk {
+	Dwarf_Addr pc;
+	Dwarf_Die *chain;
+	size_t max;
+	size_t nr;
+	size_t visits;
+};
+
+static bool is_container(int tag)
+{
+	switch (tag) {
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_module:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_scope(int tag)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_lexical_block:
+	case DW_TAG_entry_point:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_with_stmt:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The next sibling; false at the end or when DWARF points backwards. */
+static bool next_sibling(Dwarf_Die *die)
+{
+	Dwarf_Off here = dwarf_dieoffset(die);
+	Dwarf_Die next;
+
+	if (dwarf_siblingof(die, &next) != 0 || dwarf_dieoffset(&next) <= here)
+		return false;
+	*die = next;
+	return true;
+}
+
+/* Search parent's children; true when a scope holding pc was found below. */
+/* The length of die's address range holding pc (of its ranges, the one that does). */
+static uint64_t piece_len(Dwarf_Die *die, uint64_t pc)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	size_t n = 0;
+
+	while (n++ < WALK_MAX_NEST && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+		if (pc >= lo && pc < hi)
+			return hi - lo;
+	return UINT64_MAX;
+}
+
+/*
+ * Of die (a scope holding pc) and the siblings right after it that hold
+ * pc too (the aliases an assembler emits for one piece of code), the one
+ * binutils takes: the smallest range, the last of equals.
+ */
+static void pick_alias(struct walk *w, Dwarf_Die *die)
+{
+	Dwarf_Die next = *die;
+	uint64_t best = UINT64_MAX, len;
+
+	if (!next_sibling(&next) || !is_scope(dwarf_tag(&next)) || dwarf_haspc(&next, w->pc) <= 0)
+		return;
+	best = piece_len(die, w->pc);
+	do {
+		if (++w->visits > WALK_MAX_VISITS)
+			return;
+		if (!is_scope(dwarf_tag(&next)) || dwarf_haspc(&next, w->pc) <= 0)
+			return;
+		len = piece_len(&next, w->pc);
+		if (len <= best) {
+			best = len;
+			*die = next;
+		}
+	} while (next_sibling(&next));
+}
+
+/* Search parent's children; true when a scope holding pc was found below. */
+static bool walk_children(struct walk *w, Dwarf_Die *parent, int nest)
+{
+	Dwarf_Die die;
+
+	if (nest > WALK_MAX_NEST || dwarf_child(parent, &die) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&die);
+
+		if (++w->visits > WALK_MAX_VISITS)
+			return false;
+		if (is_scope(tag) && dwarf_haspc(&die, w->pc) > 0) {
+			pick_alias(w, &die);
+			tag = dwarf_tag(&die);
+			if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) &&
+			    w->nr < w->max)
+				w->chain[w->nr++] = die;
+			walk_children(w, &die, nest + 1);
+			return true;
+		}
+		if (is_container(tag) && walk_children(w, &die, nest + 1))
+			return true;
+	} while (next_sibling(&die));
+	return false;
+}
+
+struct dwarf_file *dwarf_file__open(const struct obj_view *obj)
+{
+	struct dwarf_file *df = xcalloc(1, sizeof(*df));
+	const char *sym = obj->symfile, *bin = obj->file;
+
+	df->obj = obj;
+	df->fd = -1;
+	elf_version(EV_CURRENT);
+	/* a debug file without DWARF (symbols only): the binary may still have it */
+	if (!open_dwarf(df, sym) && bin && (!sym || strcmp(sym, bin)))
+		open_dwarf(df, bin);
+	return df;
+}
+
+void dwarf_file__delete(struct dwarf_file *df)
+{
+	if (!df)
+		return;
+	dwarf_file__close(df);
+	free(df->ranges);
+	free(df);
+}
+
+size_t dwarf_file__scopes(Dwarf_Die *cu, uint64_t pc, Dwarf_Die *chain, size_t max)
+{
+	struct walk w = { .pc = pc, .chain = chain, .max = max };
+
+	walk_children(&w, cu, 0);
+	return w.nr;
+}

@@ -1,0 +1,70 @@
+/*
+ * inline: the functions whose code a native frame's address holds,
+ * innermost first, named as perf names them.
+ *
+ * perf shows a frame at an address in code the compiler inlined as one
+ * frame per function: the inlined ones, innermost first, then the real
+ * one. It asks binutils' addr2line (-f -i) of the object's symbol file
+ * (its debug file, else the binary), and takes each answer it gets, so
+ * the names are binutils':
+ *  - where DWARF has a function at the address (a subprogram, or an
+ *    inlined subroutine, the deepest one), its linkage name (demangled),
+ *    else its DW_AT_name; for a language whose names are mangled (C++,
+ *    Rust, D, ...) with no linkage name, the symbol binutils finds there
+ *    when that symbol starts where the function does;
+ *  - then the functions it was inlined into, outward, up to the first
+ *    that was not inlined (the real function, as DWARF names it);
+ *  - where DWARF has no function there (assembly), or the file has no
+ *    DWARF at all, the symbol binutils finds: of the symbols in the
+ *    address's section starting at or before it, those starting last, and
+ *    of those the first in the symbol table that no later one outsizes.
+ *    That is not always the symbol perf (and jitsym) names the frame
+ *    after: of aliases, perf prefers a global one.
+ * An address binutils finds nothing for (no symbol, no DWARF) has no
+ * answer: the frame stands as it was resolved.
+ *
+ * inline__lookup() gives these names; the session (session.c) makes the
+ * frames: every name but the last an inlined frame, the last the real
+ * one. Answers are cached per (object, address), so a hot loop reads the
+ * DWARF once; each object's files are opened once, read-only. Missing,
+ * stripped or corrupt DWARF gives fewer names, never a crash or a message.
+ * Not thread-safe: one cache per thread.
+ */
+#ifndef JITSYM_INLINE_H
+#define JITSYM_INLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "resolve/sample.h"
+
+struct strpool;
+struct inline_cache;
+
+/* Most functions one address can name (more are dropped, outermost first). */
+#define INLINE_MAX_DEPTH 32
+
+/* What the cache did, for "jitsym sources". */
+struct inline_stats {
+	uint64_t addrs;          /* distinct (object, address) looked up */
+	uint64_t addrs_inlined;  /* of them, in inlined code (two names or more) */
+	uint64_t files;          /* objects opened */
+	uint64_t files_dwarf;    /* of them, with DWARF */
+	uint64_t flushes;        /* times the cache was emptied for its size */
+};
+
+/* demangle: as --no-demangle leaves it. pool (borrowed) holds the names. */
+struct inline_cache *inline_cache__new(struct strpool *pool, bool demangle);
+void inline_cache__delete(struct inline_cache *c);     /* accepts NULL */
+
+/*
+ * The functions at native frame f (FRAME_NATIVE with an object and a
+ * symbol; else none), innermost first: *names points to n of them,
+ * interned, valid until the next lookup. 0: no answer.
+ */
+size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char *const **names);
+
+void inline_cache__stats(const struct inline_cache *c, struct inline_stats *out);
+
+#endif
