@@ -141,11 +141,18 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
 /*
  * The frame just pushed (number *nr - 1) as perf shows it where its
  * address is in code the compiler inlined (inline.h): a frame per
- * inlined function, innermost first, then the real one, named as DWARF
- * (binutils) names it; everything else is the real frame's. *nr counts
- * the frames added. A frame that would pass MAX_FRAMES stands alone.
+ * inlined function, innermost first, then the real one; everything else
+ * is the real frame's. *nr counts the frames added. A frame that would
+ * pass MAX_FRAMES stands alone.
+ *
+ * unwound: the frame was unwound from a stack dump (--call-graph dwarf),
+ * where perf names every level as addr2line does, the real one too
+ * (__libc_start_main_impl for __libc_start_main, __GI_getppid for an
+ * assembly getppid), and jitsym follows it. In a recorded call chain perf
+ * (6.1 and 6.12) asks addr2line nothing: the real frame keeps its ELF
+ * symbol there, and only the inlined functions are added.
  */
-static void push_inlines(struct session *s, size_t *nr)
+static void push_inlines(struct session *s, size_t *nr, bool unwound)
 {
 	struct frame_buf *fb = s->frames;
 	size_t at = st_add(fb->nr, *nr - 1), n, k;
@@ -154,13 +161,13 @@ static void push_inlines(struct session *s, size_t *nr)
 
 	if (!s->inlines || !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
 		return;
-	if (*nr - 1 + n > MAX_FRAMES)
+	if ((n == 1 && !unwound) || *nr - 1 + n > MAX_FRAMES)
 		return;
 	real = fb->v[at];
 	ALLOC_GROW(fb->v, at + n, fb->alloc);
 	for (k = 0; k < n; k++) {
 		fb->v[at + k] = real;
-		fb->v[at + k].sym = names[k];
+		fb->v[at + k].sym = k + 1 < n || unwound ? names[k] : real.sym;
 		fb->v[at + k].inlined = k + 1 < n;
 	}
 	*nr += n - 1;
@@ -224,7 +231,7 @@ static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct
 			f->print_addr--;
 		if (f->at_call && f->sym && f->symoff)
 			f->symoff--;
-		push_inlines(s, &nr);
+		push_inlines(s, &nr, true);
 	}
 	return nr;
 }
@@ -273,7 +280,7 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 			continue;
 		}
 		push_frame(s, &nr, t, cpumode, ip, !exact);
-		push_inlines(s, &nr);
+		push_inlines(s, &nr, false);
 		user_part |= user_mode(cpumode);
 		exact = false;
 	}
@@ -288,7 +295,7 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 		push_frame(s, &nr, t, sample_mode, smp->ip, false);
 		/* perf shows inlined functions in call chains only */
 		if (smp->callchain)
-			push_inlines(s, &nr);
+			push_inlines(s, &nr, false);
 	}
 	return nr;
 }
