@@ -198,6 +198,7 @@ live_find_minijit() {
 # What LIVE_SELF_CHECK=1 runs for "jitsym fold [OPTS] DATA" and
 # "jitsym script DATA": options start with '-' and take no argument.
 live_perf_as_jitsym() {
+	live_reference
 	live_pj_cmd=$1
 	shift
 	live_pj_opts=
