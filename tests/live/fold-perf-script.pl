@@ -341,7 +341,7 @@ sub mark_real_frames {
 }
 
 # The sample being read: its header fields and its frames, leaf first,
-# each { addr, sym, dso, off0 (printed at "+0x0"), line }.
+# each { addr, sym, dso, off0 (printed at "+0x0") }.
 my ($cur_h, @cur_frames);
 
 # Work out each frame's place in its sample: kernel (in the leading run of
