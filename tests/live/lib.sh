@@ -36,6 +36,8 @@
 #                       chains (6.12): perf script of frame-pointer
 #                       recordings in the comparisons, against jitsym's
 #                       default; unset: $PERF against jitsym --no-inline
+#                       (perf 6.12.117 built from linux-source-6.12 prints
+#                       none there either: 0 on a native-demo recording)
 #   LIVE_SECONDS        how long native-demo runs (default 2)
 #   LIVE_FREQ           sampling frequency in Hz (default 2000)
 #   LIVE_CALLGRAPH      perf record's call-graph option (default -g; a test
