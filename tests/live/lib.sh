@@ -11,7 +11,18 @@
 #   live_find_jitsym            the binary under test
 #   live_record DATA CMD...     perf record -k 1 -e cpu-clock -g CMD
 #   live_compare_all DATA       fold (4 variants) and script comparisons
+#   live_no_inline COMPARISON.. a comparison with --no-inline on both sides
 #   live_finish                 exit 0, or 1 if a comparison failed
+#
+# Inline frames: jitsym prints the functions inlined at an address as
+# frames of their own by default, as perf script does, but perf 6.1 does
+# so only for --call-graph dwarf chains (it asks addr2line about the user
+# frames it unwound), not for frame-pointer ones. So the reference is
+# plain perf script against jitsym's default for dwarf chains, and perf
+# script against "jitsym --no-inline" for frame-pointer chains, unless
+# PERF612 names a perf that prints inline frames there too (6.12), which
+# then is the reference against jitsym's default. live_no_inline compares
+# perf script --no-inline with jitsym --no-inline, for the option itself.
 #
 # Environment:
 #   JITSYM              jitsym binary (default $abs_top_builddir/jitsym,
@@ -21,6 +32,12 @@
 #   JITSYM_WRAPPER      command words to run jitsym under (e.g. valgrind)
 #   CC                  compiler for native-demo (default cc)
 #   PERF, PERL          tools (default perf, perl)
+#   PERF612             a perf that prints inline frames for frame-pointer
+#                       chains (6.12): perf script of frame-pointer
+#                       recordings in the comparisons, against jitsym's
+#                       default; unset: $PERF against jitsym --no-inline
+#                       (perf 6.12.117 built from linux-source-6.12 prints
+#                       none there either: 0 on a native-demo recording)
 #   LIVE_SECONDS        how long native-demo runs (default 2)
 #   LIVE_FREQ           sampling frequency in Hz (default 2000)
 #   LIVE_CALLGRAPH      perf record's call-graph option (default -g; a test
@@ -28,7 +45,10 @@
 #   LIVE_RECORD_OPTS    more perf record options (e.g. -z)
 #   LIVE_RECORD_PIPE=1  record in pipe mode: perf record -o - > DATA
 #   LIVE_SCRIPT_OPTS    more options for the perf script jitsym is compared
-#                       with (--no-inline for dwarf stacks)
+#                       with (live_no_inline adds --no-inline)
+#   LIVE_JITSYM_OPTS    more options for the jitsym fold and script commands
+#                       the comparisons run (--no-inline goes by itself: see
+#                       above)
 #   LIVE_NORMALIZE_OPTS more fold-perf-script.pl --normalize options for
 #                       both sides of the script comparison
 #   LIVE_MIN_AGREEMENT  percent of samples in identical stacks that a fold
@@ -180,6 +200,7 @@ live_find_minijit() {
 # What LIVE_SELF_CHECK=1 runs for "jitsym fold [OPTS] DATA" and
 # "jitsym script DATA": options start with '-' and take no argument.
 live_perf_as_jitsym() {
+	live_reference
 	live_pj_cmd=$1
 	shift
 	live_pj_opts=
@@ -190,6 +211,8 @@ live_perf_as_jitsym() {
 			live_pj_script_opts='-F +pid'
 			live_pj_opts="$live_pj_opts $live_pj_arg"
 			;;
+		--no-inline)
+			live_pj_script_opts="$live_pj_script_opts --no-inline" ;;
 		-)	live_pj_data=- ;;
 		-*)	live_pj_opts="$live_pj_opts $live_pj_arg" ;;
 		*)	live_pj_data=$live_pj_arg ;;
@@ -199,13 +222,14 @@ live_perf_as_jitsym() {
 	# shellcheck disable=SC2086
 	case $live_pj_cmd in
 	script)
-		"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" $live_pj_script_opts \
-			${LIVE_SCRIPT_OPTS:-}
+		"$live_ref_perf" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" \
+			$live_pj_script_opts ${LIVE_SCRIPT_OPTS:-}
 		;;
 	fold)
-		"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" $live_pj_script_opts \
-			${LIVE_SCRIPT_OPTS:-} >"$live_tmp/self-check.script" &&
-		"$PERL" "$live_here/fold-perf-script.pl" $live_pj_opts \
+		"$live_ref_perf" --buildid-dir "$live_buildid_dir" script -i "$live_pj_data" \
+			$live_pj_script_opts ${LIVE_SCRIPT_OPTS:-} >"$live_tmp/self-check.script" &&
+		live_real_frames "$live_tmp/self-check.script" "$live_pj_data" &&
+		"$PERL" "$live_here/fold-perf-script.pl" $live_pj_opts $live_rf_opt \
 			"$live_tmp/self-check.script"
 		;;
 	*)
@@ -213,6 +237,71 @@ live_perf_as_jitsym() {
 		return 2
 		;;
 	esac
+}
+
+# live_reference: set what the comparisons compare (see "Inline frames"
+# at the top): live_ref_perf, the perf whose script is the reference;
+# live_ref_jopts, the options for jitsym (--no-inline, LIVE_JITSYM_OPTS);
+# live_ref_tag, "" or ".no-inline", for the names of the files made.
+live_reference() {
+	live_ref_perf=$PERF
+	live_ref_jopts=
+	live_ref_tag=
+	case " ${LIVE_SCRIPT_OPTS:-} " in
+	*" --no-inline "*)
+		live_ref_jopts=--no-inline
+		live_ref_tag=.no-inline
+		;;
+	*)
+		case " ${LIVE_CALLGRAPH:--g} " in
+		*" --call-graph dwarf"*) ;;
+		*)	# frame-pointer chains: perf 6.1 prints no inline frames
+			if [ -n "${PERF612:-}" ]; then
+				live_ref_perf=$PERF612
+			else
+				live_ref_jopts=--no-inline
+			fi
+			;;
+		esac
+		;;
+	esac
+	[ -z "${LIVE_JITSYM_OPTS:-}" ] ||
+		live_ref_jopts="${live_ref_jopts:+$live_ref_jopts }$LIVE_JITSYM_OPTS"
+	# for the messages
+	live_ref_said="$(basename "$live_ref_perf") script${LIVE_SCRIPT_OPTS:+ $LIVE_SCRIPT_OPTS}"
+}
+
+# live_no_inline COMPARISON [ARG...]: run a comparison (live_compare_all,
+# live_compare_fold, ...) with perf script --no-inline against jitsym
+# --no-inline; its files are named with ".no-inline".
+live_no_inline() {
+	live_ni_save=${LIVE_SCRIPT_OPTS:-}
+	LIVE_SCRIPT_OPTS="${live_ni_save:+$live_ni_save }--no-inline"
+	"$@"
+	LIVE_SCRIPT_OPTS=$live_ni_save
+}
+
+# live_real_frames SCRIPT DATA: set live_rf_opt to the fold-perf-script.pl
+# option that tells it which lines of SCRIPT (perf script text of DATA)
+# are real frames, "--real-frames=FILE" with FILE perf script --no-inline
+# of DATA (made once), when SCRIPT has inline frames; else to nothing.
+# perf prints a line "(inlined)" when its name is not the ELF symbol's, be
+# it an inlined function or the real frame whose DWARF name differs
+# (__libc_start_main_impl in __libc_start_main, msort_with_tmp in
+# msort_with_tmp.part.0), where jitsym prints the real frame with its DSO
+# and fold --annotate leaves it unmarked.
+live_real_frames() {
+	live_rf_opt=
+	[ "$2" != - ] || return 0
+	grep -q ' (inlined)$' "$1" || return 0
+	live_rf_file=$2.perf-script-real-frames
+	if [ ! -s "$live_rf_file" ] &&
+	   ! "$live_ref_perf" --buildid-dir "$live_buildid_dir" script -i "$2" --no-inline \
+		>"$live_rf_file" 2>"$live_rf_file.stderr"; then
+		live_show "$live_rf_file.stderr" >&2
+		live_hard_error "perf script -i '$2' --no-inline failed"
+	fi
+	live_rf_opt=--real-frames=$live_rf_file
 }
 
 # Run the jitsym under test (or perf, with LIVE_SELF_CHECK=1), inside
@@ -292,46 +381,53 @@ live_record() {
 }
 
 # live_perf_script DATA PID(0|1): set live_ps_out to the file holding perf
-# script's text for DATA, with "-F +pid" when PID is 1; made once.
+# script's text for DATA, with "-F +pid" when PID is 1; made once; and
+# live_rf_opt as live_real_frames does.
 live_perf_script() {
-	live_ps_out=$1.perf-script
+	live_reference
+	live_ps_out=$1.perf-script$live_ref_tag
 	live_ps_opts=
 	if [ "$2" = 1 ]; then
-		live_ps_out=$1.perf-script-pid
+		live_ps_out=$1.perf-script-pid$live_ref_tag
 		live_ps_opts='-F +pid'
 	fi
-	[ -s "$live_ps_out" ] && return 0
-	# $live_ps_opts: unquoted on purpose.
+	# $live_ps_opts, $LIVE_SCRIPT_OPTS: unquoted on purpose.
 	# shellcheck disable=SC2086
-	if ! "$PERF" --buildid-dir "$live_buildid_dir" script -i "$1" $live_ps_opts \
-		${LIVE_SCRIPT_OPTS:-} >"$live_ps_out" \
-		2>"$live_ps_out.stderr"; then
+	if [ ! -s "$live_ps_out" ] &&
+	   ! "$live_ref_perf" --buildid-dir "$live_buildid_dir" script -i "$1" $live_ps_opts \
+		${LIVE_SCRIPT_OPTS:-} >"$live_ps_out" 2>"$live_ps_out.stderr"; then
 		live_show "$live_ps_out.stderr" >&2
-		live_hard_error "perf script -i '$1' $live_ps_opts failed"
+		live_hard_error "perf script -i '$1' $live_ps_opts ${LIVE_SCRIPT_OPTS:-} failed"
 	fi
+	live_real_frames "$live_ps_out" "$1"
 }
 
 # live_compare_fold DATA TAG [FOLD-OPTION...]: "jitsym fold OPTIONS DATA"
 # against perf script | fold-perf-script.pl OPTIONS.
 live_compare_fold() {
 	live_cf_data=$1
-	live_cf_base=$1.$2
+	live_reference
+	live_cf_base=$1.$2$live_ref_tag
 	shift 2
 	live_cf_pid=0
 	case " $* " in
 	*" --include-pid "*|*" --include-tid "*) live_cf_pid=1 ;;
 	esac
-	live_say "fold ${*:-(no options)}: perf script | fold-perf-script.pl vs jitsym fold"
+	live_say "fold ${*:-(no options)}: $live_ref_said | fold-perf-script.pl" \
+		"vs jitsym fold${live_ref_jopts:+ $live_ref_jopts}"
 	live_perf_script "$live_cf_data" "$live_cf_pid"
 	live_cf_script=$live_ps_out
 	# Callers at a symbol start: perf names the symbol, jitsym the code
 	# before it (ip - 1); "*" lets either stand, as the script comparison does.
-	if ! "$PERL" "$live_here/fold-perf-script.pl" --caller-start-wild "$@" "$live_cf_script" \
-		>"$live_cf_base.perf.folded" 2>"$live_cf_base.perf.stderr"; then
+	# $live_rf_opt: unquoted on purpose (empty or one word).
+	# shellcheck disable=SC2086
+	if ! "$PERL" "$live_here/fold-perf-script.pl" --caller-start-wild $live_rf_opt "$@" \
+		"$live_cf_script" >"$live_cf_base.perf.folded" 2>"$live_cf_base.perf.stderr"; then
 		live_show "$live_cf_base.perf.stderr" >&2
 		live_hard_error "fold-perf-script.pl cannot read '$live_cf_script'"
 	fi
-	if ! live_jitsym fold "$@" "$live_cf_data" \
+	# shellcheck disable=SC2086
+	if ! live_jitsym fold $live_ref_jopts "$@" "$live_cf_data" \
 		>"$live_cf_base.jitsym.folded" 2>"$live_cf_base.jitsym.stderr"; then
 		live_show "$live_cf_base.jitsym.stderr" >&2
 		live_fail "jitsym fold $* failed (stderr: $live_cf_base.jitsym.stderr)"
@@ -359,11 +455,18 @@ live_first_diff() {
 # on comm/pid/tid/time/event and symbol/DSO names (offsets and addresses
 # are not compared).
 live_compare_script() {
-	live_cs_base=$1.script
-	live_say "script: perf script vs jitsym script (names, no addresses)"
+	live_reference
+	live_cs_base=$1.script$live_ref_tag
+	live_say "script: $live_ref_said vs jitsym script${live_ref_jopts:+ $live_ref_jopts}" \
+		"(names, no addresses)"
 	live_perf_script "$1" 0
 	live_cs_perf=$live_ps_out
-	if ! live_jitsym script "$1" >"$live_cs_base.jitsym" \
+	# which of perf's "(inlined)" lines are real frames: see live_real_frames
+	live_cs_rf=$live_rf_opt
+	live_cs_jrf=
+	[ "${LIVE_SELF_CHECK:-0}" = 1 ] && live_cs_jrf=$live_rf_opt
+	# shellcheck disable=SC2086
+	if ! live_jitsym script $live_ref_jopts "$1" >"$live_cs_base.jitsym" \
 		2>"$live_cs_base.jitsym.stderr"; then
 		live_show "$live_cs_base.jitsym.stderr" >&2
 		live_fail "jitsym script failed (stderr: $live_cs_base.jitsym.stderr)"
@@ -372,13 +475,15 @@ live_compare_script() {
 	# $LIVE_NORMALIZE_OPTS: words, unquoted on purpose.
 	# shellcheck disable=SC2086
 	"$PERL" "$live_here/fold-perf-script.pl" --normalize --caller-start-wild --plt-wild \
-		${LIVE_NORMALIZE_OPTS:-} "$live_cs_perf" \
+		$live_cs_rf ${LIVE_NORMALIZE_OPTS:-} "$live_cs_perf" \
 		>"$live_cs_base.perf.norm" 2>"$live_cs_base.perf.norm.stderr" ||
 		{ live_show "$live_cs_base.perf.norm.stderr" >&2
 		  live_hard_error "fold-perf-script.pl cannot read '$live_cs_perf'"; }
+	[ -z "$live_cs_rf" ] || live_say "script: $(sed -n 's/^fold-perf-script: by [^:]*: //p' \
+		"$live_cs_base.perf.norm.stderr")"
 	# shellcheck disable=SC2086
-	if ! "$PERL" "$live_here/fold-perf-script.pl" --normalize --plt-wild ${LIVE_NORMALIZE_OPTS:-} \
-		"$live_cs_base.jitsym" >"$live_cs_base.jitsym.norm" \
+	if ! "$PERL" "$live_here/fold-perf-script.pl" --normalize --plt-wild $live_cs_jrf \
+		${LIVE_NORMALIZE_OPTS:-} "$live_cs_base.jitsym" >"$live_cs_base.jitsym.norm" \
 		2>"$live_cs_base.jitsym.norm.stderr"; then
 		live_show "$live_cs_base.jitsym.norm.stderr" >&2
 		live_fail "jitsym script printed lines that are not perf script text"
@@ -430,33 +535,41 @@ live_compare_script() {
 # (the test's own); it runs on a copy, so DATA itself stays untouched.
 live_compare_jit_fold() {
 	live_cj=$1
-	live_say "fold: perf inject --jit + perf script | fold-perf-script.pl vs jitsym fold"
-	if ! "$PERF" --buildid-dir "$live_buildid_dir" inject --jit -i "$live_cj" \
+	live_reference
+	live_cjb=$1$live_ref_tag
+	live_say "fold: perf inject --jit + $live_ref_said | fold-perf-script.pl" \
+		"vs jitsym fold${live_ref_jopts:+ $live_ref_jopts}"
+	if [ ! -s "$live_cj.injected" ] &&
+	   ! "$PERF" --buildid-dir "$live_buildid_dir" inject --jit -i "$live_cj" \
 		-o "$live_cj.injected" >"$live_cj.inject.log" 2>&1; then
 		live_show "$live_cj.inject.log" >&2
 		live_hard_error "perf inject --jit failed"
 	fi
-	# $LIVE_SCRIPT_OPTS (--no-inline for dwarf stacks): unquoted on purpose.
+	# $LIVE_SCRIPT_OPTS: unquoted on purpose.
 	# shellcheck disable=SC2086
-	"$PERF" --buildid-dir "$live_buildid_dir" script -i "$live_cj.injected" \
-		${LIVE_SCRIPT_OPTS:-} >"$live_cj.injected.script" 2>/dev/null ||
+	"$live_ref_perf" --buildid-dir "$live_buildid_dir" script -i "$live_cj.injected" \
+		${LIVE_SCRIPT_OPTS:-} >"$live_cjb.injected.script" 2>/dev/null ||
 		live_hard_error "perf script on the injected recording failed"
-	"$PERL" "$live_here/fold-perf-script.pl" --caller-start-wild "$live_cj.injected.script" \
-		>"$live_cj.inject.perf.folded" 2>/dev/null ||
-		live_hard_error "fold-perf-script.pl cannot read '$live_cj.injected.script'"
+	live_real_frames "$live_cjb.injected.script" "$live_cj.injected"
+	# shellcheck disable=SC2086
+	"$PERL" "$live_here/fold-perf-script.pl" --caller-start-wild $live_rf_opt \
+		"$live_cjb.injected.script" >"$live_cjb.inject.perf.folded" 2>/dev/null ||
+		live_hard_error "fold-perf-script.pl cannot read '$live_cjb.injected.script'"
 	live_say "perf inject wrote $(find "$(dirname "$live_cj")" -name 'jitted-*.so' | wc -l) jitted-*.so files"
-	if ! live_jitsym fold "$live_cj" >"$live_cj.inject.jitsym.folded" 2>"$live_cj.inject.jitsym.stderr"; then
-		live_show "$live_cj.inject.jitsym.stderr" >&2
+	# shellcheck disable=SC2086
+	if ! live_jitsym fold $live_ref_jopts "$live_cj" >"$live_cjb.inject.jitsym.folded" \
+		2>"$live_cjb.inject.jitsym.stderr"; then
+		live_show "$live_cjb.inject.jitsym.stderr" >&2
 		live_fail "jitsym fold failed"
 		return 0
 	fi
 	if "$PERL" "$live_here/compare-folded.pl" --min "${LIVE_MIN_AGREEMENT:-99}" --wild \
 		--label-a perf-inject --label-b jitsym \
-		"$live_cj.inject.perf.folded" "$live_cj.inject.jitsym.folded" \
-		>"$live_cj.inject.compare" 2>&1; then
-		live_show "$live_cj.inject.compare" 4
+		"$live_cjb.inject.perf.folded" "$live_cjb.inject.jitsym.folded" \
+		>"$live_cjb.inject.compare" 2>&1; then
+		live_show "$live_cjb.inject.compare" 4
 	else
-		live_show "$live_cj.inject.compare" 30 >&2
+		live_show "$live_cjb.inject.compare" 30 >&2
 		live_fail "jitsym fold disagrees with perf inject --jit + perf script"
 	fi
 }

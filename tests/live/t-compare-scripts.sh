@@ -3,7 +3,9 @@
 # perf needed): fold-perf-script.pl --caller-start-wild names a caller
 # frame at "sym+0x0" "*", never the leaf, and compare-folded.pl --wild lets
 # such a frame stand for any one frame (with the same _[k]/_[j] suffix),
-# counting each sample once.
+# counting each sample once; perf's inline frames ("(inlined)") fold as
+# frames, annotated "_[i]", with the real frames perf prints "(inlined)"
+# and the inlined ones it prints with a DSO told apart by --real-frames.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 PERL=${PERL:-perl}
@@ -114,6 +116,73 @@ check "PLT frames wild" "F * /lib/libc.so.6/F msort_with_tmp /lib/libc.so.6" \
 check "PLT frames kept without the option" "F @plt /lib/libc.so.6" \
 	"$("$PERL" "$here/fold-perf-script.pl" --normalize "$tmp/plt.script" | grep '^F' |
 		head -1 | tr '\t' ' ')"
+
+# inline frames: perf's "(inlined)" lines are frames of their own; perf
+# prints the real frame "(inlined)" where its DWARF name is not the ELF
+# symbol's (msort_with_tmp in msort_with_tmp.part.0, here recursing at one
+# address: two real frames, two lines each), and an inlined function named
+# as the symbol with the DSO (write in write); --real-frames (perf script
+# --no-inline of the same samples) tells real frames from inlined ones
+cat >"$tmp/inl.script" <<'PS'
+demo 100   1.000007:     1000 cpu-clock:
+	            1338 xorshift+0x168 (inlined)
+	            1338 main+0x168 (/x/demo)
+
+demo 100   1.000008:     1000 cpu-clock:
+	ffffffff81000010 kleaf+0x3 ([kernel.kallsyms])
+	           f838f write+0x4f (/lib/libc.so.6)
+	           f838f write+0x4f (/lib/libc.so.6)
+	           3f9a3 msort_with_tmp+0x43 (inlined)
+	           3f9a3 msort_with_tmp+0x43 (inlined)
+	           3f9a3 msort_with_tmp+0x43 (inlined)
+	           3f9a3 msort_with_tmp+0x43 (inlined)
+	            1338 main+0x168 (/x/demo)
+
+PS
+cat >"$tmp/inl.real" <<'PS'
+demo 100   1.000007:     1000 cpu-clock:
+	            1338 main+0x168 (/x/demo)
+
+demo 100   1.000008:     1000 cpu-clock:
+	ffffffff81000010 kleaf+0x3 ([kernel.kallsyms])
+	           f838f write+0x4f (/lib/libc.so.6)
+	           3f9a3 msort_with_tmp.part.0+0x43 (/lib/libc.so.6)
+	           3f9a3 msort_with_tmp.part.0+0x43 (/lib/libc.so.6)
+	            1338 main+0x168 (/x/demo)
+
+PS
+check "inline frames folded" \
+	"demo;main;msort_with_tmp;msort_with_tmp;msort_with_tmp;msort_with_tmp;write;write;kleaf 1|demo;main;xorshift 1" \
+	"$("$PERL" "$here/fold-perf-script.pl" "$tmp/inl.script" | paste -sd'|' -)"
+check "inline frames _[i] by perf's marks alone" \
+	"demo;main;msort_with_tmp_[i];msort_with_tmp_[i];msort_with_tmp_[i];msort_with_tmp_[i];write;write;kleaf_[k] 1|demo;main;xorshift_[i] 1" \
+	"$("$PERL" "$here/fold-perf-script.pl" --annotate "$tmp/inl.script" | paste -sd'|' -)"
+check "inline frames _[i] by --real-frames" \
+	"demo;main;msort_with_tmp;msort_with_tmp_[i];msort_with_tmp;msort_with_tmp_[i];write;write_[i];kleaf_[k] 1|demo;main;xorshift_[i] 1" \
+	"$("$PERL" "$here/fold-perf-script.pl" --annotate --real-frames="$tmp/inl.real" "$tmp/inl.script" \
+		2>"$tmp/inl.err" | paste -sd'|' -)"
+check "--real-frames counts" "fold-perf-script: by $tmp/inl.real: 2 real frame(s) perf printed (inlined), 1 inlined one(s) it printed with the DSO" \
+	"$(cat "$tmp/inl.err")"
+check "--real-frames DSOs when normalising" \
+	"F kleaf [kernel.kallsyms]/F write inlined/F write /lib/libc.so.6/F msort_with_tmp inlined/F msort_with_tmp /lib/libc.so.6/F msort_with_tmp inlined/F msort_with_tmp /lib/libc.so.6/F main /x/demo" \
+	"$("$PERL" "$here/fold-perf-script.pl" --normalize --real-frames="$tmp/inl.real" "$tmp/inl.script" \
+		2>/dev/null | sed -n '/^H.*1.000008/,/^$/p' | grep '^F' | tr '\t' ' ' | paste -sd/ -)"
+# a --real-frames file of other samples is an error, not a guess
+sed 's/1.000008/1.000009/' "$tmp/inl.real" >"$tmp/inl.other"
+"$PERL" "$here/fold-perf-script.pl" --real-frames="$tmp/inl.other" "$tmp/inl.script" \
+	>/dev/null 2>&1 && rc=0 || rc=$?
+check "--real-frames of another recording refused" 1 "$rc"
+# a caller at a symbol start: its inlined frames are wild too, the leaf's never
+cat >"$tmp/inlw.script" <<'PS'
+demo 100   1.000010:     1000 cpu-clock:
+	            2000 start_leaf+0x0 (inlined)
+	            2000 outer_leaf+0x0 (/x/demo)
+	            1a00 inl+0x0 (inlined)
+	            1a00 caller+0x0 (/x/demo)
+
+PS
+check "wild inline callers" "demo;*;*_[i];outer_leaf;start_leaf_[i] 1" \
+	"$("$PERL" "$here/fold-perf-script.pl" --annotate --caller-start-wild "$tmp/inlw.script")"
 
 [ "$failed" = 0 ] || { echo "FAIL: $failed check(s)" >&2; exit 1; }
 echo PASS

@@ -8,7 +8,9 @@
 #    main, _start or node::Start, and at most 1% of the stacks end at JIT
 #    code for want of CFI (lib.sh: live_expect_unwound_jit);
 #  - jitsym fold agrees with perf's route, perf inject --jit + perf script
-#    folded, on at least 99% of samples.
+#    folded, on at least 99% of samples: inline frames and all (perf prints
+#    the functions inlined at an address of a dwarf stack as frames of
+#    their own, as jitsym does), and both with --no-inline.
 # Skips (77) when perf cannot record or node is missing.
 set -eu
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -26,8 +28,6 @@ cp "$live_top/examples/node/hot.js" "$run/"
 # node's bootstrap stacks are deep: a larger dump leaves few cut short (where perf
 # adds an unnamed frame for the last address and jitsym stops)
 LIVE_CALLGRAPH='--call-graph dwarf,32768'
-# perf prints inlined functions of dwarf stacks as frames of their own; jitsym does not
-LIVE_SCRIPT_OPTS=--no-inline
 data=$run/perf.data
 # node writes jit-PID.dump into its working directory
 (cd "$run" && live_record "$data" "$NODE" --perf-prof --perf-prof-unwinding-info \
@@ -37,4 +37,5 @@ ls "$run"/jit-*.dump >/dev/null 2>&1 || live_hard_error "node wrote no jitdump i
 live_expect_unwound_jit "$data" ';JS:' ';JS:[*^~+]*fib [^;]*hot\.js'
 
 live_compare_jit_fold "$data"
+live_no_inline live_compare_jit_fold "$data"
 live_finish

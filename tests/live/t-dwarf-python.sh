@@ -7,7 +7,9 @@
 #    main or _start, and at most 1% of the stacks end at JIT code for want
 #    of CFI (lib.sh: live_expect_unwound_jit);
 #  - jitsym fold agrees with perf's route, perf inject --jit + perf script
-#    folded, on at least 99% of samples.
+#    folded, on at least 99% of samples: inline frames and all (perf prints
+#    the functions inlined at an address of a dwarf stack as frames of
+#    their own, as jitsym does), and both with --no-inline.
 # CPython writes /tmp/jit-PID.dump and perf inject writes
 # /tmp/jitted-PID-N.so next to it: both are removed afterwards.
 # Skips (77) when perf cannot record or no CPython 3.13 is found
@@ -48,8 +50,6 @@ PYEOF
 # Python's startup (importlib) runs deep: a larger dump leaves few stacks cut
 # short (where perf adds an unnamed frame for the last address and jitsym stops)
 LIVE_CALLGRAPH='--call-graph dwarf,32768'
-# perf prints inlined functions of dwarf stacks as frames of their own; jitsym does not
-LIVE_SCRIPT_OPTS=--no-inline
 data=$run/perf.data
 (cd "$run" && live_record "$data" "$PY" -X perf_jit w.py "${LIVE_SECONDS:-2}")
 dump=$(ls /tmp/jit-*.dump 2>/dev/null | while read -r f; do
@@ -62,4 +62,5 @@ trap 'rm -f "/tmp/jit-$pid.dump" /tmp/jitted-"$pid"-*.so; live_on_exit $?' EXIT
 live_expect_unwound_jit "$data" ';py::' ';py::leaf:[^;]*w\.py'
 
 live_compare_jit_fold "$data"
+live_no_inline live_compare_jit_fold "$data"
 live_finish
