@@ -8,8 +8,8 @@
  * address of .text (and of its PLT) is looked up as a native frame, and the names
  * inline__lookup() gives must be the functions `addr2line -f -i -C -e
  * FILE` prints for it, innermost first (one addr2line process per file,
- * all the addresses on its stdin). Where addr2line finds nothing ("??")
- * inline__lookup() must give no answer. Then files it can make nothing
+ * all the addresses on its stdin). Where addr2line finds nothing ("??" at
+ * "??:0") inline__lookup() must give no answer. Then files it can make nothing
  * of: an ELF file without section headers (no DWARF, no symbols),
  * garbage, a truncated binary, an empty file: no answer, no crash.
  * Skipped (77) without addr2line.
@@ -82,7 +82,9 @@ struct a2l_answer {
 
 /*
  * addr2line -f -i -a -C on addrs [start, end) of path, in one run; NULL
- * when it could not run. "??" gives n = 0.
+ * when it could not run. A first answer "??" at "??:0" is none (n = 0), as
+ * perf reads it; any other "??" is a name (binutils prints an empty or
+ * missing name so, and perf shows it).
  */
 static struct a2l_answer *addr2line(const char *path, uint64_t start, uint64_t end)
 {
@@ -110,10 +112,13 @@ static struct a2l_answer *addr2line(const char *path, uint64_t start, uint64_t e
 			cur->addr = strtoull(line, NULL, 16);
 			func = true;
 		} else if (cur && func) {
-			if (strcmp(line, "??") && cur->n < INLINE_MAX_DEPTH)
+			if (cur->n < INLINE_MAX_DEPTH)
 				cur->names[cur->n++] = xstrdup(line);
 			func = false;
-		} else {
+		} else if (cur) {
+			/* "??" at "??:0" first: nothing found (perf's reading of it) */
+			if (cur->n == 1 && !strcmp(cur->names[0], "??") && !strcmp(line, "??:0"))
+				free(cur->names[--cur->n]);
 			func = true;
 		}
 	}
