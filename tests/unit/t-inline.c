@@ -12,7 +12,9 @@
  * "??:0") inline__lookup() must give no answer. Then files it can make nothing
  * of: an ELF file without section headers (no DWARF, no symbols),
  * garbage, a truncated binary, an empty file: no answer, no crash.
- * Skipped (77) without addr2line.
+ * Skipped (77) without addr2line. T_INLINE_FILES="FILE[:STRIDE] ..."
+ * compares more files' .text (every STRIDE-th address), for a look at
+ * real binaries; the time the lookups took is printed, never checked.
  */
 #include "common/common.h"
 #include "common/strpool.h"
@@ -23,6 +25,7 @@
 
 #include <elf.h>
 #include <string.h>
+#include <time.h>
 
 static struct strpool *pool;
 
@@ -81,15 +84,17 @@ struct a2l_answer {
 };
 
 /*
- * addr2line -f -i -a -C on addrs [start, end) of path, in one run; NULL
+ * addr2line -f -i -a -C on count addresses of path from start, stride
+ * apart, in one run; NULL
  * when it could not run. A first answer "??" at "??:0" is none (n = 0), as
  * perf reads it; any other "??" is a name (binutils prints an empty or
  * missing name so, and perf shows it).
  */
-static struct a2l_answer *addr2line(const char *path, uint64_t start, uint64_t end)
+static struct a2l_answer *addr2line(const char *path, uint64_t start, uint64_t count,
+				    uint64_t stride)
 {
 	char *in = tpath("addrs"), *cmd, line[4096];
-	struct a2l_answer *out = xcalloc(end - start, sizeof(*out)), *cur = NULL;
+	struct a2l_answer *out = xcalloc(count, sizeof(*out)), *cur = NULL;
 	FILE *fp = fopen(in, "w");
 	size_t got = 0;
 	uint64_t a;
@@ -97,8 +102,8 @@ static struct a2l_answer *addr2line(const char *path, uint64_t start, uint64_t e
 
 	if (!fp)
 		die("cannot write '%s'", in);
-	for (a = start; a < end; a++)
-		fprintf(fp, "%" PRIx64 "\n", a);
+	for (a = 0; a < count; a++)
+		fprintf(fp, "%" PRIx64 "\n", start + a * stride);
 	if (fclose(fp))
 		die("cannot write '%s'", in);
 	cmd = xasprintf("addr2line -f -i -a -C -e '%s' <'%s'", path, in);
@@ -106,7 +111,7 @@ static struct a2l_answer *addr2line(const char *path, uint64_t start, uint64_t e
 	while (fp && fgets(line, sizeof(line), fp)) {
 		line[strcspn(line, "\n")] = 0;
 		if (!strncmp(line, "0x", 2) && strlen(line) == 18) {
-			if (got == end - start)
+			if (got == count)
 				break;
 			cur = &out[got++];
 			cur->addr = strtoull(line, NULL, 16);
@@ -122,8 +127,8 @@ static struct a2l_answer *addr2line(const char *path, uint64_t start, uint64_t e
 			func = true;
 		}
 	}
-	if (!fp || pclose(fp) != 0 || got != end - start) {
-		printf("# addr2line on '%s': %zu answers of %" PRIu64 "\n", path, got, end - start);
+	if (!fp || pclose(fp) != 0 || got != count) {
+		printf("# addr2line on '%s': %zu answers of %" PRIu64 "\n", path, got, count);
 		for (a = 0; a < got; a++)
 			for (size_t i = 0; i < out[a].n; i++)
 				free(out[a].names[i]);
@@ -147,19 +152,19 @@ static size_t lookup(struct inline_cache *c, const struct obj_view *ov, uint64_t
 }
 
 /*
- * Every address of section sect of path (name: how to call it):
+ * Every stride-th address of section sect of path (name: how to call it):
  * inline__lookup() says what addr2line says. A section the file lacks
  * fails, unless optional.
  */
 static void test_inline__section(const char *path, const char *name, const char *sect,
-				 bool optional)
+				 bool optional, uint64_t stride)
 {
 	struct obj_view ov = { .path = path, .file = path, .symfile = path };
 	struct inline_cache *c = inline_cache__new(pool, true);
 	struct a2l_answer *want;
 	const char *const *names;
 	unsigned char *img;
-	uint64_t start, end, a, differ = 0, inlined = 0, none = 0;
+	uint64_t start, end, count, a, differ = 0, inlined = 0, none = 0, ns = 0;
 	size_t len = 0, n, i;
 	char *what;
 
@@ -173,7 +178,8 @@ static void test_inline__section(const char *path, const char *name, const char 
 		return;
 	}
 	free(img);
-	want = addr2line(path, start, end);
+	count = (end - start + stride - 1) / stride;
+	want = addr2line(path, start, count, stride);
 	what = xasprintf("%s %s: addr2line answers every address", name, sect);
 	T(what, want);
 	free(what);
@@ -181,12 +187,17 @@ static void test_inline__section(const char *path, const char *name, const char 
 		inline_cache__delete(c);
 		return;
 	}
-	for (a = 0; a < end - start; a++) {
+	for (a = 0; a < count; a++) {
 		const struct a2l_answer *w = &want[a];
+		struct timespec t0, t1;
 		bool same;
 
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		n = lookup(c, &ov, w->addr, &names);
-		same = n == w->n && w->addr == start + a;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ns += (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec -
+		      (uint64_t)t0.tv_nsec;
+		same = n == w->n && w->addr == start + a * stride;
 		for (i = 0; same && i < n; i++)
 			same = !strcmp(names[i], w->names[i]);
 		if (!same && differ++ < 10) {
@@ -204,7 +215,8 @@ static void test_inline__section(const char *path, const char *name, const char 
 			free(want[a].names[i]);
 	}
 	printf("# %s %s: %" PRIu64 " addresses, %" PRIu64 " in inlined code, %" PRIu64
-	       " with no answer, %" PRIu64 " differ\n", name, sect, end - start, inlined, none, differ);
+	       " with no answer, %" PRIu64 " differ; lookups %.1f ms\n", name, sect, count, inlined,
+	       none, differ, (double)ns / 1e6);
 	what = xasprintf("%s: every %s address as addr2line -f -i names it", name, sect);
 	T(what, differ == 0);
 	free(what);
@@ -258,13 +270,29 @@ int main(void)
 	T("inline_cache__delete(NULL)", (inline_cache__delete(NULL), true));
 	for (i = 0; i < ARRAY_SIZE(golden); i++) {
 		path = xasprintf("%s/tests/golden/%s", srcdir, golden[i]);
-		test_inline__section(path, golden[i], ".text", false);
+		test_inline__section(path, golden[i], ".text", false, 1);
 		/* PLT entries: no DWARF function, no symbol addr2line finds */
-		test_inline__section(path, golden[i], ".plt", true);
-		test_inline__section(path, golden[i], ".plt.got", true);
-		test_inline__section(path, golden[i], ".init", true);
-		test_inline__section(path, golden[i], ".fini", true);
+		test_inline__section(path, golden[i], ".plt", true, 1);
+		test_inline__section(path, golden[i], ".plt.got", true, 1);
+		test_inline__section(path, golden[i], ".init", true, 1);
+		test_inline__section(path, golden[i], ".fini", true, 1);
 		free(path);
+	}
+	/* more files, by hand: T_INLINE_FILES="FILE[:STRIDE] ..." (not hermetic) */
+	if (getenv("T_INLINE_FILES")) {
+		char *list = xstrdup(getenv("T_INLINE_FILES")), *save = NULL, *tok;
+
+		for (tok = strtok_r(list, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char *colon = strrchr(tok, ':');
+			uint64_t stride = 1;
+
+			if (colon) {
+				*colon = 0;
+				stride = strtoull(colon + 1, NULL, 0);
+			}
+			test_inline__section(tok, tok, ".text", false, stride ? stride : 1);
+		}
+		free(list);
 	}
 
 	path = xasprintf("%s/tests/golden/inline-synth/symfs/usr/bin/inl-main", srcdir);
