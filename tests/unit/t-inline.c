@@ -4,7 +4,8 @@
  *
  * For each binary the goldens bundle (tests/golden/inline-synth's, built
  * -O2 -g with two-deep and recursive inlining, a shared library, one
- * without DWARF; native-recorded's native-demo and libdemo.so), every
+ * without DWARF; native-recorded's native-demo and libdemo.so) and of a
+ * shared object assembled at test time (assembler aliases), every
  * address of .text (and of its PLT) is looked up as a native frame, and the names
  * inline__lookup() gives must be the functions `addr2line -f -i -C -e
  * FILE` prints for it, innermost first (one addr2line process per file,
@@ -224,6 +225,37 @@ static void test_inline__section(const char *path, const char *name, const char 
 	inline_cache__delete(c);
 }
 
+/*
+ * Aliases as gas describes them: a subprogram per function symbol, in
+ * the symbols' order, so two names of one piece of code (al_memmove,
+ * al_memcpy: glibc's memmove and memcpy are so) need not be adjacent
+ * DIEs. binutils names the code after the later. Built at test time with
+ * the C compiler driver (CC, default "cc"); skipped without one.
+ */
+static void test_inline__asm_aliases(void)
+{
+	static const char al_s[] =
+		"\t.text\n"
+		"\t.globl al_memmove\n\t.type al_memmove, @function\n"
+		"\t.globl al_other\n\t.type al_other, @function\n"
+		"\t.globl al_memcpy\n\t.type al_memcpy, @function\n"
+		"al_memmove:\nal_memcpy:\n\tnop\n\tnop\n\tret\n"
+		"\t.size al_memmove, .-al_memmove\n\t.size al_memcpy, .-al_memcpy\n"
+		"al_other:\n\tnop\n\tret\n\t.size al_other, .-al_other\n"
+		"\t.section .note.GNU-stack,\"\",@progbits\n";
+	const char *cc = getenv("CC");
+	char *src = tpath("al.s"), *so = tpath("al.so");
+
+	write_file(src, al_s, sizeof(al_s) - 1);
+	if (sh("%s -g -shared -nostdlib -o '%s' '%s'", cc && cc[0] ? cc : "cc", so, src) != 0) {
+		printf("ok - # skip: cannot assemble al.s with -g\n");
+	} else {
+		test_inline__section(so, "al.so", ".text", false, 1);
+	}
+	free(src);
+	free(so);
+}
+
 /* A file inline.c can make nothing of: no answer at a few addresses, no crash. */
 static void test_inline__nothing(const char *what, const void *data, size_t len)
 {
@@ -278,6 +310,7 @@ int main(void)
 		test_inline__section(path, golden[i], ".fini", true, 1);
 		free(path);
 	}
+	test_inline__asm_aliases();
 	/* more files, by hand: T_INLINE_FILES="FILE[:STRIDE] ..." (not hermetic) */
 	if (getenv("T_INLINE_FILES")) {
 		char *list = xstrdup(getenv("T_INLINE_FILES")), *save = NULL, *tok;
