@@ -12,8 +12,8 @@ CC=${CC:-gcc}
 mkdir -p symfs/usr/bin symfs/usr/lib/inl
 # -ffile-prefix-map: the DWARF names the sources without the build directory
 fpm=-ffile-prefix-map=$PWD=.
-$CC -O2 -fno-omit-frame-pointer -fPIC -shared $fpm -o symfs/usr/lib/inl/libplain.so libplain.c
-$CC -O2 -g -fno-omit-frame-pointer -fPIC -shared $fpm -o symfs/usr/lib/inl/libinl.so libinl.c \
+$CC -O2 -fno-omit-frame-pointer -fPIC -shared "$fpm" -o symfs/usr/lib/inl/libplain.so libplain.c
+$CC -O2 -g -fno-omit-frame-pointer -fPIC -shared "$fpm" -o symfs/usr/lib/inl/libinl.so libinl.c \
 	-Lsymfs/usr/lib/inl -lplain
-$CC -O2 -g -fno-omit-frame-pointer $fpm -o symfs/usr/bin/inl-main inl.c \
+$CC -O2 -g -fno-omit-frame-pointer "$fpm" -o symfs/usr/bin/inl-main inl.c \
 	-Lsymfs/usr/lib/inl -linl -lplain -Wl,-rpath,/usr/lib/inl
