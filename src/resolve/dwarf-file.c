@@ -187,29 +187,33 @@ static uint64_t piece_len(Dwarf_Die *die, uint64_t pc)
 }
 
 /*
- * Of die (a scope holding pc) and the siblings right after it that hold
- * pc too (the aliases an assembler emits for one piece of code), the one
- * binutils takes: the smallest range, the last of equals.
+ * Of die (a scope holding pc) and its later siblings that hold pc too
+ * (the aliases an assembler emits for one piece of code), the one
+ * binutils takes: the smallest range, the last of equals. Not only the
+ * siblings right after die: gas emits a subprogram per symbol in the
+ * order of the symbols, so glibc's __memmove_avx_unaligned_rtm and
+ * __memcpy_avx_unaligned_rtm (one code, the same range) have other
+ * functions between them, and binutils, which looks at every function
+ * of the unit, names the code after the later.
  */
 static void pick_alias(struct walk *w, Dwarf_Die *die)
 {
 	Dwarf_Die next = *die;
 	uint64_t best = UINT64_MAX, len;
 
-	if (!next_sibling(&next) || !is_scope(dwarf_tag(&next)) || dwarf_haspc(&next, w->pc) <= 0)
-		return;
-	best = piece_len(die, w->pc);
-	do {
+	while (next_sibling(&next)) {
 		if (++w->visits > WALK_MAX_VISITS)
 			return;
 		if (!is_scope(dwarf_tag(&next)) || dwarf_haspc(&next, w->pc) <= 0)
-			return;
+			continue;
+		if (best == UINT64_MAX)
+			best = piece_len(die, w->pc);
 		len = piece_len(&next, w->pc);
 		if (len <= best) {
 			best = len;
 			*die = next;
 		}
-	} while (next_sibling(&next));
+	}
 }
 
 /* Search parent's children; true when a scope holding pc was found below. */

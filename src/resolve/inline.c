@@ -342,7 +342,8 @@ static size_t lookup(struct inline_cache *c, struct inline_obj *o, uint64_t addr
 		sym = a2l_symbol(o, addr);
 		if (!sym)
 			return 0;
-		names[0] = intern_name(c, sym->name);
+		/* binutils prints an empty name as "??", which perf takes for a name */
+		names[0] = sym->name[0] ? intern_name(c, sym->name) : c->unknown;
 		return 1;
 	}
 	unmangled = lang_unmangled(dwarf_srclang(&cu));
@@ -354,7 +355,7 @@ static size_t lookup(struct inline_cache *c, struct inline_obj *o, uint64_t addr
 		if (!linkage && i == nr - 1 && (sym = a2l_symbol(o, addr)) && die_low(die, &low) &&
 		    sym->value == low)
 			name = sym->name;
-		names[n++] = name ? intern_name(c, name) : c->unknown;
+		names[n++] = name && name[0] ? intern_name(c, name) : c->unknown;
 		if (dwarf_tag(die) != DW_TAG_inlined_subroutine)
 			break;
 	}

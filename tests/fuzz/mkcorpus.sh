@@ -3,7 +3,7 @@
 # inputs: mkperf and mkjitdump outputs of their specs, the perf maps, the
 # start of the recorded perf.data files, and for the pipeline target each
 # golden JIT case's perf.data, jitdump and perf map in fuzz-pipeline.c's
-# layout. Run from the top of the source tree with a built tree:
+# layout, and for the inline lookup the goldens' small ELF files with DWARF. Run from the top of the source tree with a built tree:
 #
 #   tests/fuzz/mkcorpus.sh BUILDDIR
 #
@@ -21,6 +21,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$out"
 mkdir -p "$out/perfdata" "$out/jitdump" "$out/perfmap" "$out/pipeline"
+
+# inline: ELF files with DWARF from the goldens (two-deep and recursive
+# inlining, a shared library with an inlined function, one without DWARF)
+mkdir -p "$out/inline"
+for f in tests/golden/inline-synth/symfs/usr/bin/inl-main \
+	 tests/golden/inline-synth/symfs/usr/lib/inl/libinl.so \
+	 tests/golden/inline-synth/symfs/usr/lib/inl/libplain.so \
+	 tests/golden/native-recorded/symfs/tmp/jitsym-golden/libdemo.so; do
+	cp "$f" "$out/inline/$(echo "$f" | sed 's|^tests/golden/||; s|/symfs/.*/|-|')"
+done
 
 # unwind: hand-made registers, CFI and stacks
 "$(dirname "$0")/mkcorpus-unwind.sh" "$out/unwind"
