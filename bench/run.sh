@@ -3,7 +3,7 @@
 # this machine, then times jitsym (fold, script, pprof) against perf's own
 # pipelines on each recording and prints a markdown table.
 #
-#   bench/run.sh [--sizes small,medium,large,dwarf] [--kinds node,native,java]
+#   bench/run.sh [--sizes small,medium,large,dwarf,dwarf-small] [--kinds node,native,java]
 #                [--scaling] [--out DIR] [--jitsym PATH] [--jitsym-args ARGS]
 #                [--reps N] [--tools LIST] [--rerecord] [--smoke]
 #
@@ -11,7 +11,9 @@
 #                  small ~4 MB, medium ~60 MB, large ~600 MB of perf.data,
 #                  large250 ~250 MB (the size issue 14 quotes); large and
 #                  large250 are recorded for node only; dwarf: ~200 MB
-#                  "--call-graph dwarf" recordings of node and native
+#                  "--call-graph dwarf" recordings of node and native;
+#                  dwarf-small: ~35 MB ones (plain perf script, which asks
+#                  addr2line about inlined functions, in minutes, not an hour)
 #   --kinds LIST   workloads (default: node,native,java)
 #   --scaling      also record node at 1x, 4x and 16x one duration and time
 #                  jitsym's commands and perf script on each (only
@@ -91,6 +93,8 @@ native-smoke   native  4000   2    2  -
 java-smoke     java    4000   2    2  -
 native-dwarf   native  2000   6  200  -
 node-dwarf     node    4000   6  200  20000
+native-dwarf-small native 2000 3  35  -
+node-dwarf-small node    1000   4   35  20000
 '
 NODE_FILES=${NODE_FILES:-200}
 ALL_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof,perf-collapse,perf-script-noinline,jitsym-report,jitsym-flamegraph,jitsym-tiers'
@@ -292,7 +296,7 @@ record() {
 	rm -rf "$rec"
 	mkdir -p "$rec"
 	local cmd cg=fp cgopt=(-g)
-	case $name in *-dwarf) cg=dwarf cgopt=(--call-graph dwarf) ;; esac
+	case $name in *-dwarf|*-dwarf-*) cg=dwarf cgopt=(--call-graph dwarf) ;; esac
 	case $kind in
 	node) cmd=("$NODE" --perf-prof --perf-basic-prof --interpreted-frames-native-stack
 		"$here/workload/node/app.js" "$s" "$nfunc" "$NODE_FILES")
@@ -547,7 +551,7 @@ tools_for() {
 	if [ -n "$tools" ]; then
 		echo "$tools"
 	else
-		case $1 in *-dwarf) echo "$DWARF_TOOLS" ;; *) echo "$DEFAULT_TOOLS" ;; esac
+		case $1 in *-dwarf|*-dwarf-*) echo "$DWARF_TOOLS" ;; *) echo "$DEFAULT_TOOLS" ;; esac
 	fi
 }
 
@@ -555,14 +559,14 @@ say "jitsym $jitsym (commit $commit); corpus and results in $out"
 main_recs=
 for size in ${sizes//,/ }; do
 	case $size in
-	small|medium|large|large250|smoke|dwarf) ;;
+	small|medium|large|large250|smoke|dwarf|dwarf-small) ;;
 	none) continue ;;
-	*) die "unknown size '$size' (small, medium, large, large250, dwarf)" ;;
+	*) die "unknown size '$size' (small, medium, large, large250, dwarf, dwarf-small)" ;;
 	esac
 	for k in ${kinds//,/ }; do
 		case $k in node|native|java) ;; *) die "unknown kind '$k' (node, native, java)" ;; esac
 		case $size in large*) [ "$k" != node ] && continue ;; esac
-		[ "$size" = dwarf ] && [ "$k" = java ] && continue
+		case $size in dwarf*) [ "$k" = java ] && continue ;; esac
 		main_recs="$main_recs $k-$size"
 	done
 done
