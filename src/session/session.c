@@ -156,6 +156,12 @@ static void push_inlines(struct session *s, size_t *nr)
 		return;
 	if (*nr - 1 + n > MAX_FRAMES)
 		return;
+	if (n == 1) {
+		/* nothing inlined here (most frames): only the name, without copying the frame */
+		fb->v[at].sym = names[0];
+		fb->v[at].inlined = false;
+		return;
+	}
 	real = fb->v[at];
 	ALLOC_GROW(fb->v, at + n, fb->alloc);
 	for (k = 0; k < n; k++) {
