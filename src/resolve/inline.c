@@ -413,7 +413,7 @@ static size_t lookup(struct inline_cache *c, struct inline_obj *o, uint64_t addr
 	uint64_t low;
 
 	if (dwarf_file__find_cu(o->dw, addr, &cu))
-		nr = dwarf_file__scopes(&cu, addr, chain, INLINE_MAX_DEPTH);
+		nr = dwarf_file__scopes(o->dw, &cu, addr, chain, INLINE_MAX_DEPTH);
 	if (!nr) {
 		/* no DWARF function here: the symbol, or nothing found at all */
 		sym = a2l_symbol(o, addr);
