@@ -438,21 +438,20 @@ static size_t lookup(struct inline_cache *c, struct inline_obj *o, uint64_t addr
 	return n;
 }
 
-size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char *const **names)
+/*
+ * The answer for f when the front cache has none, kept in slot. Apart from
+ * inline__lookup() so that its frame (found[], the key) is not set up for
+ * the frames the front cache answers.
+ */
+static __attribute__((noinline)) size_t lookup_slow(struct inline_cache *c,
+						    struct inline_front *slot,
+						    const struct frame *f,
+						    const char *const **names)
 {
 	const char *found[INLINE_MAX_DEPTH];
-	struct inline_front *slot;
 	struct inline_key key;
 	struct inline_entry *e;
 
-	if (f->kind != FRAME_NATIVE || !f->obj || !f->sym)
-		return 0;
-	slot = &c->front[(((uintptr_t)f->obj ^ f->elf_addr) * UINT64_C(0x9e3779b97f4a7c15)) >>
-			 (64 - INLINE_FRONT_BITS)];
-	if (slot->e && slot->obj == f->obj && slot->addr == f->elf_addr) {
-		*names = slot->e->names;
-		return slot->e->nr;
-	}
 	/* perf asks addr2line of no "[vdso]"-like object, nor of a perf map */
 	if (!f->obj->path || f->obj->path[0] == '[' || !strncmp(f->obj->path, "/tmp/perf-", 10))
 		return 0;
@@ -482,4 +481,19 @@ size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char 
 	slot->e = e;
 	*names = e->names;
 	return e->nr;
+}
+
+size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char *const **names)
+{
+	struct inline_front *slot;
+
+	if (f->kind != FRAME_NATIVE || !f->obj || !f->sym)
+		return 0;
+	slot = &c->front[(((uintptr_t)f->obj ^ f->elf_addr) * UINT64_C(0x9e3779b97f4a7c15)) >>
+			 (64 - INLINE_FRONT_BITS)];
+	if (slot->e && slot->obj == f->obj && slot->addr == f->elf_addr) {
+		*names = slot->e->names;
+		return slot->e->nr;
+	}
+	return lookup_slow(c, slot, f, names);
 }

@@ -145,14 +145,30 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
  * (binutils) names it; everything else is the real frame's. *nr counts
  * the frames added. A frame that would pass MAX_FRAMES stands alone.
  */
+/* The frame at `at` as the n frames names gives (push_inlines()); apart, for its copy of the frame. */
+static __attribute__((noinline)) void expand_inlines(struct frame_buf *fb, size_t at,
+						     const char *const *names, size_t n)
+{
+	struct frame real = fb->v[at];
+	size_t k;
+
+	ALLOC_GROW(fb->v, at + n, fb->alloc);
+	for (k = 0; k < n; k++) {
+		fb->v[at + k] = real;
+		fb->v[at + k].sym = names[k];
+		fb->v[at + k].inlined = k + 1 < n;
+	}
+}
+
 static void push_inlines(struct session *s, size_t *nr)
 {
 	struct frame_buf *fb = s->frames;
-	size_t at = st_add(fb->nr, *nr - 1), n, k;
+	size_t at = st_add(fb->nr, *nr - 1), n;
 	const char *const *names;
-	struct frame real;
 
-	if (!s->inlines || !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
+	/* only native frames have answers (inline.h): no call for a JIT frame */
+	if (!s->inlines || fb->v[at].kind != FRAME_NATIVE ||
+	    !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
 		return;
 	if (*nr - 1 + n > MAX_FRAMES)
 		return;
@@ -162,13 +178,7 @@ static void push_inlines(struct session *s, size_t *nr)
 		fb->v[at].inlined = false;
 		return;
 	}
-	real = fb->v[at];
-	ALLOC_GROW(fb->v, at + n, fb->alloc);
-	for (k = 0; k < n; k++) {
-		fb->v[at + k] = real;
-		fb->v[at + k].sym = names[k];
-		fb->v[at + k].inlined = k + 1 < n;
-	}
+	expand_inlines(fb, at, names, n);
 	*nr += n - 1;
 }
 
