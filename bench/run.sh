@@ -3,7 +3,7 @@
 # this machine, then times jitsym (fold, script, pprof) against perf's own
 # pipelines on each recording and prints a markdown table.
 #
-#   bench/run.sh [--sizes small,medium,large,dwarf] [--kinds node,native,java]
+#   bench/run.sh [--sizes small,medium,large,dwarf,dwarf-small] [--kinds node,native,java]
 #                [--scaling] [--out DIR] [--jitsym PATH] [--jitsym-args ARGS]
 #                [--reps N] [--tools LIST] [--rerecord] [--smoke]
 #
@@ -11,7 +11,9 @@
 #                  small ~4 MB, medium ~60 MB, large ~600 MB of perf.data,
 #                  large250 ~250 MB (the size issue 14 quotes); large and
 #                  large250 are recorded for node only; dwarf: ~200 MB
-#                  "--call-graph dwarf" recordings of node and native
+#                  "--call-graph dwarf" recordings of node and native;
+#                  dwarf-small: ~35 MB ones (plain perf script, which asks
+#                  addr2line about inlined functions, in minutes, not an hour)
 #   --kinds LIST   workloads (default: node,native,java)
 #   --scaling      also record node at 1x, 4x and 16x one duration and time
 #                  jitsym's commands and perf script on each (only
@@ -47,6 +49,13 @@
 #   jitsym-report  jitsym report -o FILE perf.data
 #   jitsym-flamegraph  jitsym flamegraph -o FILE perf.data
 #   jitsym-tiers   jitsym tiers -o FILE perf.data
+#   jitsym-fold-noinline  jitsym fold --no-inline -o FILE perf.data (one
+#                  frame per address: what inline frames cost is
+#                  jitsym-fold's time over this one's)
+#   perf-collapse-inline  perf script | fold-perf-script.pl: perf's own
+#                  output, inline frames included (as perf-collapse, without
+#                  --no-inline; the folded counts are compared with jitsym
+#                  fold's)
 # Every tool gets its own empty build-id cache (--buildid-dir), so what
 # ~/.debug holds does not matter; perf inject writes its jitted-*.so next to
 # the jitdump (the path recorded in perf.data: the recording's directory),
@@ -91,9 +100,11 @@ native-smoke   native  4000   2    2  -
 java-smoke     java    4000   2    2  -
 native-dwarf   native  2000   6  200  -
 node-dwarf     node    4000   6  200  20000
+native-dwarf-small native 2000 3  35  -
+node-dwarf-small node    1000   4   35  20000
 '
 NODE_FILES=${NODE_FILES:-200}
-ALL_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof,perf-collapse,perf-script-noinline,jitsym-report,jitsym-flamegraph,jitsym-tiers'
+ALL_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof,perf-collapse,perf-script-noinline,jitsym-report,jitsym-flamegraph,jitsym-tiers,jitsym-fold-noinline,perf-collapse-inline'
 DEFAULT_TOOLS='jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof'
 # perf inject --jit writes a jitted-*.so per code load: minutes on node-dwarf;
 # plain perf script on a dwarf recording names inlined functions through
@@ -292,7 +303,7 @@ record() {
 	rm -rf "$rec"
 	mkdir -p "$rec"
 	local cmd cg=fp cgopt=(-g)
-	case $name in *-dwarf) cg=dwarf cgopt=(--call-graph dwarf) ;; esac
+	case $name in *-dwarf|*-dwarf-*) cg=dwarf cgopt=(--call-graph dwarf) ;; esac
 	case $kind in
 	node) cmd=("$NODE" --perf-prof --perf-basic-prof --interpreted-frames-native-stack
 		"$here/workload/node/app.js" "$s" "$nfunc" "$NODE_FILES")
@@ -390,6 +401,9 @@ run_tool() {
 	jitsym-fold)
 		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" fold $jitsym_args --buildid-dir "$bid" \
 			-o "$scratch/jitsym.folded" "$data" 2>"$log" || rc=$? ;;
+	jitsym-fold-noinline)
+		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" fold --no-inline $jitsym_args \
+			--buildid-dir "$bid" -o "$scratch/jitsym.out" "$data" 2>"$log" || rc=$? ;;
 	jitsym-script)
 		"$TIME" -o "$tf" -f '%e %U %S %M' "$jitsym" script $jitsym_args --buildid-dir "$bid" \
 			-o /dev/null "$data" 2>"$log" || rc=$? ;;
@@ -409,6 +423,12 @@ run_tool() {
 		# shellcheck disable=SC2016
 		"$TIME" -o "$tf" -f '%e %U %S %M' bash -c 'set -o pipefail
 			"$1" --buildid-dir "$2" script --no-inline -i "$3" | "$4" "$5" >"$6"' \
+			sh "$PERF" "$bid" "$data" "$PERL" "$COLLAPSE" "$scratch/perf.folded" \
+			2>"$log" || rc=$? ;;
+	perf-collapse-inline)
+		# shellcheck disable=SC2016
+		"$TIME" -o "$tf" -f '%e %U %S %M' bash -c 'set -o pipefail
+			"$1" --buildid-dir "$2" script -i "$3" | "$4" "$5" >"$6"' \
 			sh "$PERF" "$bid" "$data" "$PERL" "$COLLAPSE" "$scratch/perf.folded" \
 			2>"$log" || rc=$? ;;
 	perf-inject)
@@ -440,7 +460,7 @@ run_tool() {
 	say "$name: $tool #$rep: $wall s wall, $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') s CPU, $((rss / 1024)) MB RSS, $status"
 	# fold outputs should count the same samples
 	case $tool in
-	jitsym-fold|perf-inject|perf-collapse)
+	jitsym-fold|perf-inject|perf-collapse|perf-collapse-inline)
 		local f=$scratch/jitsym.folded
 		[ "$tool" = jitsym-fold ] || f=$scratch/perf.folded
 		if [ "$status" = ok ] && [ -e "$f" ]; then
@@ -476,6 +496,7 @@ measure() {
 	js=$(cat "$scratch/$name.jitsym-fold.count" 2>/dev/null || true)
 	pf=$(cat "$scratch/$name.perf-inject.count" 2>/dev/null || true)
 	[ -n "$pf" ] || pf=$(cat "$scratch/$name.perf-collapse.count" 2>/dev/null || true)
+	[ -n "$pf" ] || pf=$(cat "$scratch/$name.perf-collapse-inline.count" 2>/dev/null || true)
 	if [ -n "$js" ] && [ -n "$pf" ]; then
 		echo "$name $js $pf" >>"$scratch/counts"
 	fi
@@ -511,6 +532,8 @@ tool_label() {
 	perf-inject) echo 'perf inject --jit + perf script + fold-perf-script.pl' ;;
 	perf-collapse) echo 'perf script --no-inline + fold-perf-script.pl' ;;
 	perf-script-noinline) echo 'perf script --no-inline' ;;
+	jitsym-fold-noinline) echo 'jitsym fold --no-inline' ;;
+	perf-collapse-inline) echo 'perf script + fold-perf-script.pl' ;;
 	esac
 }
 
@@ -547,7 +570,7 @@ tools_for() {
 	if [ -n "$tools" ]; then
 		echo "$tools"
 	else
-		case $1 in *-dwarf) echo "$DWARF_TOOLS" ;; *) echo "$DEFAULT_TOOLS" ;; esac
+		case $1 in *-dwarf|*-dwarf-*) echo "$DWARF_TOOLS" ;; *) echo "$DEFAULT_TOOLS" ;; esac
 	fi
 }
 
@@ -555,14 +578,14 @@ say "jitsym $jitsym (commit $commit); corpus and results in $out"
 main_recs=
 for size in ${sizes//,/ }; do
 	case $size in
-	small|medium|large|large250|smoke|dwarf) ;;
+	small|medium|large|large250|smoke|dwarf|dwarf-small) ;;
 	none) continue ;;
-	*) die "unknown size '$size' (small, medium, large, large250, dwarf)" ;;
+	*) die "unknown size '$size' (small, medium, large, large250, dwarf, dwarf-small)" ;;
 	esac
 	for k in ${kinds//,/ }; do
 		case $k in node|native|java) ;; *) die "unknown kind '$k' (node, native, java)" ;; esac
 		case $size in large*) [ "$k" != node ] && continue ;; esac
-		[ "$size" = dwarf ] && [ "$k" = java ] && continue
+		case $size in dwarf*) [ "$k" = java ] && continue ;; esac
 		main_recs="$main_recs $k-$size"
 	done
 done
@@ -645,6 +668,25 @@ res=$out/results.md
 		done
 		echo
 	fi
+	# what inline frames cost: jitsym fold against fold --no-inline, and
+	# perf's inline-naming pipelines against jitsym fold, same run
+	inl=
+	for name in $main_recs; do
+		case " $ready " in *" $name "*) ;; *) continue ;; esac
+		fw=$(stat_of "$name" jitsym-fold 1)
+		nw=$(stat_of "$name" jitsym-fold-noinline 1)
+		[ -n "$fw" ] && [ -n "$nw" ] || continue
+		[ -n "$inl" ] || {
+			inl=1
+			echo "Inline frames: jitsym fold (inline frames on, the default) against jitsym fold --no-inline; plain perf script (inline frames on) and perf script + fold-perf-script.pl against jitsym fold; medians."
+			echo
+			echo "| recording | fold s | fold --no-inline s | wall inline / no-inline | CPU inline / no-inline | fold RSS MB | --no-inline RSS MB | perf script / fold | perf script + fold-perf-script.pl / fold |"
+			echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+		}
+		mb_of() { [ -n "$1" ] && [ "$1" != fail ] && awk -v m="$1" 'BEGIN { printf "%.0f", m / 1024 }'; }
+		echo "| $name | $(fmt_s "$fw") | $(fmt_s "$nw") | $(ratio "$fw" "$nw") | $(ratio "$(stat_of "$name" jitsym-fold 2)" "$(stat_of "$name" jitsym-fold-noinline 2)") | $(mb_of "$(stat_of "$name" jitsym-fold 3)") | $(mb_of "$(stat_of "$name" jitsym-fold-noinline 3)") | $(ratio "$(stat_of "$name" perf-script 1)" "$fw") | $(ratio "$(stat_of "$name" perf-collapse-inline 1)" "$fw") |"
+	done
+	[ -z "$inl" ] || echo
 	if [ -s "$scratch/counts" ]; then
 		echo "Samples folded (jitsym fold / perf inject pipeline, or perf script + fold-perf-script.pl where it did not run): $(awk '{ printf "%s%s %s/%s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$scratch/counts")"
 		echo

@@ -243,6 +243,83 @@ static bool walk_children(struct walk *w, Dwarf_Die *parent, int nest)
 	return false;
 }
 
+/*
+ * A CU's scopes outside any other scope, in the order walk_children()
+ * meets them from the CU (depth first through containers), each with
+ * what that walk would have counted when it got there; and their
+ * address ranges, so a lookup finds where the walk stops without
+ * visiting the DIEs before it (thousands in a C++ unit's namespaces).
+ */
+struct cu_top {
+	Dwarf_Die die;
+	int nest;               /* walk_children()'s nest for its siblings */
+	size_t visits;          /* the walk's visits on reaching it */
+};
+
+struct cu_piece {
+	uint64_t lo, hi;        /* [lo, hi) */
+	size_t top;
+};
+
+struct cu_scopes {
+	Dwarf_Off off;          /* the CU DIE's: key */
+	struct cu_top *tops;
+	size_t nr_tops, alloc_tops;
+	struct cu_piece *pieces;   /* in the tops' order */
+	size_t nr_pieces, alloc_pieces;
+	UT_hash_handle hh;
+};
+
+static void add_top(struct cu_scopes *cs, Dwarf_Die *die, int nest, size_t visits)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	size_t n = 0;
+
+	/* dwarf_haspc()'s ranges, every one of them */
+	while (n++ < WALK_MAX_VISITS && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		ALLOC_GROW(cs->pieces, cs->nr_pieces + 1, cs->alloc_pieces);
+		cs->pieces[cs->nr_pieces++] = (struct cu_piece){ .lo = lo, .hi = hi, .top = cs->nr_tops };
+	}
+	ALLOC_GROW(cs->tops, cs->nr_tops + 1, cs->alloc_tops);
+	cs->tops[cs->nr_tops++] = (struct cu_top){ .die = *die, .nest = nest, .visits = visits };
+}
+
+/* walk_children() without a pc: every scope it could stop at under parent. */
+static void list_tops(struct cu_scopes *cs, Dwarf_Die *parent, int nest, size_t *visits)
+{
+	Dwarf_Die die;
+
+	if (nest > WALK_MAX_NEST || dwarf_child(parent, &die) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&die);
+
+		if (++*visits > WALK_MAX_VISITS)
+			return;
+		if (is_scope(tag))
+			add_top(cs, &die, nest, *visits);
+		else if (is_container(tag))
+			list_tops(cs, &die, nest + 1, visits);
+	} while (next_sibling(&die));
+}
+
+static struct cu_scopes *cu_scopes_of(struct dwarf_file *df, Dwarf_Die *cu)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	struct cu_scopes *cs;
+	size_t visits = 0;
+
+	HASH_FIND(hh, df->scopes, &off, sizeof(off), cs);
+	if (cs)
+		return cs;
+	cs = xcalloc(1, sizeof(*cs));
+	cs->off = off;
+	list_tops(cs, cu, 0, &visits);
+	HASH_ADD(hh, df->scopes, off, sizeof(cs->off), cs);
+	return cs;
+}
+
 struct dwarf_file *dwarf_file__open(const struct obj_view *obj)
 {
 	struct dwarf_file *df = xcalloc(1, sizeof(*df));
@@ -259,17 +336,47 @@ struct dwarf_file *dwarf_file__open(const struct obj_view *obj)
 
 void dwarf_file__delete(struct dwarf_file *df)
 {
+	struct cu_scopes *cs, *tmp;
+
 	if (!df)
 		return;
+	HASH_ITER(hh, df->scopes, cs, tmp) {
+		HASH_DEL(df->scopes, cs);
+		free(cs->tops);
+		free(cs->pieces);
+		free(cs);
+	}
 	dwarf_file__close(df);
 	free(df->ranges);
 	free(df);
 }
 
-size_t dwarf_file__scopes(Dwarf_Die *cu, uint64_t pc, Dwarf_Die *chain, size_t max)
+/*
+ * As walk_children(w, cu, 0), from the list: the first top holding pc is
+ * where that walk would stop, with the visits it would have counted.
+ */
+size_t dwarf_file__scopes(struct dwarf_file *df, Dwarf_Die *cu, uint64_t pc, Dwarf_Die *chain,
+			  size_t max)
 {
 	struct walk w = { .pc = pc, .chain = chain, .max = max };
+	struct cu_scopes *cs = cu_scopes_of(df, cu);
+	const struct cu_top *top;
+	Dwarf_Die die;
+	size_t i;
+	int tag;
 
-	walk_children(&w, cu, 0);
+	for (i = 0; i < cs->nr_pieces; i++)
+		if (pc >= cs->pieces[i].lo && pc < cs->pieces[i].hi)
+			break;
+	if (i == cs->nr_pieces)
+		return 0;
+	top = &cs->tops[cs->pieces[i].top];
+	die = top->die;
+	w.visits = top->visits;
+	pick_alias(&w, &die);
+	tag = dwarf_tag(&die);
+	if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) && w.nr < w.max)
+		w.chain[w.nr++] = die;
+	walk_children(&w, &die, top->nest + 1);
 	return w.nr;
 }

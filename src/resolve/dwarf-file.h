@@ -31,6 +31,8 @@ struct cu_range {
 	Dwarf_Die cu;
 };
 
+struct cu_scopes;
+
 struct dwarf_file {
 	const struct obj_view *obj;  /* key of its owner's table */
 	const char *path;       /* the file dw was read from (obj's), or NULL */
@@ -40,6 +42,7 @@ struct dwarf_file {
 	struct cu_range *ranges;   /* sorted by lo; built on the first aranges miss */
 	size_t nr_ranges, alloc_ranges;
 	bool ranges_built;
+	struct cu_scopes *scopes;  /* per CU looked into: where its walks may start */
 	UT_hash_handle hh;
 };
 
@@ -52,9 +55,13 @@ void dwarf_file__delete(struct dwarf_file *df);
 bool dwarf_file__find_cu(struct dwarf_file *df, uint64_t addr, Dwarf_Die *cu);
 
 /*
- * The subprogram and inlined-subroutine DIEs of cu containing pc,
- * outermost first, into chain (at most max); how many.
+ * The subprogram and inlined-subroutine DIEs of cu (one of df's)
+ * containing pc, outermost first, into chain (at most max); how many.
+ * The first lookup in a CU lists the scopes a walk may start at (those
+ * outside any other scope, through namespaces and classes) with their
+ * address ranges; df keeps the list until it is deleted.
  */
-size_t dwarf_file__scopes(Dwarf_Die *cu, uint64_t pc, Dwarf_Die *chain, size_t max);
+size_t dwarf_file__scopes(struct dwarf_file *df, Dwarf_Die *cu, uint64_t pc, Dwarf_Die *chain,
+			  size_t max);
 
 #endif

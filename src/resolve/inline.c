@@ -12,6 +12,12 @@
 
 /* Answers kept before the cache is emptied: bounds its memory (~100 B each). */
 #define INLINE_CACHE_MAX (1u << 20)
+/*
+ * Slots of the direct-mapped cache in front of the answers' hash table:
+ * a native frame seen before (nearly all of them) costs a multiply and
+ * two compares instead of hashing its key and walking a chain.
+ */
+#define INLINE_FRONT_BITS 13
 
 /* A symbol binutils' addr2line may name a function after. */
 struct a2l_sym {
@@ -19,6 +25,12 @@ struct a2l_sym {
 	size_t shndx;
 	uint32_t order;         /* its index in the symbol table */
 	const char *name;       /* in the ELF's string table (mapped while the file is open) */
+};
+
+/* An allocated section of the symbol file, for section_of(). */
+struct a2l_section {
+	uint64_t addr, size;
+	size_t ndx;
 };
 
 /* What one object's lookups read: its DWARF and its symbol file's symbols. */
@@ -29,6 +41,8 @@ struct inline_obj {
 	Elf *elf;                        /* the symbol file, for its symbols */
 	struct a2l_sym *syms;            /* sorted by (shndx, value, order) */
 	size_t nr_syms;
+	struct a2l_section *secs;        /* SHF_ALLOC sections, in section order */
+	size_t nr_secs;
 	bool syms_read;
 	UT_hash_handle hh;
 };
@@ -45,12 +59,27 @@ struct inline_entry {
 	UT_hash_handle hh;
 };
 
+/* A raw DWARF or ELF name (a pointer into a file kept open) and what intern_name() made of it. */
+struct name_memo {
+	const char *raw;
+	const char *name;
+	UT_hash_handle hh;
+};
+
+struct inline_front {
+	const struct obj_view *obj;
+	uint64_t addr;
+	const struct inline_entry *e;   /* NULL: an empty slot */
+};
+
 struct inline_cache {
 	struct strpool *pool;
 	bool demangle;
 	struct inline_obj *objs;
 	struct inline_entry *entries;
 	size_t nr_entries;
+	struct name_memo *memo;          /* demangled names by raw pointer */
+	struct inline_front front[1u << INLINE_FRONT_BITS];
 	const char *unknown;             /* binutils' "??" */
 	struct inline_stats stats;
 };
@@ -69,6 +98,7 @@ struct inline_cache *inline_cache__new(struct strpool *pool, bool demangle)
 static void drop_entries(struct inline_cache *c)
 {
 	struct inline_entry *e, *tmp;
+	struct name_memo *m, *mtmp;
 
 	HASH_ITER(hh, c->entries, e, tmp) {
 		HASH_DEL(c->entries, e);
@@ -76,6 +106,11 @@ static void drop_entries(struct inline_cache *c)
 		free(e);
 	}
 	c->nr_entries = 0;
+	memset(c->front, 0, sizeof(c->front));
+	HASH_ITER(hh, c->memo, m, mtmp) {
+		HASH_DEL(c->memo, m);
+		free(m);
+	}
 }
 
 void inline_cache__delete(struct inline_cache *c)
@@ -93,6 +128,7 @@ void inline_cache__delete(struct inline_cache *c)
 		if (o->fd >= 0)
 			close(o->fd);
 		free(o->syms);
+		free(o->secs);
 		free(o);
 	}
 	free(c);
@@ -155,6 +191,23 @@ static Elf_Scn *symbol_table(Elf *elf, GElf_Shdr *shdr)
 	return dyn;
 }
 
+/* The allocated sections, once: section_of() runs for every address looked up. */
+static void read_sections(struct inline_obj *o)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t alloc = 0;
+
+	while ((scn = elf_nextscn(o->elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+			continue;
+		ALLOC_GROW(o->secs, o->nr_secs + 1, alloc);
+		o->secs[o->nr_secs++] = (struct a2l_section){
+			.addr = shdr.sh_addr, .size = shdr.sh_size, .ndx = elf_ndxscn(scn),
+		};
+	}
+}
+
 static void read_syms(struct inline_obj *o)
 {
 	const char *path = o->obj->symfile ? o->obj->symfile : o->obj->file;
@@ -167,8 +220,10 @@ static void read_syms(struct inline_obj *o)
 	if (!path || (o->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
 	o->elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
-	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF || !(scn = symbol_table(o->elf, &shdr)) ||
-	    !(data = elf_getdata(scn, NULL)))
+	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF)
+		return;
+	read_sections(o);
+	if (!(scn = symbol_table(o->elf, &shdr)) || !(data = elf_getdata(scn, NULL)))
 		return;
 	nr = shdr.sh_size / shdr.sh_entsize;
 	for (i = 1; i < nr; i++) {
@@ -189,15 +244,13 @@ static void read_syms(struct inline_obj *o)
 }
 
 /* The index of the first allocated section holding addr, or 0. */
-static size_t section_of(Elf *elf, uint64_t addr)
+static size_t section_of(const struct inline_obj *o, uint64_t addr)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
+	size_t i;
 
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_ALLOC) &&
-		    addr >= shdr.sh_addr && addr - shdr.sh_addr < shdr.sh_size)
-			return elf_ndxscn(scn);
+	for (i = 0; i < o->nr_secs; i++)
+		if (addr >= o->secs[i].addr && addr - o->secs[i].addr < o->secs[i].size)
+			return o->secs[i].ndx;
 	return 0;
 }
 
@@ -213,7 +266,7 @@ static const struct a2l_sym *a2l_symbol(struct inline_obj *o, uint64_t addr)
 
 	if (!o->syms_read)
 		read_syms(o);
-	if (!o->nr_syms || !(sec = section_of(o->elf, addr)))
+	if (!o->nr_syms || !(sec = section_of(o, addr)))
 		return NULL;
 	/* the last symbol of sec starting at or before addr */
 	hi = o->nr_syms;
@@ -262,16 +315,40 @@ static bool lang_unmangled(int lang)
 	}
 }
 
+/*
+ * name (a pointer into a file the cache keeps open: the same pointer is
+ * the same name) demangled and interned. A mangled name is demangled once:
+ * the many addresses of one function ask for it again.
+ */
 static const char *intern_name(struct inline_cache *c, const char *name)
 {
-	char *demangled = c->demangle ? demangle__name(name, 0) : NULL;
+	struct name_memo *m;
+	char *demangled;
 
-	if (demangled) {
+	if (!c->demangle)
+		return strpool__intern(c->pool, name);
+	if (!demangle__is_costly(name)) {
+		demangled = demangle__name(name, 0);
+		if (!demangled)
+			return strpool__intern(c->pool, name);
 		name = strpool__intern(c->pool, demangled);
 		free(demangled);
 		return name;
 	}
-	return strpool__intern(c->pool, name);
+	HASH_FIND_PTR(c->memo, &name, m);
+	if (m)
+		return m->name;
+	m = xcalloc(1, sizeof(*m));
+	m->raw = name;
+	demangled = demangle__name(name, 0);
+	if (demangled) {
+		m->name = strpool__intern(c->pool, demangled);
+		free(demangled);
+	} else {
+		m->name = strpool__intern(c->pool, name);
+	}
+	HASH_ADD_PTR(c->memo, raw, m);
+	return m->name;
 }
 
 /*
@@ -336,7 +413,7 @@ static size_t lookup(struct inline_cache *c, struct inline_obj *o, uint64_t addr
 	uint64_t low;
 
 	if (dwarf_file__find_cu(o->dw, addr, &cu))
-		nr = dwarf_file__scopes(&cu, addr, chain, INLINE_MAX_DEPTH);
+		nr = dwarf_file__scopes(o->dw, &cu, addr, chain, INLINE_MAX_DEPTH);
 	if (!nr) {
 		/* no DWARF function here: the symbol, or nothing found at all */
 		sym = a2l_symbol(o, addr);
@@ -362,15 +439,22 @@ static size_t lookup(struct inline_cache *c, struct inline_obj *o, uint64_t addr
 	return n;
 }
 
-size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char *const **names)
+/*
+ * The answer for f when the front cache has none, kept in slot. Apart from
+ * inline__lookup() so that its frame (found[], the key) is not set up for
+ * the frames the front cache answers.
+ */
+static __attribute__((noinline)) size_t lookup_slow(struct inline_cache *c,
+						    struct inline_front *slot,
+						    const struct frame *f,
+						    const char *const **names)
 {
 	const char *found[INLINE_MAX_DEPTH];
 	struct inline_key key;
 	struct inline_entry *e;
 
 	/* perf asks addr2line of no "[vdso]"-like object, nor of a perf map */
-	if (f->kind != FRAME_NATIVE || !f->obj || !f->sym || !f->obj->path ||
-	    f->obj->path[0] == '[' || !strncmp(f->obj->path, "/tmp/perf-", 10))
+	if (!f->obj->path || f->obj->path[0] == '[' || !strncmp(f->obj->path, "/tmp/perf-", 10))
 		return 0;
 	memset(&key, 0, sizeof(key));
 	key.obj = f->obj;
@@ -393,6 +477,24 @@ size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char 
 		c->stats.addrs++;
 		c->stats.addrs_inlined += e->nr > 1;
 	}
+	slot->obj = f->obj;
+	slot->addr = f->elf_addr;
+	slot->e = e;
 	*names = e->names;
 	return e->nr;
+}
+
+size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char *const **names)
+{
+	struct inline_front *slot;
+
+	if (f->kind != FRAME_NATIVE || !f->obj || !f->sym)
+		return 0;
+	slot = &c->front[(((uintptr_t)f->obj ^ f->elf_addr) * UINT64_C(0x9e3779b97f4a7c15)) >>
+			 (64 - INLINE_FRONT_BITS)];
+	if (slot->e && slot->obj == f->obj && slot->addr == f->elf_addr) {
+		*names = slot->e->names;
+		return slot->e->nr;
+	}
+	return lookup_slow(c, slot, f, names);
 }

@@ -190,7 +190,7 @@ static size_t lookup_dwarf(struct srcline_cache *c, struct dwarf_file *df, uint6
 		return 0;
 	if (dwarf_linecol(line, &col) != 0 || col < 0)
 		col = 0;
-	nr = dwarf_file__scopes(&cu, addr, chain, SRCLINE_MAX_DEPTH);
+	nr = dwarf_file__scopes(df, &cu, addr, chain, SRCLINE_MAX_DEPTH);
 	locs[0].file = intern_file(c, &cu, file);
 	locs[0].line = (uint32_t)lineno;
 	locs[0].column = (uint32_t)col;

@@ -152,24 +152,41 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
  * (6.1 and 6.12) asks addr2line nothing: the real frame keeps its ELF
  * symbol there, and only the inlined functions are added.
  */
-static void push_inlines(struct session *s, size_t *nr, bool unwound)
+/* The frame at `at` as the n frames names gives (push_inlines()); apart, for its copy of the frame. */
+static __attribute__((noinline)) void expand_inlines(struct frame_buf *fb, size_t at,
+						     const char *const *names, size_t n,
+						     bool unwound)
 {
-	struct frame_buf *fb = s->frames;
-	size_t at = st_add(fb->nr, *nr - 1), n, k;
-	const char *const *names;
-	struct frame real;
+	struct frame real = fb->v[at];
+	size_t k;
 
-	if (!s->inlines || !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
-		return;
-	if ((n == 1 && !unwound) || *nr - 1 + n > MAX_FRAMES)
-		return;
-	real = fb->v[at];
 	ALLOC_GROW(fb->v, at + n, fb->alloc);
 	for (k = 0; k < n; k++) {
 		fb->v[at + k] = real;
 		fb->v[at + k].sym = k + 1 < n || unwound ? names[k] : real.sym;
 		fb->v[at + k].inlined = k + 1 < n;
 	}
+}
+
+static void push_inlines(struct session *s, size_t *nr, bool unwound)
+{
+	struct frame_buf *fb = s->frames;
+	size_t at = st_add(fb->nr, *nr - 1), n;
+	const char *const *names;
+
+	/* only native frames have answers (inline.h): no call for a JIT frame */
+	if (!s->inlines || fb->v[at].kind != FRAME_NATIVE ||
+	    !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
+		return;
+	if (*nr - 1 + n > MAX_FRAMES)
+		return;
+	if (n == 1) {
+		/* nothing inlined here (most frames): at most the name, without copying the frame */
+		if (unwound)
+			fb->v[at].sym = names[0];
+		return;
+	}
+	expand_inlines(fb, at, names, n, unwound);
 	*nr += n - 1;
 }
 
