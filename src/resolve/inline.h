@@ -45,7 +45,7 @@ struct inline_cache;
 /* Most functions one address can name (more are dropped, outermost first). */
 #define INLINE_MAX_DEPTH 32
 
-/* What the cache did, for "jitsym sources". */
+/* What the cache did (tests/fuzz/fuzz-inline.c checks it; "jitsym sources" counts frames instead). */
 struct inline_stats {
 	uint64_t addrs;          /* distinct (object, address) looked up */
 	uint64_t addrs_inlined;  /* of them, in inlined code (two names or more) */
