@@ -28,7 +28,8 @@ static const char *const sources_usage[] = {
 	"stack dumps, the frames CFI and frame pointers found, why stacks ended",
 	"early, and what to record with where that would have let them go on;",
 	"for samples whose user call chain the kernel deferred, how many were",
-	"joined to it and how many never got it.",
+	"joined to it and how many never got it. With --vmlinux, whether that",
+	"image named the kernel's frames, and why not.",
 	NULL,
 };
 
@@ -55,6 +56,7 @@ struct proc_stats {
 	uint64_t frames[K_MAX];
 	/* frames of inlined functions (sample.h), and the ELF frames they came with */
 	uint64_t inlined, with_inlined;
+	uint64_t kernel_with_inlined;   /* of with_inlined, kernel frames (named from --vmlinux) */
 	struct unresolved *unres;
 	size_t nr_unres, alloc_unres;
 	struct unwound uw;
@@ -163,7 +165,10 @@ static void sources_sample(void *ctx, const struct resolved_sample *rs)
 			ps->inlined++;
 			continue;
 		}
-		ps->with_inlined += i > 0 && rs->frames[i - 1].inlined;
+		if (i > 0 && rs->frames[i - 1].inlined) {
+			ps->with_inlined++;
+			ps->kernel_with_inlined += f->kind == FRAME_KERNEL;
+		}
 		ps->frames[k]++;
 		if (k == K_UNKNOWN)
 			count_in(&ps->unres, &ps->nr_unres, &ps->alloc_unres, f->dso);
@@ -401,10 +406,15 @@ static size_t print_proc(FILE *out, const struct proc_stats *ps, const struct ji
 		" jitdump, %" PRIu64 " perf map, %" PRIu64 " unresolved\n", total,
 		ps->frames[K_NATIVE], ps->frames[K_KERNEL], ps->frames[K_JIT],
 		ps->frames[K_PERFMAP], ps->frames[K_UNKNOWN]);
-	if (ps->inlined)
+	if (ps->inlined && !ps->kernel_with_inlined)
 		fprintf(out, "  inlined   %" PRIu64 " frames of inlined functions, in %" PRIu64
 			" of the ELF frames (--no-inline leaves them out)\n", ps->inlined,
 			ps->with_inlined);
+	else if (ps->inlined)
+		fprintf(out, "  inlined   %" PRIu64 " frames of inlined functions, in %" PRIu64
+			" of the ELF frames and %" PRIu64 " of the kernel frames (--no-inline "
+			"leaves them out)\n", ps->inlined, ps->with_inlined - ps->kernel_with_inlined,
+			ps->kernel_with_inlined);
 	if (ps->nr_unres)
 		qsort(ps->unres, ps->nr_unres, sizeof(*ps->unres), by_count);
 	for (i = 0; i < ps->nr_unres; i++) {
@@ -439,6 +449,8 @@ static int sources_finish(void *ctx, const struct session *s, FILE *out)
 	if (refused)
 		fprintf(out, "side files not their process's: %zu (see each; give the right one with "
 			"--jitdump PID=FILE)\n", refused);
+	if (session__vmlinux_status(s))
+		fprintf(out, "kernel: %s\n", session__vmlinux_status(s));
 	free(list);
 	return ferror(out) ? -1 : 0;
 }

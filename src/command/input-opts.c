@@ -17,6 +17,10 @@ const struct cmd_option input_options[] = {
 	{ .name = "kallsyms", .id = OPT_KALLSYMS, .arg = " FILE",
 	  .help = "kernel symbols (default: /proc/kallsyms when the\n"
 		  "recording was made on the running kernel)" },
+	{ .name = "vmlinux", .id = OPT_VMLINUX, .arg = " FILE",
+	  .help = "the recorded kernel's image: core kernel symbols\n"
+		  "(relocated for KASLR) and inline frames from its\n"
+		  "DWARF (modules: kallsyms)" },
 	{ .name = "buildid-dir", .id = OPT_BUILDID_DIR, .arg = " DIR",
 	  .help = "perf build-id cache (default: ~/.debug)" },
 	{ .name = "no-demangle", .id = OPT_NO_DEMANGLE,
@@ -146,6 +150,7 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 	case 'o':             o->output = strcmp(arg, "-") ? arg : NULL; return 1;
 	case OPT_SYMFS:       o->session.resolve.symfs = arg; return 1;
 	case OPT_KALLSYMS:    o->session.resolve.kallsyms = arg; return 1;
+	case OPT_VMLINUX:     o->session.resolve.vmlinux = arg; return 1;
 	case OPT_BUILDID_DIR: o->session.resolve.buildid_dir = arg; return 1;
 	case OPT_NO_DEMANGLE: o->session.resolve.demangle = false; return 1;
 	case OPT_NO_INLINE: o->session.no_inline = true; return 1;

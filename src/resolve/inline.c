@@ -453,8 +453,12 @@ static __attribute__((noinline)) size_t lookup_slow(struct inline_cache *c,
 	struct inline_key key;
 	struct inline_entry *e;
 
-	/* perf asks addr2line of no "[vdso]"-like object, nor of a perf map */
-	if (!f->obj->path || f->obj->path[0] == '[' || !strncmp(f->obj->path, "/tmp/perf-", 10))
+	/*
+	 * perf asks addr2line of no "[vdso]"-like object, nor of a perf map;
+	 * a kernel frame here has a vmlinux (inline__lookup())
+	 */
+	if (f->kind == FRAME_NATIVE && (!f->obj->path || f->obj->path[0] == '[' ||
+					 !strncmp(f->obj->path, "/tmp/perf-", 10)))
 		return 0;
 	memset(&key, 0, sizeof(key));
 	key.obj = f->obj;
@@ -488,7 +492,9 @@ size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char 
 {
 	struct inline_front *slot;
 
-	if (f->kind != FRAME_NATIVE || !f->obj || !f->sym)
+	/* a kernel frame's object has a file only when a vmlinux named it (resolve.h) */
+	if ((f->kind != FRAME_NATIVE && f->kind != FRAME_KERNEL) || !f->obj || !f->sym ||
+	    (f->kind == FRAME_KERNEL && !f->obj->file))
 		return 0;
 	slot = &c->front[(((uintptr_t)f->obj ^ f->elf_addr) * UINT64_C(0x9e3779b97f4a7c15)) >>
 			 (64 - INLINE_FRONT_BITS)];

@@ -525,8 +525,7 @@ int kernel__running_build_id(uint8_t *out, size_t outsz)
 	return ret;
 }
 
-/* Equal, allowing the longer id to carry extra zero bytes (padding). */
-static bool build_id_equal(const uint8_t *a, size_t asz, const uint8_t *b, size_t bsz)
+bool kernel__build_id_equal(const uint8_t *a, size_t asz, const uint8_t *b, size_t bsz)
 {
 	size_t i, n = asz < bsz ? asz : bsz;
 
@@ -566,7 +565,7 @@ bool kernel__running_matches(const char *osrelease, const uint8_t *build_id,
 		*why = "cannot read the running kernel's build id";
 		return false;
 	}
-	if (!build_id_equal(build_id, build_id_size, running, (size_t)n)) {
+	if (!kernel__build_id_equal(build_id, build_id_size, running, (size_t)n)) {
 		*why = "the recording was made on another kernel build";
 		return false;
 	}

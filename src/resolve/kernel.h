@@ -96,6 +96,9 @@ int kernel__running_build_id(uint8_t *out, size_t outsz);
 /* The same, from a buffer holding ELF notes; for tests and other sources. */
 int kernel__notes_build_id(const void *notes, size_t len, uint8_t *out, size_t outsz);
 
+/* Whether two build ids are equal, the longer one allowed extra zero bytes (padding). */
+bool kernel__build_id_equal(const uint8_t *a, size_t asz, const uint8_t *b, size_t bsz);
+
 /*
  * Whether the running kernel is the one a recording was made on: osrelease
  * (HEADER_OSRELEASE) must equal uname -r and, when the recording has a

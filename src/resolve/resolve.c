@@ -6,11 +6,13 @@
 #include "timeline/jit-loader.h"
 #include "timeline/jitmap.h"
 #include "resolve/kernel.h"
+#include "resolve/vmlinux.h"
 #include "timeline/machine.h"
 #include "reader/perfdata.h"
 #include "common/strpool.h"
 
 #include <perf/event.h>
+#include <unistd.h>
 #include <uthash.h>
 
 /* Direct-mapped cache of resolved frames; a power of two. */
@@ -66,6 +68,9 @@ struct resolver {
 	struct strpool *pool;
 	struct dso_cache *dsos;
 	struct kernel_syms *ksyms;
+	struct vmlinux *vmlinux;    /* --vmlinux, or NULL */
+	struct obj_view vmlinux_view;   /* its frames' ([kernel.kallsyms], its files) */
+	const char *vmlinux_path;   /* as the DSO cache takes it, interned */
 	struct bid_entry *bids;
 	struct frame_slot *cache;
 	struct call_answer *calls;
@@ -182,6 +187,30 @@ static void load_kernel(struct resolver *r, const struct resolve_opts *opts,
 	free(path);
 }
 
+/*
+ * The --vmlinux path as the DSO cache takes it (recorded paths, put
+ * under --symfs there): as perf takes it, a relative one is under the
+ * symfs if there is one, else the current directory's.
+ */
+static const char *vmlinux_path(const struct resolve_opts *opts, struct strpool *pool)
+{
+	char cwd[4096];
+	const char *path = opts->vmlinux;
+	char *abs;
+
+	if (path[0] == '/')
+		return strpool__intern(pool, path);
+	if (opts->symfs && opts->symfs[0])
+		abs = xasprintf("/%s", path);
+	else if (getcwd(cwd, sizeof(cwd)))
+		abs = xasprintf("%s/%s", cwd, path);
+	else
+		return strpool__intern(pool, path);
+	path = strpool__intern(pool, abs);
+	free(abs);
+	return path;
+}
+
 struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *m,
 			       struct jitmap *jm, struct strpool *pool,
 			       const struct pd_info *info)
@@ -210,6 +239,10 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	r->s_kernel = strpool__intern(pool, KSYM_DSO_KERNEL);
 	index_build_ids(r, info);
 	load_kernel(r, opts, info);
+	if (opts->vmlinux) {
+		r->vmlinux = vmlinux__new(opts->vmlinux);
+		r->vmlinux_path = vmlinux_path(opts, pool);
+	}
 	return r;
 }
 
@@ -227,6 +260,7 @@ void resolver__delete(struct resolver *r)
 	name_views__delete(&r->user_views);
 	dso_cache__delete(r->dsos);
 	kernel_syms__delete(r->ksyms);
+	vmlinux__delete(r->vmlinux);
 	free(r->cache);
 	free(r->calls);
 	free(r);
@@ -294,6 +328,68 @@ static void kernel_frame(struct resolver *r, uint64_t ip, bool caller, struct fr
 	f->dso = strpool__intern(r->pool, ksym__dso_name(s));
 }
 
+static const struct symbol *elf_symbol(struct dso *d, uint64_t addr, uint64_t *look);
+
+/*
+ * The vmlinux, decided at the first kernel frame (the kernel MMAP and the
+ * header's build ids are known then): NULL when none is given or it was
+ * refused. Its frames' view is the kernel's, with its files for DWARF.
+ */
+static struct vmlinux *vmlinux_ready(struct resolver *r)
+{
+	const struct pd_build_id *h;
+	struct dso *d;
+
+	if (!r->vmlinux)
+		return NULL;
+	if (!vmlinux__decided(r->vmlinux)) {
+		h = header_build_id(r, KSYM_DSO_KERNEL, true);
+		d = dso_cache__findnew(r->dsos, r->vmlinux_path, NULL, 0);
+		if (vmlinux__decide(r->vmlinux, d, h ? h->id : NULL, h ? h->size : 0,
+				    machine__kernel_text(r->machine))) {
+			r->vmlinux_view = *name_view(r, r->s_kernel, true);
+			r->vmlinux_view.file = dso__file(d);
+			r->vmlinux_view.symfile = dso__symfile(d);
+			if (!r->vmlinux_view.build_id)
+				r->vmlinux_view.build_id = dso__build_id(d, &r->vmlinux_view.build_id_size);
+		}
+	}
+	return vmlinux__used(r->vmlinux) ? r->vmlinux : NULL;
+}
+
+/*
+ * A core kernel frame named from the vmlinux (--vmlinux): its symbol at
+ * the un-slid address (a caller's at its call, as kernel_caller()), and
+ * that address as elf_addr, for its DWARF. false when ip is not the
+ * vmlinux's (a module's: kallsyms names it).
+ */
+static bool vmlinux_frame(struct resolver *r, uint64_t ip, bool caller, struct frame *f)
+{
+	struct vmlinux *v = vmlinux_ready(r);
+	const struct symbol *s;
+	uint64_t addr, look;
+	struct map_hit hit;
+
+	if (!v || !vmlinux__covers(v, ip))
+		return false;
+	addr = vmlinux__unslide(v, ip);
+	look = caller ? addr - 1 : addr;
+	s = elf_symbol(vmlinux__dso(v), addr, &look);
+	f->kind = FRAME_KERNEL;
+	f->print_addr = ip;
+	f->at_call = look != addr;
+	f->elf_addr = look;
+	if (proc__find_map(machine__kernel(r->machine), ip, &hit))
+		frame_map(hit.map, f);
+	f->dso = r->s_kernel;
+	f->obj = &r->vmlinux_view;
+	if (s) {
+		f->sym = s->name;
+		f->symoff = addr - s->start;
+	}
+	return true;
+}
+
 /*
  * A kernel frame, its view the file's pprof maps it under: its module's,
  * else the kernel's (an address no kernel symbol covers is still the
@@ -303,6 +399,8 @@ static void resolve_kernel(struct resolver *r, uint64_t ip, bool caller, struct 
 {
 	const char *name;
 
+	if (vmlinux_frame(r, ip, caller, f))
+		return;
 	kernel_frame(r, ip, caller, f);
 	name = f->dso[0] == '[' && f->dso != r->s_unknown ? f->dso : r->s_kernel;
 	f->obj = name_view(r, name, true);
@@ -341,6 +439,11 @@ static struct dso *map_dso(struct resolver *r, struct map *map)
 struct dso *resolver__map_dso(struct resolver *r, struct map *map)
 {
 	return map_dso(r, map);
+}
+
+const char *resolver__vmlinux_status(const struct resolver *r)
+{
+	return r->vmlinux ? vmlinux__status(r->vmlinux) : NULL;
 }
 
 /* A JIT function's frame: its loader's kind says whether it came from timed entries. */

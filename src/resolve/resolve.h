@@ -2,7 +2,8 @@
  * resolve: turn (thread, cpumode, address) into a frame: symbol, offset
  * and the DSO name perf script would print.
  *
- * Kernel addresses resolve through kallsyms. A user address in a mapped
+ * Kernel addresses resolve through kallsyms, the core kernel's through
+ * the vmlinux given (vmlinux.h) when it is the recorded kernel. A user address in a mapped
  * file resolves through the file's ELF symbols; one in anonymous memory
  * (or in no mapping, or in a file without a symbol there) through the
  * process's JIT code: its jitdump, then its perf map.
@@ -40,6 +41,7 @@ struct map;
 struct resolve_opts {
 	const char *symfs;
 	const char *kallsyms;       /* --kallsyms FILE, or NULL */
+	const char *vmlinux;        /* --vmlinux FILE (vmlinux.h), or NULL */
 	const char *buildid_dir;    /* NULL: $HOME/.debug */
 	bool demangle;
 };
@@ -99,5 +101,8 @@ const struct ksym *resolver__kernel_symbol(struct resolver *r, uint64_t addr);
  * recording's header), cached in map->dso. Owned by the resolver; never NULL.
  */
 struct dso *resolver__map_dso(struct resolver *r, struct map *map);
+
+/* With --vmlinux, what became of it (vmlinux.h's status line); else NULL. */
+const char *resolver__vmlinux_status(const struct resolver *r);
 
 #endif

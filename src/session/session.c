@@ -174,8 +174,8 @@ static void push_inlines(struct session *s, size_t *nr, bool unwound)
 	size_t at = st_add(fb->nr, *nr - 1), n;
 	const char *const *names;
 
-	/* only native frames have answers (inline.h): no call for a JIT frame */
-	if (!s->inlines || fb->v[at].kind != FRAME_NATIVE ||
+	/* only native frames (and a vmlinux's) have answers (inline.h): no call for a JIT frame */
+	if (!s->inlines || (fb->v[at].kind != FRAME_NATIVE && fb->v[at].kind != FRAME_KERNEL) ||
 	    !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
 		return;
 	if (*nr - 1 + n > MAX_FRAMES)
@@ -610,6 +610,11 @@ void session__abort(const struct session *s)
 const struct jitmap *session__jitmap(const struct session *s)
 {
 	return s->jitmap;
+}
+
+const char *session__vmlinux_status(const struct session *s)
+{
+	return s->resolver ? resolver__vmlinux_status(s->resolver) : NULL;
 }
 
 /* "reading 'perf.data'" on a terminal, for recordings that take a while */

@@ -98,6 +98,8 @@ void session__sample_event(const struct pd_attr *a, struct sample_event *ev);
  */
 void session__abort(const struct session *s);
 const struct jitmap *session__jitmap(const struct session *s);
+/* With --vmlinux, a line saying whether it was used and why (vmlinux.h); else NULL. */
+const char *session__vmlinux_status(const struct session *s);
 
 /*
  * Run the whole recording through the hooks. Returns 0, or -1 when the

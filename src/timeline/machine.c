@@ -47,6 +47,7 @@ struct machine {
 	struct thread_entry *gone_threads;
 	struct proc *gone_procs;
 	bool mmap_build_ids;          /* an MMAP2 carried a build id (--buildid-mmap) */
+	const struct map *kernel_text;   /* the last kernel MMAP named [kernel.kallsyms]... */
 };
 
 struct machine *machine__new(struct strpool *pool)
@@ -351,6 +352,8 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 	m->maps[m->nr_maps++] = map;
 	p = findnew_proc(m, pid);
 	rangeset__insert(&p->maps, start, start + len, pgoff, map);
+	if (p == &m->kernel && !strncmp(map->filename, "[kernel.kallsyms]", 17))
+		m->kernel_text = map;
 	/*
 	 * Only addresses in the new mapping (or just past it, as callers) mean
 	 * something else now. Per page only where JIT code made the counters
@@ -365,4 +368,9 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 bool machine__mmap_build_ids(const struct machine *m)
 {
 	return m->mmap_build_ids;
+}
+
+const struct map *machine__kernel_text(const struct machine *m)
+{
+	return m->kernel_text;
 }

@@ -100,6 +100,12 @@ uint64_t proc__generation_at(const struct proc *p, uint64_t addr);
 void machine__changed(struct machine *m, uint32_t pid);
 /* What p's addresses in [start, end) name changed (JIT code loaded there). */
 void machine__changed_range(struct machine *m, uint32_t pid, uint64_t start, uint64_t end);
+/*
+ * The kernel's own MMAP so far (pid -1, "[kernel.kallsyms]_text": perf
+ * record names it after the symbol whose runtime address pgoff holds), the
+ * last one; NULL when none came.
+ */
+const struct map *machine__kernel_text(const struct machine *m);
 /* The kernel's own address space (kernel and module MMAPs). */
 struct proc *machine__kernel(struct machine *m);
 
