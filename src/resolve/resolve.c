@@ -190,24 +190,34 @@ static void load_kernel(struct resolver *r, const struct resolve_opts *opts,
 /*
  * The --vmlinux path as the DSO cache takes it (recorded paths, put
  * under --symfs there): as perf takes it, a relative one is under the
- * symfs if there is one, else the current directory's.
+ * symfs if there is one, else the current directory's. *host: where
+ * that is here (under the symfs). Both interned.
  */
-static const char *vmlinux_path(const struct resolve_opts *opts, struct strpool *pool)
+static const char *vmlinux_path(const struct resolve_opts *opts, struct strpool *pool,
+				const char **host)
 {
-	char cwd[4096];
+	bool symfs = opts->symfs && opts->symfs[0];
 	const char *path = opts->vmlinux;
-	char *abs;
+	char cwd[4096];
+	char *s;
 
 	if (path[0] == '/')
-		return strpool__intern(pool, path);
-	if (opts->symfs && opts->symfs[0])
-		abs = xasprintf("/%s", path);
+		s = xstrdup(path);
+	else if (symfs)
+		s = xasprintf("/%s", path);
 	else if (getcwd(cwd, sizeof(cwd)))
-		abs = xasprintf("%s/%s", cwd, path);
+		s = xasprintf("%s/%s", cwd, path);
 	else
-		return strpool__intern(pool, path);
-	path = strpool__intern(pool, abs);
-	free(abs);
+		s = xstrdup(path);
+	path = strpool__intern(pool, s);
+	free(s);
+	if (!symfs) {
+		*host = path;
+		return path;
+	}
+	s = xasprintf("%s%s", opts->symfs, path);
+	*host = strpool__intern(pool, s);
+	free(s);
 	return path;
 }
 
@@ -216,6 +226,7 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 			       const struct pd_info *info)
 {
 	struct resolver *r = xcalloc(1, sizeof(*r));
+	const char *host;
 	struct dso_opts dopts = {
 		.symfs = opts->symfs,
 		.buildid_dir = opts->buildid_dir,
@@ -240,8 +251,8 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	index_build_ids(r, info);
 	load_kernel(r, opts, info);
 	if (opts->vmlinux) {
-		r->vmlinux = vmlinux__new(opts->vmlinux);
-		r->vmlinux_path = vmlinux_path(opts, pool);
+		r->vmlinux_path = vmlinux_path(opts, pool, &host);
+		r->vmlinux = vmlinux__new(opts->vmlinux, host);
 	}
 	return r;
 }

@@ -18,7 +18,7 @@ enum vmlinux_state {
 };
 
 struct vmlinux {
-	const char *path;
+	const char *path, *host_path;
 	enum vmlinux_state state;
 	struct dso *dso;
 	uint64_t slide;
@@ -27,11 +27,12 @@ struct vmlinux {
 	char *status;
 };
 
-struct vmlinux *vmlinux__new(const char *path)
+struct vmlinux *vmlinux__new(const char *path, const char *host_path)
 {
 	struct vmlinux *v = xcalloc(1, sizeof(*v));
 
 	v->path = path;
+	v->host_path = host_path;
 	v->status = xasprintf("vmlinux '%s' not read: no kernel frames", path);
 	return v;
 }
@@ -199,6 +200,14 @@ bool vmlinux__decide(struct vmlinux *v, struct dso *d, const uint8_t *rec_id,
 		return v->state == VMLINUX_USED;
 	v->state = VMLINUX_REFUSED;
 	v->dso = d;
+	if (access(v->host_path, R_OK)) {
+		const char *why = strerror(errno);
+
+		warning("cannot read vmlinux '%s': %s", v->path, why);
+		set_status(v, xasprintf("vmlinux '%s' refused: cannot read it (%s); kernel frames "
+					"named as without it", v->path, why));
+		return false;
+	}
 	if (!dso__nr_symbols(d) || !dso__file(d)) {
 		/* the DSO has said why (missing, not ELF, no symbols) */
 		set_status(v, xasprintf("vmlinux '%s' refused: no symbols read from it; kernel "

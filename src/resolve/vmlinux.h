@@ -29,16 +29,20 @@ struct dso;
 struct map;
 struct vmlinux;
 
-/* For path (borrowed: must outlive it). Does no I/O; never NULL. */
-struct vmlinux *vmlinux__new(const char *path);
+/*
+ * For path as the user gave it (messages name it), to be found at
+ * host_path (where it is on this machine, under --symfs when there is
+ * one). Both borrowed: must outlive it. Does no I/O; never NULL.
+ */
+struct vmlinux *vmlinux__new(const char *path, const char *host_path);
 void vmlinux__delete(struct vmlinux *v);     /* accepts NULL */
 
 const char *vmlinux__path(const struct vmlinux *v);
 /* Whether vmlinux__decide() has run. */
 bool vmlinux__decided(const struct vmlinux *v);
 /*
- * Decide whether to use the image, read as DSO d (the resolver's): its
- * symbols must load, and its build id match rec_id (the recording's
+ * Decide whether to use the image, read as DSO d (the resolver's): it
+ * must be readable (else a warning), its symbols must load, and its build id match rec_id (the recording's
  * kernel build id; NULL: none to check). ktext is the recording's kernel
  * MMAP ([kernel.kallsyms]SYM, pid -1), or NULL. Warns when refusing for a
  * build id. Returns whether it is used.
