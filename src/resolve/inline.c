@@ -492,9 +492,9 @@ size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char 
 {
 	struct inline_front *slot;
 
-	/* a kernel frame's object has a file only when a vmlinux named it (resolve.h) */
+	/* a kernel frame has a file and an address there only when a vmlinux named it */
 	if ((f->kind != FRAME_NATIVE && f->kind != FRAME_KERNEL) || !f->obj || !f->sym ||
-	    (f->kind == FRAME_KERNEL && !f->obj->file))
+	    (f->kind == FRAME_KERNEL && (!f->obj->file || !f->elf_addr)))
 		return 0;
 	slot = &c->front[(((uintptr_t)f->obj ^ f->elf_addr) * UINT64_C(0x9e3779b97f4a7c15)) >>
 			 (64 - INLINE_FRONT_BITS)];

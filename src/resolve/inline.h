@@ -61,7 +61,7 @@ void inline_cache__delete(struct inline_cache *c);     /* accepts NULL */
 /*
  * The functions at native frame f (FRAME_NATIVE with an object and a
  * symbol, or FRAME_KERNEL named from a vmlinux: its object has a file and
- * elf_addr is un-slid; else none), innermost first: *names points to n of them,
+ * elf_addr, un-slid, is not 0; else none), innermost first: *names points to n of them,
  * interned, valid until the next lookup. 0: no answer.
  */
 size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char *const **names);

@@ -69,7 +69,6 @@ struct resolver {
 	struct dso_cache *dsos;
 	struct kernel_syms *ksyms;
 	struct vmlinux *vmlinux;    /* --vmlinux, or NULL */
-	struct obj_view vmlinux_view;   /* its frames' ([kernel.kallsyms], its files) */
 	const char *vmlinux_path;   /* as the DSO cache takes it, interned */
 	struct bid_entry *bids;
 	struct frame_slot *cache;
@@ -141,15 +140,15 @@ static const struct obj_view *elf_view(struct resolver *r, struct dso *d)
 	return dso__view(d, h ? h->id : NULL, h ? h->size : 0);
 }
 
-/* The view of file name (interned) without a DSO, made when first met. */
-static const struct obj_view *name_view(struct resolver *r, const char *name, bool kernel)
+/* The entry of file name (interned) without a DSO, made when first met. */
+static struct name_view *name_view_entry(struct resolver *r, const char *name, bool kernel)
 {
 	struct name_view **views = kernel ? &r->kernel_views : &r->user_views, *v;
 	const struct pd_build_id *h;
 
 	HASH_FIND_PTR(*views, &name, v);
 	if (v)
-		return &v->view;
+		return v;
 	v = xcalloc(1, sizeof(*v));
 	v->name = name;
 	v->kernel = kernel;
@@ -161,7 +160,13 @@ static const struct obj_view *name_view(struct resolver *r, const char *name, bo
 		v->view.build_id_size = h->size;
 	}
 	HASH_ADD_PTR(*views, name, v);
-	return &v->view;
+	return v;
+}
+
+/* The view of file name (interned) without a DSO, made when first met. */
+static const struct obj_view *name_view(struct resolver *r, const char *name, bool kernel)
+{
+	return &name_view_entry(r, name, kernel)->view;
 }
 
 static void name_views__delete(struct name_view **views)
@@ -344,7 +349,8 @@ static const struct symbol *elf_symbol(struct dso *d, uint64_t addr, uint64_t *l
 /*
  * The vmlinux, decided at the first kernel frame (the kernel MMAP and the
  * header's build ids are known then): NULL when none is given or it was
- * refused. Its frames' view is the kernel's, with its files for DWARF.
+ * refused. Its frames' view is the kernel's ([kernel.kallsyms], made then),
+ * given its files for DWARF; frames kallsyms names there have no elf_addr.
  */
 static struct vmlinux *vmlinux_ready(struct resolver *r)
 {
@@ -356,13 +362,15 @@ static struct vmlinux *vmlinux_ready(struct resolver *r)
 	if (!vmlinux__decided(r->vmlinux)) {
 		h = header_build_id(r, KSYM_DSO_KERNEL, true);
 		d = dso_cache__findnew(r->dsos, r->vmlinux_path, NULL, 0);
+		/* before any frame has the kernel's view: it is filled once */
 		if (vmlinux__decide(r->vmlinux, d, h ? h->id : NULL, h ? h->size : 0,
 				    machine__kernel_text(r->machine))) {
-			r->vmlinux_view = *name_view(r, r->s_kernel, true);
-			r->vmlinux_view.file = dso__file(d);
-			r->vmlinux_view.symfile = dso__symfile(d);
-			if (!r->vmlinux_view.build_id)
-				r->vmlinux_view.build_id = dso__build_id(d, &r->vmlinux_view.build_id_size);
+			struct obj_view *kv = &name_view_entry(r, r->s_kernel, true)->view;
+
+			kv->file = dso__file(d);
+			kv->symfile = dso__symfile(d);
+			if (!kv->build_id)
+				kv->build_id = dso__build_id(d, &kv->build_id_size);
 		}
 	}
 	return vmlinux__used(r->vmlinux) ? r->vmlinux : NULL;
@@ -393,7 +401,7 @@ static bool vmlinux_frame(struct resolver *r, uint64_t ip, bool caller, struct f
 	if (proc__find_map(machine__kernel(r->machine), ip, &hit))
 		frame_map(hit.map, f);
 	f->dso = r->s_kernel;
-	f->obj = &r->vmlinux_view;
+	f->obj = name_view(r, r->s_kernel, true);
 	if (s) {
 		f->sym = s->name;
 		f->symoff = addr - s->start;
