@@ -400,11 +400,13 @@ static bool vmlinux_frame(struct resolver *r, uint64_t ip, bool caller, struct f
 	f->elf_addr = look;
 	if (proc__find_map(machine__kernel(r->machine), ip, &hit))
 		frame_map(hit.map, f);
-	f->dso = r->s_kernel;
 	f->obj = name_view(r, r->s_kernel, true);
+	/* like perf, and kernel_frame(): a miss among loaded kernel symbols has no DSO */
+	f->dso = r->s_unknown;
 	if (s) {
 		f->sym = s->name;
 		f->symoff = addr - s->start;
+		f->dso = r->s_kernel;
 	}
 	return true;
 }

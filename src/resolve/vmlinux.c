@@ -176,9 +176,15 @@ static void find_slide(struct vmlinux *v, const struct map *ktext)
 		v->map_start = ktext->start;
 		v->map_end = ktext->start + ktext->len;
 	}
-	if (!ref || !*ref || !ktext->pgoff) {
+	if (!ref) {
 		set_status(v, xasprintf("vmlinux '%s' used as linked: the recording has no kernel "
-					"MMAP giving where it ran", v->path));
+					"MMAP saying where it ran", v->path));
+		return;
+	}
+	if (!*ref || !ktext->pgoff) {
+		set_status(v, xasprintf("vmlinux '%s' used as linked: the recording's kernel MMAP "
+					"does not say where it ran (no address: kptr_restrict when "
+					"recording?)", v->path));
 		return;
 	}
 	if (!symbol_value(dso__symfile(v->dso), ref, &link) &&
