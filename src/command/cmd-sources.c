@@ -413,8 +413,8 @@ static size_t print_proc(FILE *out, const struct proc_stats *ps, const struct ji
 	else if (ps->inlined)
 		fprintf(out, "  inlined   %" PRIu64 " frames of inlined functions, in %" PRIu64
 			" of the ELF frames and %" PRIu64 " of the kernel frames (--no-inline "
-			"leaves them out)\n", ps->inlined, ps->with_inlined - ps->kernel_with_inlined,
-			ps->kernel_with_inlined);
+			"leaves them out)\n", ps->inlined,
+			ps->with_inlined - ps->kernel_with_inlined, ps->kernel_with_inlined);
 	if (ps->nr_unres)
 		qsort(ps->unres, ps->nr_unres, sizeof(*ps->unres), by_count);
 	for (i = 0; i < ps->nr_unres; i++) {

@@ -42,10 +42,10 @@ const char *vmlinux__path(const struct vmlinux *v);
 bool vmlinux__decided(const struct vmlinux *v);
 /*
  * Decide whether to use the image, read as DSO d (the resolver's): it
- * must be readable (else a warning), its symbols must load, and its build id match rec_id (the recording's
- * kernel build id; NULL: none to check). ktext is the recording's kernel
- * MMAP ([kernel.kallsyms]SYM, pid -1), or NULL. Warns when refusing for a
- * build id. Returns whether it is used.
+ * must be readable (else a warning), its symbols must load, and its build
+ * id match rec_id (the recording's kernel build id; NULL: none to check;
+ * else a warning naming both). ktext is the recording's kernel MMAP
+ * ([kernel.kallsyms]SYM, pid -1), or NULL. Returns whether it is used.
  */
 bool vmlinux__decide(struct vmlinux *v, struct dso *d, const uint8_t *rec_id,
 		     size_t rec_id_size, const struct map *ktext);
