@@ -4,6 +4,7 @@
 
 #include <dwarf.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <unistd.h>
 
 /*
@@ -30,8 +31,84 @@ static void dwarf_file__close(struct dwarf_file *df)
 }
 
 
+/*
+ * Whether a lookup for lines (lines) or only for function names ever
+ * reads the DWARF section called name (with its ".debug" prefix; ".zdebug"
+ * for the old GNU compression). The lookups read the units and their
+ * abbreviations, strings, address and range lists, and srcline.c the
+ * line tables; nothing here reads location lists (variables), macros,
+ * name indexes or .debug_frame (the unwinder opens that itself).
+ */
+static bool section_needed(const char *name, bool lines)
+{
+	static const char *const unread[] = {
+		"_loc", "_loclists", "_frame", "_macinfo", "_macro", "_pubnames", "_pubtypes",
+		"_gnu_pubnames", "_gnu_pubtypes",
+	};
+	size_t i;
+
+	if (!strncmp(name, ".debug", 6))
+		name += 6;
+	else if (!strncmp(name, ".zdebug", 7))
+		name += 7;
+	else
+		return true;
+	if (!strcmp(name, "_line"))
+		return lines;
+	for (i = 0; i < ARRAY_SIZE(unread); i++)
+		if (!strcmp(name, unread[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Hide from libdw the compressed debug sections no lookup of this handle
+ * reads. dwarf_begin_elf() (elfutils 0.188, check_section()) inflates
+ * every compressed debug section it recognises when the file is opened,
+ * needed or not: libc6-dbg's .debug_loclists and .debug_line are 2.7 of
+ * its 10 MB, a third of the open's cost. It skips a section of type
+ * SHT_NOBITS, so those are given that type here, in elf's in-memory
+ * section headers only.
+ *
+ * The rule: elf must be opened ELF_C_READ_MMAP_PRIVATE (a copy-on-write
+ * mapping, so gelf_update_shdr() changes this process's copy, or libelf's
+ * own copy of the headers, never the file), and nothing ever calls
+ * elf_update() on it: the file on disk is never written. Only when the
+ * file has a .debug_info that stays visible, so that dwarf_begin_elf()
+ * accepts or refuses the file exactly as it would have.
+ */
+static void hide_unread_sections(Elf *elf, bool lines)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t shstrndx, info = 0;
+	const char *name;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type != SHT_NOBITS &&
+		    (name = elf_strptr(elf, shstrndx, shdr.sh_name)) &&
+		    (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+			info++;
+	if (!info)
+		return;
+	scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, shdr.sh_name)))
+			continue;
+		if (!(shdr.sh_flags & SHF_COMPRESSED) && strncmp(name, ".zdebug", 7))
+			continue;       /* read in place: costs nothing unread */
+		if (section_needed(name, lines))
+			continue;
+		shdr.sh_type = SHT_NOBITS;
+		gelf_update_shdr(scn, &shdr);
+	}
+}
+
 /* Open path's DWARF into df; false (df closed) when it has none. */
-static bool open_dwarf(struct dwarf_file *df, const char *path)
+static bool open_dwarf(struct dwarf_file *df, const char *path, bool lines)
 {
 	if (!path)
 		return false;
@@ -39,9 +116,12 @@ static bool open_dwarf(struct dwarf_file *df, const char *path)
 	df->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (df->fd < 0)
 		return false;
-	df->elf = elf_begin(df->fd, ELF_C_READ_MMAP, NULL);
-	if (df->elf && elf_kind(df->elf) == ELF_K_ELF)
+	/* private: hide_unread_sections() changes the headers in memory */
+	df->elf = elf_begin(df->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (df->elf && elf_kind(df->elf) == ELF_K_ELF) {
+		hide_unread_sections(df->elf, lines);
 		df->dw = dwarf_begin_elf(df->elf, DWARF_C_READ, NULL);
+	}
 	if (!df->dw) {
 		dwarf_file__close(df);
 		return false;
@@ -320,7 +400,7 @@ static struct cu_scopes *cu_scopes_of(struct dwarf_file *df, Dwarf_Die *cu)
 	return cs;
 }
 
-struct dwarf_file *dwarf_file__open(const struct obj_view *obj)
+struct dwarf_file *dwarf_file__open(const struct obj_view *obj, bool lines)
 {
 	struct dwarf_file *df = xcalloc(1, sizeof(*df));
 	const char *sym = obj->symfile, *bin = obj->file;
@@ -329,8 +409,8 @@ struct dwarf_file *dwarf_file__open(const struct obj_view *obj)
 	df->fd = -1;
 	elf_version(EV_CURRENT);
 	/* a debug file without DWARF (symbols only): the binary may still have it */
-	if (!open_dwarf(df, sym) && bin && (!sym || strcmp(sym, bin)))
-		open_dwarf(df, bin);
+	if (!open_dwarf(df, sym, lines) && bin && (!sym || strcmp(sym, bin)))
+		open_dwarf(df, bin, lines);
 	return df;
 }
 

@@ -394,7 +394,7 @@ static struct inline_obj *find_obj(struct inline_cache *c, const struct obj_view
 	o = xcalloc(1, sizeof(*o));
 	o->obj = obj;
 	o->fd = -1;
-	o->dw = dwarf_file__open(obj);
+	o->dw = dwarf_file__open(obj, false);
 	HASH_ADD_PTR(c->objs, obj, o);
 	c->stats.files++;
 	c->stats.files_dwarf += o->dw->dw != NULL;
