@@ -332,6 +332,7 @@ static bool walk_children(struct walk *w, Dwarf_Die *parent, int nest)
  */
 struct cu_top {
 	Dwarf_Die die;
+	Dwarf_Off parent;       /* its parent DIE's offset: tops with the same are siblings */
 	int nest;               /* walk_children()'s nest for its siblings */
 	size_t visits;          /* the walk's visits on reaching it */
 };
@@ -339,6 +340,7 @@ struct cu_top {
 struct cu_piece {
 	uint64_t lo, hi;        /* [lo, hi) */
 	size_t top;
+	size_t nth;             /* of its top's ranges, in dwarf_ranges() order */
 };
 
 struct cu_scopes {
@@ -350,7 +352,8 @@ struct cu_scopes {
 	UT_hash_handle hh;
 };
 
-static void add_top(struct cu_scopes *cs, Dwarf_Die *die, int nest, size_t visits)
+static void add_top(struct cu_scopes *cs, Dwarf_Die *die, Dwarf_Off parent, int nest,
+		    size_t visits)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
@@ -359,15 +362,20 @@ static void add_top(struct cu_scopes *cs, Dwarf_Die *die, int nest, size_t visit
 	/* dwarf_haspc()'s ranges, every one of them */
 	while (n++ < WALK_MAX_VISITS && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		ALLOC_GROW(cs->pieces, cs->nr_pieces + 1, cs->alloc_pieces);
-		cs->pieces[cs->nr_pieces++] = (struct cu_piece){ .lo = lo, .hi = hi, .top = cs->nr_tops };
+		cs->pieces[cs->nr_pieces++] = (struct cu_piece){
+			.lo = lo, .hi = hi, .top = cs->nr_tops, .nth = n - 1,
+		};
 	}
 	ALLOC_GROW(cs->tops, cs->nr_tops + 1, cs->alloc_tops);
-	cs->tops[cs->nr_tops++] = (struct cu_top){ .die = *die, .nest = nest, .visits = visits };
+	cs->tops[cs->nr_tops++] = (struct cu_top){
+		.die = *die, .parent = parent, .nest = nest, .visits = visits,
+	};
 }
 
 /* walk_children() without a pc: every scope it could stop at under parent. */
 static void list_tops(struct cu_scopes *cs, Dwarf_Die *parent, int nest, size_t *visits)
 {
+	Dwarf_Off poff = dwarf_dieoffset(parent);
 	Dwarf_Die die;
 
 	if (nest > WALK_MAX_NEST || dwarf_child(parent, &die) != 0)
@@ -378,7 +386,7 @@ static void list_tops(struct cu_scopes *cs, Dwarf_Die *parent, int nest, size_t 
 		if (++*visits > WALK_MAX_VISITS)
 			return;
 		if (is_scope(tag))
-			add_top(cs, &die, nest, *visits);
+			add_top(cs, &die, poff, nest, *visits);
 		else if (is_container(tag))
 			list_tops(cs, &die, nest + 1, visits);
 	} while (next_sibling(&die));
@@ -431,9 +439,44 @@ void dwarf_file__delete(struct dwarf_file *df)
 	free(df);
 }
 
+/* piece_len() of a piece's top, from the piece: the first 64 ranges only, as it looks. */
+static uint64_t cu_piece_len(const struct cu_piece *p)
+{
+	return p->nth < WALK_MAX_NEST ? p->hi - p->lo : UINT64_MAX;
+}
+
+/*
+ * pick_alias() for a top, from the list (first: the first piece holding
+ * pc, of the first top holding it): the later tops with the same parent
+ * are the later siblings that are scopes, each holding pc if one of its
+ * pieces does, and its first such piece is the one piece_len() finds.
+ * The list spares walking the rest of the unit's DIEs for every address.
+ */
+static size_t pick_alias_top(const struct cu_scopes *cs, size_t first, uint64_t pc)
+{
+	size_t best_top = cs->pieces[first].top, seen = best_top, k;
+	Dwarf_Off parent = cs->tops[best_top].parent;
+	uint64_t best = cu_piece_len(&cs->pieces[first]), len;
+
+	for (k = first + 1; k < cs->nr_pieces; k++) {
+		const struct cu_piece *p = &cs->pieces[k];
+
+		if (p->top == seen || pc < p->lo || pc >= p->hi || cs->tops[p->top].parent != parent)
+			continue;
+		seen = p->top;
+		len = cu_piece_len(p);
+		if (len <= best) {
+			best = len;
+			best_top = p->top;
+		}
+	}
+	return best_top;
+}
+
 /*
  * As walk_children(w, cu, 0), from the list: the first top holding pc is
- * where that walk would stop, with the visits it would have counted.
+ * where that walk would stop, with the visits it would have counted (of
+ * the siblings pick_alias() would visit, only the tops are counted).
  */
 size_t dwarf_file__scopes(struct dwarf_file *df, Dwarf_Die *cu, uint64_t pc, Dwarf_Die *chain,
 			  size_t max)
@@ -442,7 +485,7 @@ size_t dwarf_file__scopes(struct dwarf_file *df, Dwarf_Die *cu, uint64_t pc, Dwa
 	struct cu_scopes *cs = cu_scopes_of(df, cu);
 	const struct cu_top *top;
 	Dwarf_Die die;
-	size_t i;
+	size_t i, picked;
 	int tag;
 
 	for (i = 0; i < cs->nr_pieces; i++)
@@ -451,9 +494,10 @@ size_t dwarf_file__scopes(struct dwarf_file *df, Dwarf_Die *cu, uint64_t pc, Dwa
 	if (i == cs->nr_pieces)
 		return 0;
 	top = &cs->tops[cs->pieces[i].top];
+	picked = pick_alias_top(cs, i, pc);
+	w.visits = top->visits + (picked - cs->pieces[i].top);
+	top = &cs->tops[picked];
 	die = top->die;
-	w.visits = top->visits;
-	pick_alias(&w, &die);
 	tag = dwarf_tag(&die);
 	if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) && w.nr < w.max)
 		w.chain[w.nr++] = die;
