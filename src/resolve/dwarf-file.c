@@ -4,6 +4,7 @@
 
 #include <dwarf.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <unistd.h>
 
 /*
@@ -30,8 +31,84 @@ static void dwarf_file__close(struct dwarf_file *df)
 }
 
 
+/*
+ * Whether a lookup for lines (lines) or only for function names ever
+ * reads the DWARF section called name (with its ".debug" prefix; ".zdebug"
+ * for the old GNU compression). The lookups read the units and their
+ * abbreviations, strings, address and range lists, and srcline.c the
+ * line tables; nothing here reads location lists (variables), macros,
+ * name indexes or .debug_frame (the unwinder opens that itself).
+ */
+static bool section_needed(const char *name, bool lines)
+{
+	static const char *const unread[] = {
+		"_loc", "_loclists", "_frame", "_macinfo", "_macro", "_pubnames", "_pubtypes",
+		"_gnu_pubnames", "_gnu_pubtypes",
+	};
+	size_t i;
+
+	if (!strncmp(name, ".debug", 6))
+		name += 6;
+	else if (!strncmp(name, ".zdebug", 7))
+		name += 7;
+	else
+		return true;
+	if (!strcmp(name, "_line"))
+		return lines;
+	for (i = 0; i < ARRAY_SIZE(unread); i++)
+		if (!strcmp(name, unread[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Hide from libdw the compressed debug sections no lookup of this handle
+ * reads. dwarf_begin_elf() (elfutils 0.188, check_section()) inflates
+ * every compressed debug section it recognises when the file is opened,
+ * needed or not: libc6-dbg's .debug_loclists and .debug_line are 2.7 of
+ * its 10 MB, a third of the open's cost. It skips a section of type
+ * SHT_NOBITS, so those are given that type here, in elf's in-memory
+ * section headers only.
+ *
+ * The rule: elf must be opened ELF_C_READ_MMAP_PRIVATE (a copy-on-write
+ * mapping, so gelf_update_shdr() changes this process's copy, or libelf's
+ * own copy of the headers, never the file), and nothing ever calls
+ * elf_update() on it: the file on disk is never written. Only when the
+ * file has a .debug_info that stays visible, so that dwarf_begin_elf()
+ * accepts or refuses the file exactly as it would have.
+ */
+static void hide_unread_sections(Elf *elf, bool lines)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t shstrndx, info = 0;
+	const char *name;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type != SHT_NOBITS &&
+		    (name = elf_strptr(elf, shstrndx, shdr.sh_name)) &&
+		    (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+			info++;
+	if (!info)
+		return;
+	scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, shdr.sh_name)))
+			continue;
+		if (!(shdr.sh_flags & SHF_COMPRESSED) && strncmp(name, ".zdebug", 7))
+			continue;       /* read in place: costs nothing unread */
+		if (section_needed(name, lines))
+			continue;
+		shdr.sh_type = SHT_NOBITS;
+		gelf_update_shdr(scn, &shdr);
+	}
+}
+
 /* Open path's DWARF into df; false (df closed) when it has none. */
-static bool open_dwarf(struct dwarf_file *df, const char *path)
+static bool open_dwarf(struct dwarf_file *df, const char *path, bool lines)
 {
 	if (!path)
 		return false;
@@ -39,9 +116,12 @@ static bool open_dwarf(struct dwarf_file *df, const char *path)
 	df->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (df->fd < 0)
 		return false;
-	df->elf = elf_begin(df->fd, ELF_C_READ_MMAP, NULL);
-	if (df->elf && elf_kind(df->elf) == ELF_K_ELF)
+	/* private: hide_unread_sections() changes the headers in memory */
+	df->elf = elf_begin(df->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (df->elf && elf_kind(df->elf) == ELF_K_ELF) {
+		hide_unread_sections(df->elf, lines);
 		df->dw = dwarf_begin_elf(df->elf, DWARF_C_READ, NULL);
+	}
 	if (!df->dw) {
 		dwarf_file__close(df);
 		return false;
@@ -252,6 +332,7 @@ static bool walk_children(struct walk *w, Dwarf_Die *parent, int nest)
  */
 struct cu_top {
 	Dwarf_Die die;
+	Dwarf_Off parent;       /* its parent DIE's offset: tops with the same are siblings */
 	int nest;               /* walk_children()'s nest for its siblings */
 	size_t visits;          /* the walk's visits on reaching it */
 };
@@ -259,6 +340,7 @@ struct cu_top {
 struct cu_piece {
 	uint64_t lo, hi;        /* [lo, hi) */
 	size_t top;
+	size_t nth;             /* of its top's ranges, in dwarf_ranges() order */
 };
 
 struct cu_scopes {
@@ -270,7 +352,8 @@ struct cu_scopes {
 	UT_hash_handle hh;
 };
 
-static void add_top(struct cu_scopes *cs, Dwarf_Die *die, int nest, size_t visits)
+static void add_top(struct cu_scopes *cs, Dwarf_Die *die, Dwarf_Off parent, int nest,
+		    size_t visits)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
@@ -279,15 +362,20 @@ static void add_top(struct cu_scopes *cs, Dwarf_Die *die, int nest, size_t visit
 	/* dwarf_haspc()'s ranges, every one of them */
 	while (n++ < WALK_MAX_VISITS && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		ALLOC_GROW(cs->pieces, cs->nr_pieces + 1, cs->alloc_pieces);
-		cs->pieces[cs->nr_pieces++] = (struct cu_piece){ .lo = lo, .hi = hi, .top = cs->nr_tops };
+		cs->pieces[cs->nr_pieces++] = (struct cu_piece){
+			.lo = lo, .hi = hi, .top = cs->nr_tops, .nth = n - 1,
+		};
 	}
 	ALLOC_GROW(cs->tops, cs->nr_tops + 1, cs->alloc_tops);
-	cs->tops[cs->nr_tops++] = (struct cu_top){ .die = *die, .nest = nest, .visits = visits };
+	cs->tops[cs->nr_tops++] = (struct cu_top){
+		.die = *die, .parent = parent, .nest = nest, .visits = visits,
+	};
 }
 
 /* walk_children() without a pc: every scope it could stop at under parent. */
 static void list_tops(struct cu_scopes *cs, Dwarf_Die *parent, int nest, size_t *visits)
 {
+	Dwarf_Off poff = dwarf_dieoffset(parent);
 	Dwarf_Die die;
 
 	if (nest > WALK_MAX_NEST || dwarf_child(parent, &die) != 0)
@@ -298,7 +386,7 @@ static void list_tops(struct cu_scopes *cs, Dwarf_Die *parent, int nest, size_t 
 		if (++*visits > WALK_MAX_VISITS)
 			return;
 		if (is_scope(tag))
-			add_top(cs, &die, nest, *visits);
+			add_top(cs, &die, poff, nest, *visits);
 		else if (is_container(tag))
 			list_tops(cs, &die, nest + 1, visits);
 	} while (next_sibling(&die));
@@ -320,7 +408,7 @@ static struct cu_scopes *cu_scopes_of(struct dwarf_file *df, Dwarf_Die *cu)
 	return cs;
 }
 
-struct dwarf_file *dwarf_file__open(const struct obj_view *obj)
+struct dwarf_file *dwarf_file__open(const struct obj_view *obj, bool lines)
 {
 	struct dwarf_file *df = xcalloc(1, sizeof(*df));
 	const char *sym = obj->symfile, *bin = obj->file;
@@ -329,8 +417,8 @@ struct dwarf_file *dwarf_file__open(const struct obj_view *obj)
 	df->fd = -1;
 	elf_version(EV_CURRENT);
 	/* a debug file without DWARF (symbols only): the binary may still have it */
-	if (!open_dwarf(df, sym) && bin && (!sym || strcmp(sym, bin)))
-		open_dwarf(df, bin);
+	if (!open_dwarf(df, sym, lines) && bin && (!sym || strcmp(sym, bin)))
+		open_dwarf(df, bin, lines);
 	return df;
 }
 
@@ -351,9 +439,44 @@ void dwarf_file__delete(struct dwarf_file *df)
 	free(df);
 }
 
+/* piece_len() of a piece's top, from the piece: the first 64 ranges only, as it looks. */
+static uint64_t cu_piece_len(const struct cu_piece *p)
+{
+	return p->nth < WALK_MAX_NEST ? p->hi - p->lo : UINT64_MAX;
+}
+
+/*
+ * pick_alias() for a top, from the list (first: the first piece holding
+ * pc, of the first top holding it): the later tops with the same parent
+ * are the later siblings that are scopes, each holding pc if one of its
+ * pieces does, and its first such piece is the one piece_len() finds.
+ * The list spares walking the rest of the unit's DIEs for every address.
+ */
+static size_t pick_alias_top(const struct cu_scopes *cs, size_t first, uint64_t pc)
+{
+	size_t best_top = cs->pieces[first].top, seen = best_top, k;
+	Dwarf_Off parent = cs->tops[best_top].parent;
+	uint64_t best = cu_piece_len(&cs->pieces[first]), len;
+
+	for (k = first + 1; k < cs->nr_pieces; k++) {
+		const struct cu_piece *p = &cs->pieces[k];
+
+		if (p->top == seen || pc < p->lo || pc >= p->hi || cs->tops[p->top].parent != parent)
+			continue;
+		seen = p->top;
+		len = cu_piece_len(p);
+		if (len <= best) {
+			best = len;
+			best_top = p->top;
+		}
+	}
+	return best_top;
+}
+
 /*
  * As walk_children(w, cu, 0), from the list: the first top holding pc is
- * where that walk would stop, with the visits it would have counted.
+ * where that walk would stop, with the visits it would have counted (of
+ * the siblings pick_alias() would visit, only the tops are counted).
  */
 size_t dwarf_file__scopes(struct dwarf_file *df, Dwarf_Die *cu, uint64_t pc, Dwarf_Die *chain,
 			  size_t max)
@@ -362,7 +485,7 @@ size_t dwarf_file__scopes(struct dwarf_file *df, Dwarf_Die *cu, uint64_t pc, Dwa
 	struct cu_scopes *cs = cu_scopes_of(df, cu);
 	const struct cu_top *top;
 	Dwarf_Die die;
-	size_t i;
+	size_t i, picked;
 	int tag;
 
 	for (i = 0; i < cs->nr_pieces; i++)
@@ -371,9 +494,10 @@ size_t dwarf_file__scopes(struct dwarf_file *df, Dwarf_Die *cu, uint64_t pc, Dwa
 	if (i == cs->nr_pieces)
 		return 0;
 	top = &cs->tops[cs->pieces[i].top];
+	picked = pick_alias_top(cs, i, pc);
+	w.visits = top->visits + (picked - cs->pieces[i].top);
+	top = &cs->tops[picked];
 	die = top->die;
-	w.visits = top->visits;
-	pick_alias(&w, &die);
 	tag = dwarf_tag(&die);
 	if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) && w.nr < w.max)
 		w.chain[w.nr++] = die;

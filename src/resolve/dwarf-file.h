@@ -46,8 +46,13 @@ struct dwarf_file {
 	UT_hash_handle hh;
 };
 
-/* Open obj's DWARF (symfile, else file). Never NULL. */
-struct dwarf_file *dwarf_file__open(const struct obj_view *obj);
+/*
+ * Open obj's DWARF (symfile, else file). Never NULL. lines: for line
+ * lookups (srcline.c); without, the handle serves only function lookups
+ * (inline.c) and its file's line tables are not read, nor inflated when
+ * compressed: dwarf_getsrc_die() and the like find nothing in it.
+ */
+struct dwarf_file *dwarf_file__open(const struct obj_view *obj, bool lines);
 /* Closes and frees. Accepts NULL. */
 void dwarf_file__delete(struct dwarf_file *df);
 

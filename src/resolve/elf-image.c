@@ -303,12 +303,32 @@ Dwarf_CFI *elf_image__eh_frame_cfi(struct elf_image *img)
 	return img->eh_frame.cfi;
 }
 
+/*
+ * Whether img may have a .debug_frame for libdw (".debug_frame", and
+ * its ".zdebug", ".dwo" and ".gnu.debuglto_" spellings). Without one,
+ * dwarf_getcfi() has no CFI to give, so the file is not opened through
+ * dwarf_begin_elf(), which inflates every compressed debug section (libc
+ * has no .debug_frame, and 10 MB of DWARF compressed in its debug file).
+ */
+static bool may_have_debug_frame(struct elf_image *img)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(img->elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type != SHT_NOBITS &&
+		    strstr(elf_image__section_name(img, &shdr), "debug_frame"))
+			return true;
+	return false;
+}
+
 Dwarf_CFI *elf_image__debug_frame_cfi(struct elf_image *img)
 {
 	if (!img->debug_frame.tried) {
 		img->debug_frame.tried = true;
 		/* libdw accepts a file whose only DWARF is .debug_frame */
-		img->dwarf = dwarf_begin_elf(img->elf, DWARF_C_READ, NULL);
+		if (may_have_debug_frame(img))
+			img->dwarf = dwarf_begin_elf(img->elf, DWARF_C_READ, NULL);
 		if (img->dwarf)
 			img->debug_frame.cfi = dwarf_getcfi(img->dwarf);
 	}

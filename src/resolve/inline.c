@@ -12,12 +12,6 @@
 
 /* Answers kept before the cache is emptied: bounds its memory (~100 B each). */
 #define INLINE_CACHE_MAX (1u << 20)
-/*
- * Slots of the direct-mapped cache in front of the answers' hash table:
- * a native frame seen before (nearly all of them) costs a multiply and
- * two compares instead of hashing its key and walking a chain.
- */
-#define INLINE_FRONT_BITS 13
 
 /* A symbol binutils' addr2line may name a function after. */
 struct a2l_sym {
@@ -66,20 +60,15 @@ struct name_memo {
 	UT_hash_handle hh;
 };
 
-struct inline_front {
-	const struct obj_view *obj;
-	uint64_t addr;
-	const struct inline_entry *e;   /* NULL: an empty slot */
-};
-
+/* The front (inline.h) first: inline__lookup() reads it through struct inline_cache_head. */
 struct inline_cache {
+	struct inline_cache_head head;
 	struct strpool *pool;
 	bool demangle;
 	struct inline_obj *objs;
 	struct inline_entry *entries;
 	size_t nr_entries;
 	struct name_memo *memo;          /* demangled names by raw pointer */
-	struct inline_front front[1u << INLINE_FRONT_BITS];
 	const char *unknown;             /* binutils' "??" */
 	struct inline_stats stats;
 };
@@ -106,7 +95,7 @@ static void drop_entries(struct inline_cache *c)
 		free(e);
 	}
 	c->nr_entries = 0;
-	memset(c->front, 0, sizeof(c->front));
+	memset(c->head.front, 0, sizeof(c->head.front));
 	HASH_ITER(hh, c->memo, m, mtmp) {
 		HASH_DEL(c->memo, m);
 		free(m);
@@ -394,7 +383,7 @@ static struct inline_obj *find_obj(struct inline_cache *c, const struct obj_view
 	o = xcalloc(1, sizeof(*o));
 	o->obj = obj;
 	o->fd = -1;
-	o->dw = dwarf_file__open(obj);
+	o->dw = dwarf_file__open(obj, false);
 	HASH_ADD_PTR(c->objs, obj, o);
 	c->stats.files++;
 	c->stats.files_dwarf += o->dw->dw != NULL;
@@ -439,20 +428,17 @@ static size_t lookup(struct inline_cache *c, struct inline_obj *o, uint64_t addr
 	return n;
 }
 
-/*
- * The answer for f when the front cache has none, kept in slot. Apart from
- * inline__lookup() so that its frame (found[], the key) is not set up for
- * the frames the front cache answers.
- */
-static __attribute__((noinline)) size_t lookup_slow(struct inline_cache *c,
-						    struct inline_front *slot,
-						    const struct frame *f,
-						    const char *const **names)
+/* The answer for f when the front cache has none, kept in f's slot of it. */
+size_t inline__lookup_slow(struct inline_cache *c, const struct frame *f,
+			   const char *const **names)
 {
 	const char *found[INLINE_MAX_DEPTH];
+	struct inline_front *slot;
 	struct inline_key key;
 	struct inline_entry *e;
 
+	if ((f->kind != FRAME_NATIVE && f->kind != FRAME_KERNEL) || !f->obj || !f->sym)
+		return 0;
 	/*
 	 * perf asks addr2line of no "[vdso]"-like object, nor of a perf map;
 	 * a kernel frame here has a vmlinux (inline__lookup())
@@ -481,26 +467,11 @@ static __attribute__((noinline)) size_t lookup_slow(struct inline_cache *c,
 		c->stats.addrs++;
 		c->stats.addrs_inlined += e->nr > 1;
 	}
+	slot = inline__front_slot(c, f);
 	slot->obj = f->obj;
 	slot->addr = f->elf_addr;
-	slot->e = e;
-	*names = e->names;
-	return e->nr;
-}
-
-size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char *const **names)
-{
-	struct inline_front *slot;
-
-	/* a kernel frame has a file and an address there only when a vmlinux named it */
-	if ((f->kind != FRAME_NATIVE && f->kind != FRAME_KERNEL) || !f->obj || !f->sym ||
-	    (f->kind == FRAME_KERNEL && (!f->obj->file || !f->elf_addr)))
-		return 0;
-	slot = &c->front[(((uintptr_t)f->obj ^ f->elf_addr) * UINT64_C(0x9e3779b97f4a7c15)) >>
-			 (64 - INLINE_FRONT_BITS)];
-	if (slot->e && slot->obj == f->obj && slot->addr == f->elf_addr) {
-		*names = slot->e->names;
-		return slot->e->nr;
-	}
-	return lookup_slow(c, slot, f, names);
+	slot->names = (const char *const *)e->names;
+	slot->nr = e->nr;
+	*names = slot->names;
+	return slot->nr;
 }

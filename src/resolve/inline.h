@@ -59,12 +59,59 @@ struct inline_cache *inline_cache__new(struct strpool *pool, bool demangle);
 void inline_cache__delete(struct inline_cache *c);     /* accepts NULL */
 
 /*
+ * The direct-mapped cache in front of the answers, which struct
+ * inline_cache begins with: here so that inline__lookup() is inlined in
+ * the session's loop over frames, where a native frame seen before
+ * (nearly all of them) costs a multiply and two compares, no call.
+ */
+#define INLINE_FRONT_BITS 13
+
+struct inline_front {
+	const struct obj_view *obj;      /* NULL: an empty slot */
+	uint64_t addr;
+	const char *const *names;        /* the answer: nr names */
+	size_t nr;
+};
+
+struct inline_cache_head {
+	struct inline_front front[1u << INLINE_FRONT_BITS];
+};
+
+/* f's slot of c's front. */
+static inline struct inline_front *inline__front_slot(struct inline_cache *c,
+						      const struct frame *f)
+{
+	return &((struct inline_cache_head *)(void *)c)->front[
+		(((uintptr_t)f->obj ^ f->elf_addr) * UINT64_C(0x9e3779b97f4a7c15)) >>
+		(64 - INLINE_FRONT_BITS)];
+}
+
+/* inline__lookup() when the front has no answer for f: finds it and keeps it there. */
+size_t inline__lookup_slow(struct inline_cache *c, const struct frame *f,
+			   const char *const **names);
+
+/*
  * The functions at native frame f (FRAME_NATIVE with an object and a
  * symbol, or FRAME_KERNEL named from a vmlinux: its object has a file and
  * elf_addr, un-slid, is not 0; else none), innermost first: *names points to n of them,
  * interned, valid until the next lookup. 0: no answer.
  */
-size_t inline__lookup(struct inline_cache *c, const struct frame *f, const char *const **names);
+static inline size_t inline__lookup(struct inline_cache *c, const struct frame *f,
+				    const char *const **names)
+{
+	const struct inline_front *slot;
+
+	/* a kernel frame has a file and an address there only when a vmlinux named it */
+	if ((f->kind != FRAME_NATIVE && f->kind != FRAME_KERNEL) || !f->obj || !f->sym ||
+	    (f->kind == FRAME_KERNEL && (!f->obj->file || !f->elf_addr)))
+		return 0;
+	slot = inline__front_slot(c, f);
+	if (slot->obj == f->obj && slot->addr == f->elf_addr) {
+		*names = slot->names;
+		return slot->nr;
+	}
+	return inline__lookup_slow(c, f, names);
+}
 
 void inline_cache__stats(const struct inline_cache *c, struct inline_stats *out);
 

@@ -95,7 +95,7 @@ static struct dwarf_file *find_file(struct srcline_cache *c, const struct obj_vi
 	HASH_FIND_PTR(c->files, &obj, df);
 	if (df)
 		return df;
-	df = dwarf_file__open(obj);
+	df = dwarf_file__open(obj, true);
 	HASH_ADD_PTR(c->files, obj, df);
 	return df;
 }

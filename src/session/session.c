@@ -178,14 +178,14 @@ static void push_inlines(struct session *s, size_t *nr, bool unwound)
 	if (!s->inlines || (fb->v[at].kind != FRAME_NATIVE && fb->v[at].kind != FRAME_KERNEL) ||
 	    !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
 		return;
-	if (*nr - 1 + n > MAX_FRAMES)
-		return;
 	if (n == 1) {
 		/* nothing inlined here (most frames): at most the name, without copying the frame */
-		if (unwound)
+		if (unwound && *nr <= MAX_FRAMES)
 			fb->v[at].sym = names[0];
 		return;
 	}
+	if (*nr - 1 + n > MAX_FRAMES)
+		return;
 	expand_inlines(fb, at, names, n, unwound);
 	*nr += n - 1;
 }

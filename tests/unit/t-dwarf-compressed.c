@@ -1,0 +1,196 @@
+/*
+ * Unit tests for src/resolve/dwarf-file.c on compressed DWARF: a handle
+ * opened for function names only (inline.c) hides the compressed debug
+ * sections it never reads, .debug_line among them, from libdw, in its own
+ * copy-on-write view of the section headers; one opened for lines
+ * (srcline.c) keeps .debug_line.
+ *
+ * tests/golden/inline-synth's inl-main (-O2 -g, two-deep and recursive
+ * inlining) is copied with its debug sections compressed (objcopy
+ * --compress-debug-sections=zlib-gabi, as Debian's -dbg packages have
+ * them). In one process, with both caches on the same file at once, for
+ * every address of .text: inline__lookup() names the same functions in
+ * the copy as in the original (and some addresses name inlined ones), and
+ * srcline__lookup() gives the same source lines (and some at all). The
+ * copy's bytes are the same after the lookups as before. Skipped (77)
+ * without objcopy.
+ */
+#include "common/common.h"
+#include "common/strpool.h"
+#include "resolve/inline.h"
+#include "resolve/srcline.h"
+#include "resolve/sample.h"
+#include "test.h"
+#include "test-files.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <string.h>
+
+/* The whole of a file, or NULL. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *p = NULL;
+	long n;
+
+	*len = 0;
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && fseek(fp, 0, SEEK_SET) == 0) {
+		p = xmalloc((size_t)n);
+		if (fread(p, 1, (size_t)n, fp) != (size_t)n) {
+			free(p);
+			p = NULL;
+		} else {
+			*len = (size_t)n;
+		}
+	}
+	fclose(fp);
+	return p;
+}
+
+/* Section name's header in path: false when it has none. */
+static bool section(const char *path, const char *name, GElf_Shdr *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool found = false;
+	Elf *elf;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+		while (!found && (scn = elf_nextscn(elf, scn))) {
+			const char *s;
+
+			found = gelf_getshdr(scn, out) && (s = elf_strptr(elf, shstrndx, out->sh_name)) &&
+				!strcmp(s, name);
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+static struct frame native_frame(const struct obj_view *ov, uint64_t addr)
+{
+	return (struct frame){
+		.kind = FRAME_NATIVE, .obj = ov, .elf_addr = addr, .sym = "sym",
+		.dso = ov->path, .ip = addr, .print_addr = addr,
+	};
+}
+
+static bool same_names(const char *const *a, size_t na, const char *const *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return false;
+	return true;
+}
+
+static bool same_locs(const struct src_loc *a, size_t na, const struct src_loc *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i].function, b[i].function) || strcmp(a[i].file, b[i].file) ||
+		    a[i].line != b[i].line || a[i].column != b[i].column)
+			return false;
+	return true;
+}
+
+int main(void)
+{
+	const char *srcdir = getenv("abs_top_srcdir");
+	struct obj_view plain = { 0 }, zipped = { 0 };
+	struct inline_cache *inl;
+	struct srcline_cache *src;
+	struct strpool *pool;
+	unsigned char *before, *after;
+	size_t len_before, len_after;
+	uint64_t addr, names_differ = 0, lines_differ = 0, inlined = 0, with_lines = 0, n = 0;
+	GElf_Shdr text, line;
+	char *orig, *copy;
+	int round;
+
+	if (!srcdir) {
+		printf("# abs_top_srcdir must be set (tests/setup.sh)\n");
+		return 99;
+	}
+	if (system("objcopy --version >/dev/null 2>&1") != 0) {
+		printf("# SKIP objcopy (binutils) is not installed\n");
+		return 77;
+	}
+	verbosity = -1;
+	tmpdir_create("t-dwarf-compressed", "T_DWARF_COMPRESSED_KEEP");
+	orig = xasprintf("%s/tests/golden/inline-synth/symfs/usr/bin/inl-main", srcdir);
+	copy = tpath("inl-main.z");
+	T("objcopy compresses inl-main's debug sections",
+	  sh("objcopy --compress-debug-sections=zlib-gabi '%s' '%s'", orig, copy) == 0);
+	T("the copy's .debug_line is compressed",
+	  section(copy, ".debug_line", &line) && (line.sh_flags & SHF_COMPRESSED));
+	T("inl-main has a .text", section(orig, ".text", &text) && text.sh_size);
+	before = slurp(copy, &len_before);
+
+	pool = strpool__new();
+	inl = inline_cache__new(pool, true);
+	src = srcline_cache__new(pool);
+	plain.path = plain.file = plain.symfile = orig;
+	zipped.path = zipped.file = zipped.symfile = copy;
+	/* names, lines, names again: the two handles of one file side by side */
+	for (round = 0; round < 3; round++) {
+		for (addr = text.sh_addr; addr < text.sh_addr + text.sh_size; addr++) {
+			struct frame fp = native_frame(&plain, addr), fz = native_frame(&zipped, addr);
+
+			if (round != 1) {
+				const char *const *np, *const *nz;
+				const char *keep[INLINE_MAX_DEPTH];
+				size_t a = inline__lookup(inl, &fp, &np), b;
+
+				/* valid until the next lookup */
+				memcpy(keep, np, a * sizeof(*np));
+				b = inline__lookup(inl, &fz, &nz);
+
+				names_differ += !same_names(keep, a, nz, b);
+				inlined += round == 0 && b > 1;
+				n += round == 0;
+			} else {
+				struct src_loc lp[SRCLINE_MAX_DEPTH], lz[SRCLINE_MAX_DEPTH];
+				size_t a = srcline__lookup(src, &fp, lp, SRCLINE_MAX_DEPTH);
+				size_t b = srcline__lookup(src, &fz, lz, SRCLINE_MAX_DEPTH);
+
+				lines_differ += !same_locs(lp, a, lz, b);
+				with_lines += b > 0;
+			}
+		}
+	}
+	printf("# %" PRIu64 " addresses, %" PRIu64 " in inlined code, %" PRIu64 " with lines\n",
+	       n, inlined, with_lines);
+	T("names from the compressed copy are the original's", n && !names_differ);
+	T("the compressed copy names inlined functions", inlined > 0);
+	T("lines from the compressed copy are the original's", n && !lines_differ);
+	T("the compressed copy gives source lines", with_lines > 0);
+	srcline_cache__delete(src);
+	inline_cache__delete(inl);
+	strpool__delete(pool);
+
+	after = slurp(copy, &len_after);
+	T("the file is unchanged by the lookups",
+	  before && after && len_before == len_after && !memcmp(before, after, len_after));
+	free(before);
+	free(after);
+	free(copy);
+	free(orig);
+	return test_done();
+}
