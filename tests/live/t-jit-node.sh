@@ -2,7 +2,8 @@
 # t-jit-node.sh: record examples/node/hot.js under
 #   node --perf-prof --perf-basic-prof --interpreted-frames-native-stack
 # (a jitdump and a perf map) and check that
-#  - no frame in JIT code (anonymous memory) stays [unknown];
+#  - no frame in JIT code (anonymous memory) stays [unknown] where node's
+#    perf map describes the address;
 #  - jitsym fold agrees with perf's route, perf inject --jit + perf script
 #    folded, on at least 99% of samples;
 #  - jitsym writes nothing and changes nothing next to its inputs.
@@ -32,7 +33,7 @@ trap 'rm -f "/tmp/perf-$pid.map"; live_on_exit $?' EXIT
 
 # everything jitsym prints goes to the temp dir, outside the recording's
 before=$(live_snapshot "$run")
-live_expect_jit_resolved "$data"
+live_expect_jit_resolved "$data" "/tmp/perf-$pid.map"
 live_jitsym fold --annotate "$data" >"$live_tmp/annotated.folded" 2>/dev/null
 grep -q 'JS:[*^~+]*fib [^;]*hot.js:[0-9:]*_\[j\]' "$live_tmp/annotated.folded" ||
 	live_fail "no JS:fib frame from hot.js marked _[j] in jitsym fold --annotate"
