@@ -169,7 +169,53 @@ static void build_ranges(struct dwarf_file *df)
 		qsort(df->ranges, df->nr_ranges, sizeof(*df->ranges), cmp_range);
 }
 
-/* The CU holding addr: .debug_aranges first, else the CUs' own ranges. */
+/*
+ * The address ranges of df's PLT sections (.plt, .plt.sec, .plt.got:
+ * the linker writes them, no compiler describes them in a unit), read
+ * once from the section headers (a debug file keeps them, as NOBITS).
+ */
+static void read_plt(struct dwarf_file *df)
+{
+	static const char *const plt[] = { ".plt", ".plt.sec", ".plt.got" };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t shstrndx, i;
+	const char *name;
+
+	df->nr_plt = 0;
+	if (elf_getshdrstrndx(df->elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(df->elf, scn)) && df->nr_plt < (int)ARRAY_SIZE(df->plt)) {
+		if (!gelf_getshdr(scn, &shdr) || !shdr.sh_size ||
+		    !(name = elf_strptr(df->elf, shstrndx, shdr.sh_name)))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(plt); i++)
+			if (!strcmp(name, plt[i])) {
+				df->plt[df->nr_plt][0] = shdr.sh_addr;
+				df->plt[df->nr_plt++][1] = shdr.sh_addr + shdr.sh_size;
+				break;
+			}
+	}
+}
+
+static bool in_plt(struct dwarf_file *df, uint64_t addr)
+{
+	int i;
+
+	if (df->nr_plt < 0)
+		read_plt(df);
+	for (i = 0; i < df->nr_plt; i++)
+		if (addr >= df->plt[i][0] && addr < df->plt[i][1])
+			return true;
+	return false;
+}
+
+/*
+ * The CU holding addr: .debug_aranges first, else the CUs' own ranges.
+ * An address in a PLT section has none, and is answered so without
+ * reading every unit's ranges (libc's PLT calls, outside the aranges,
+ * made each run read all 1,900 of its debug file's units for nothing).
+ */
 bool dwarf_file__find_cu(struct dwarf_file *df, uint64_t addr, Dwarf_Die *cu)
 {
 	size_t lo, i;
@@ -178,6 +224,8 @@ bool dwarf_file__find_cu(struct dwarf_file *df, uint64_t addr, Dwarf_Die *cu)
 		return false;
 	if (dwarf_addrdie(df->dw, addr, cu))
 		return true;
+	if (in_plt(df, addr))
+		return false;
 	if (!df->ranges_built)
 		build_ranges(df);
 	/* the last range starting at or before addr, then back over overlaps */
@@ -415,6 +463,7 @@ struct dwarf_file *dwarf_file__open(const struct obj_view *obj, bool lines)
 
 	df->obj = obj;
 	df->fd = -1;
+	df->nr_plt = -1;
 	elf_version(EV_CURRENT);
 	/* a debug file without DWARF (symbols only): the binary may still have it */
 	if (!open_dwarf(df, sym, lines) && bin && (!sym || strcmp(sym, bin)))

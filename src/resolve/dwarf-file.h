@@ -42,6 +42,8 @@ struct dwarf_file {
 	struct cu_range *ranges;   /* sorted by lo; built on the first aranges miss */
 	size_t nr_ranges, alloc_ranges;
 	bool ranges_built;
+	uint64_t plt[4][2];     /* [lo, hi) of its PLT sections: no CU covers them */
+	int nr_plt;             /* -1: not read yet */
 	struct cu_scopes *scopes;  /* per CU looked into: where its walks may start */
 	UT_hash_handle hh;
 };
