@@ -39,6 +39,8 @@ struct dwarf_file {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;              /* NULL: no usable DWARF */
+	void **inflated;        /* sections inflated for libdw: freed after elf_end() */
+	size_t nr_inflated, alloc_inflated;
 	struct cu_range *ranges;   /* sorted by lo; built on the first aranges miss */
 	size_t nr_ranges, alloc_ranges;
 	bool ranges_built;

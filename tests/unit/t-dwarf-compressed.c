@@ -12,11 +12,19 @@
  * every address of .text: inline__lookup() names the same functions in
  * the copy as in the original (and some addresses name inlined ones), and
  * srcline__lookup() gives the same source lines (and some at all). The
- * copy's bytes are the same after the lookups as before. Skipped (77)
+ * copy's bytes are the same after the lookups as before.
+ *
+ * Built with libdeflate (HAVE_LIBDEFLATE), dwarf-file.c inflates the
+ * sections itself: the copy's handles must have gone that way. A second
+ * copy with a section's zlib stream garbled (.debug_str) must not be
+ * inflated there but left to libdw, and lookups in it finish; one with a
+ * garbled .debug_info (libdw then refuses the file, as before) names no
+ * inlined function; neither file is changed. Skipped (77)
  * without objcopy.
  */
 #include "common/common.h"
 #include "common/strpool.h"
+#include "resolve/dwarf-file.h"
 #include "resolve/inline.h"
 #include "resolve/srcline.h"
 #include "resolve/sample.h"
@@ -110,6 +118,85 @@ static bool same_locs(const struct src_loc *a, size_t na, const struct src_loc *
 	return true;
 }
 
+#ifdef HAVE_LIBDEFLATE
+static size_t inflated_good;    /* of the intact copy */
+#endif
+
+/* Overwrite n bytes at off of path with a pattern; false on failure. */
+static bool garble(const char *path, uint64_t off, size_t n)
+{
+	FILE *fp = fopen(path, "r+b");
+	bool ok;
+	size_t i;
+
+	if (!fp)
+		return false;
+	ok = fseek(fp, (long)off, SEEK_SET) == 0;
+	for (i = 0; ok && i < n; i++)
+		ok = fputc((int)(0x5a ^ (i * 37)), fp) != EOF;
+	return !fclose(fp) && ok;
+}
+
+#ifdef HAVE_LIBDEFLATE
+/* How many sections a names-only handle of view inflated itself (libdeflate). */
+static size_t inflated(const struct obj_view *view)
+{
+	struct dwarf_file *df = dwarf_file__open(view, false);
+	size_t n = df->nr_inflated;
+
+	dwarf_file__delete(df);
+	return n;
+}
+#endif
+
+/*
+ * A copy of copy with the zlib stream of its section scn garbled: lookups
+ * at every address of .text finish; without .debug_info libdw refuses the
+ * file, and no inlined function is named. Returns how many lookups named
+ * inlined functions.
+ */
+static uint64_t corrupt_copy(const char *copy, const GElf_Shdr *text, const char *scn)
+{
+	struct obj_view bad = { 0 };
+	struct inline_cache *inl;
+	struct strpool *pool;
+	unsigned char *before, *after;
+	size_t len_before, len_after;
+	uint64_t addr, deeper = 0;
+	GElf_Shdr shdr;
+	char *path = tpath(scn + 1);
+
+	T("a second copy", sh("cp '%s' '%s'", copy, path) == 0);
+	/* past the Elf64_Chdr (24 bytes) and the zlib header (2): in the deflate stream */
+	T("its section garbled",
+	  section(path, scn, &shdr) && (shdr.sh_flags & SHF_COMPRESSED) &&
+	  shdr.sh_size > 24 + 2 + 64 && garble(path, shdr.sh_offset + 24 + 2 + 16, 48));
+	bad.path = bad.file = bad.symfile = path;
+#ifdef HAVE_LIBDEFLATE
+	/* without .debug_info libdw refuses the file: nothing stays inflated */
+	if (strcmp(scn, ".debug_info"))
+		T("the garbled section is not inflated", inflated(&bad) + 1 == inflated_good);
+#endif
+	before = slurp(path, &len_before);
+	pool = strpool__new();
+	inl = inline_cache__new(pool, true);
+	for (addr = text->sh_addr; addr < text->sh_addr + text->sh_size; addr++) {
+		struct frame f = native_frame(&bad, addr);
+		const char *const *names;
+
+		deeper += inline__lookup(inl, &f, &names) > 1;
+	}
+	inline_cache__delete(inl);
+	strpool__delete(pool);
+	after = slurp(path, &len_after);
+	T("the garbled file is unchanged by the lookups",
+	  before && after && len_before == len_after && !memcmp(before, after, len_after));
+	free(before);
+	free(after);
+	free(path);
+	return deeper;
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("abs_top_srcdir");
@@ -142,6 +229,11 @@ int main(void)
 	  section(copy, ".debug_line", &line) && (line.sh_flags & SHF_COMPRESSED));
 	T("inl-main has a .text", section(orig, ".text", &text) && text.sh_size);
 	before = slurp(copy, &len_before);
+#ifdef HAVE_LIBDEFLATE
+	inflated_good = inflated(&(struct obj_view){ .path = copy, .file = copy, .symfile = copy });
+	printf("# %zu sections inflated with libdeflate\n", inflated_good);
+	T("the copy's sections are inflated with libdeflate", inflated_good >= 3);
+#endif
 
 	pool = strpool__new();
 	inl = inline_cache__new(pool, true);
@@ -190,6 +282,10 @@ int main(void)
 	  before && after && len_before == len_after && !memcmp(before, after, len_after));
 	free(before);
 	free(after);
+	T("a garbled .debug_info names no inlined function",
+	  corrupt_copy(copy, &text, ".debug_info") == 0);
+	printf("# garbled .debug_str: %" PRIu64 " lookups name inlined functions\n",
+	       corrupt_copy(copy, &text, ".debug_str"));
 	free(copy);
 	free(orig);
 	return test_done();
