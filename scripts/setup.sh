@@ -19,7 +19,7 @@ KSRC_PKG=linux-source-6.1
 PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
  flex bison xz-utils
  libtraceevent-dev libzstd-dev uthash-dev libelf-dev libdw-dev libiberty-dev
- libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
+ libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev
  linux-perf elfutils binutils perl golang-go
  libclang-rt-14-dev"
 
