@@ -313,7 +313,7 @@ static bool in_plt(struct dwarf_file *df, uint64_t addr)
  * The CU holding addr: .debug_aranges first, else the CUs' own ranges.
  * An address in a PLT section has none, and is answered so without
  * reading every unit's ranges (libc's PLT calls, outside the aranges,
- * made each run read all 1,900 of its debug file's units for nothing).
+ * made each run read every unit of its debug file for nothing).
  */
 bool dwarf_file__find_cu(struct dwarf_file *df, uint64_t addr, Dwarf_Die *cu)
 {
