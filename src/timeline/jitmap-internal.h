@@ -111,8 +111,9 @@ struct jitmap {
 	size_t by_index_size, by_index_nr;
 	struct jit_line **line_arrays;
 	size_t nr_line_arrays, alloc_line_arrays;
-	struct callsite_set **call_sets;      /* every load's, owned (moves share them) */
-	size_t nr_call_sets, alloc_call_sets;
+	struct jit_calls **calls;             /* every load's, owned (moves share them) */
+	size_t nr_calls, alloc_calls;
+	struct jit_code_file *code_files;     /* files loads' code is read from again, a list */
 	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
 	struct pidns *pidns;                  /* every pid namespace seen */
 	struct birth *births;                 /* every pid's latest fork or exec (with a time) */
@@ -141,6 +142,31 @@ struct jit_feed {
 	/* the processes records went to, and how many events each had before */
 	struct touched { struct jitproc *p; size_t nr_events; } *touched;
 	size_t nr_touched, alloc_touched;
+	struct jit_code_file *code_file;      /* path's, once a load asked (NULL: not regular) */
+	bool code_file_tried;
+};
+
+/*
+ * A file loads' code bytes are read from again when a frame needs them
+ * (jitmap__call_ends_at()): identified when it is fed (it must be the
+ * same file, device and inode, when read again), mapped on the first
+ * need, unmapped by jitmap__delete().
+ */
+struct jit_code_file {
+	struct jit_code_file *next;
+	const char *path;                     /* interned */
+	uint64_t dev, ino;
+	bool tried;                           /* mapped if it could be */
+	const uint8_t *map;
+	size_t len;
+};
+
+/* Where calls end in one load's code: the set, or where to read the code to make it. */
+struct jit_calls {
+	struct callsite_set *set;             /* NULL until made */
+	struct jit_code_file *file;           /* with off: where the code is */
+	uint64_t off, size;
+	bool unknown;                         /* the code could not be read again */
 };
 
 /* The marker p mapped, when (0: none), and the pid its name gives (0: none). */

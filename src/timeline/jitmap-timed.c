@@ -14,6 +14,11 @@
 #include "common/strpool.h"
 #include "common/bsearch.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 /* ---- timed entries ---------------------------------------------------- */
 
 struct jit_sym *jitmap__new_sym(struct jitmap *jm)
@@ -31,17 +36,92 @@ static void keep_lines(struct jitmap *jm, struct jit_line *lines)
 	jm->line_arrays[jm->nr_line_arrays++] = lines;
 }
 
-/* Where calls end in a load's code, from its bytes (a jitdump's load carries them). */
-static const struct callsite_set *keep_calls(struct jitmap *jm, const struct jit_load *ld)
+/* The feed's file, to read loads' code from again; NULL when it is not a regular file. */
+static struct jit_code_file *feed_code_file(struct jit_feed *f)
 {
-	struct callsite_set *cs;
+	struct jit_code_file *cf;
+	struct stat st;
+
+	if (f->code_file_tried)
+		return f->code_file;
+	f->code_file_tried = true;
+	if (stat(f->path, &st) || !S_ISREG(st.st_mode))
+		return NULL;
+	cf = xcalloc(1, sizeof(*cf));
+	cf->path = f->path;
+	cf->dev = (uint64_t)st.st_dev;
+	cf->ino = (uint64_t)st.st_ino;
+	cf->next = f->jm->code_files;
+	f->jm->code_files = cf;
+	return f->code_file = cf;
+}
+
+/*
+ * Where calls end in a load's code (a jitdump's load carries its bytes):
+ * made now from the bytes when they cannot be read again, else the first
+ * time a frame asks (jitmap__call_ends_at()): loads far outnumber the
+ * code samples land in, and the set costs a pass over every byte.
+ */
+static struct jit_calls *keep_calls(struct jit_feed *f, const struct jit_load *ld)
+{
+	struct jitmap *jm = f->jm;
+	struct jit_calls *c;
 
 	if (!ld->code || !ld->size)
 		return NULL;
-	cs = callsite_set__new(ld->code, ld->size);
-	ALLOC_GROW(jm->call_sets, jm->nr_call_sets + 1, jm->alloc_call_sets);
-	jm->call_sets[jm->nr_call_sets++] = cs;
-	return cs;
+	c = xcalloc(1, sizeof(*c));
+	c->size = ld->size;
+	if (ld->code_off)
+		c->file = feed_code_file(f);
+	if (c->file)
+		c->off = ld->code_off;
+	else
+		c->set = callsite_set__new(ld->code, ld->size);
+	ALLOC_GROW(jm->calls, jm->nr_calls + 1, jm->alloc_calls);
+	jm->calls[jm->nr_calls++] = c;
+	return c;
+}
+
+/* The file mapped, if it is still the one fed; the map is NULL when not. */
+static void code_file_map(struct jit_code_file *cf)
+{
+	struct stat st;
+	void *m;
+	int fd;
+
+	cf->tried = true;
+	fd = open(cf->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_dev == cf->dev && (uint64_t)st.st_ino == cf->ino &&
+	    (uint64_t)st.st_size <= SIZE_MAX) {
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			cf->map = m;
+			cf->len = (size_t)st.st_size;
+		}
+	}
+	close(fd);
+}
+
+bool jitmap__call_ends_at(const struct jit_sym *js, uint64_t off)
+{
+	struct jit_calls *c = js->calls;
+
+	if (!c)
+		return true;
+	if (!c->set && !c->unknown) {
+		struct jit_code_file *cf = c->file;
+
+		if (!cf->tried)
+			code_file_map(cf);
+		if (cf->map && c->off <= cf->len && c->size <= cf->len - c->off)
+			c->set = callsite_set__new(cf->map + c->off, c->size);
+		else
+			c->unknown = true;     /* as if the bytes were not given */
+	}
+	return c->unknown || callsite_set__has(c->set, off);
 }
 
 static size_t index_slot(const struct jitmap *jm, uint64_t index, uint64_t addr)
@@ -170,7 +250,7 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 	sym->load_time = ld->time;
 	sym->code_index = ld->code_index;
 	sym->unwind = ld->unwind;
-	sym->calls = keep_calls(jm, ld);
+	sym->calls = keep_calls(f, ld);
 	if (ld->lines && jm->opts.lines) {
 		sym->lines = ld->lines;
 		sym->nr_lines = ld->nr_lines;
