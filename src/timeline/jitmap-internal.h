@@ -114,6 +114,7 @@ struct jitmap {
 	struct jit_calls **calls;             /* every load's, owned (moves share them) */
 	size_t nr_calls, alloc_calls;
 	struct jit_code_file *code_files;     /* files loads' code is read from again, a list */
+	struct jit_code_file *open_code_file; /* the one of them open; NULL: none */
 	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
 	struct pidns *pidns;                  /* every pid namespace seen */
 	struct birth *births;                 /* every pid's latest fork or exec (with a time) */
@@ -149,16 +150,20 @@ struct jit_feed {
 /*
  * A file loads' code bytes are read from again when a frame needs them
  * (jitmap__call_ends_at()): identified when it is fed (it must be the
- * same file, device and inode, when read again), mapped on the first
- * need, unmapped by jitmap__delete().
+ * same file, device and inode, when read again), read with pread() into
+ * buf, not mapped (a recording's samples land in code all over a large
+ * jitdump: mapped pages would stay resident). One file at a time is kept
+ * open (jitmap's open_code_file); jitmap__delete() closes it.
  */
 struct jit_code_file {
 	struct jit_code_file *next;
+	struct jitmap *jm;
 	const char *path;                     /* interned */
 	uint64_t dev, ino;
-	bool tried;                           /* mapped if it could be */
-	const uint8_t *map;
-	size_t len;
+	int fd;                               /* -1: not open */
+	bool gone;                            /* no longer the file fed: no bytes */
+	uint8_t *buf;
+	size_t alloc;
 };
 
 /* Where calls end in one load's code: the set, or where to read the code to make it. */

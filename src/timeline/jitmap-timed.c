@@ -15,7 +15,6 @@
 #include "common/bsearch.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,6 +50,8 @@ static struct jit_code_file *feed_code_file(struct jit_feed *f)
 	cf->path = f->path;
 	cf->dev = (uint64_t)st.st_dev;
 	cf->ino = (uint64_t)st.st_ino;
+	cf->fd = -1;
+	cf->jm = f->jm;
 	cf->next = f->jm->code_files;
 	f->jm->code_files = cf;
 	return f->code_file = cf;
@@ -82,27 +83,53 @@ static struct jit_calls *keep_calls(struct jit_feed *f, const struct jit_load *l
 	return c;
 }
 
-/* The file mapped, if it is still the one fed; the map is NULL when not. */
-static void code_file_map(struct jit_code_file *cf)
+/* Open cf (closing the one open before) if it is still the file fed; false if not. */
+static bool code_file_open(struct jit_code_file *cf)
 {
+	struct jitmap *jm = cf->jm;
 	struct stat st;
-	void *m;
-	int fd;
 
-	cf->tried = true;
-	fd = open(cf->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uint64_t)st.st_dev == cf->dev && (uint64_t)st.st_ino == cf->ino &&
-	    (uint64_t)st.st_size <= SIZE_MAX) {
-		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED) {
-			cf->map = m;
-			cf->len = (size_t)st.st_size;
-		}
+	if (cf->fd >= 0 || cf->gone)
+		return !cf->gone;
+	if (jm->open_code_file) {
+		close(jm->open_code_file->fd);
+		jm->open_code_file->fd = -1;
+		jm->open_code_file = NULL;
 	}
-	close(fd);
+	cf->fd = open(cf->path, O_RDONLY | O_CLOEXEC);
+	if (cf->fd < 0) {
+		cf->gone = true;
+		return false;
+	}
+	if (fstat(cf->fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_dev != cf->dev || (uint64_t)st.st_ino != cf->ino) {
+		close(cf->fd);
+		cf->fd = -1;
+		cf->gone = true;
+		return false;
+	}
+	jm->open_code_file = cf;
+	return true;
+}
+
+/* The size bytes at off in cf, in its buffer; NULL when they cannot be read. */
+static const uint8_t *code_file_read(struct jit_code_file *cf, uint64_t off, uint64_t size)
+{
+	size_t got = 0;
+
+	if (size > SIZE_MAX || off > (uint64_t)INT64_MAX - size || !code_file_open(cf))
+		return NULL;
+	ALLOC_GROW(cf->buf, (size_t)size, cf->alloc);
+	while (got < size) {
+		ssize_t n = pread(cf->fd, cf->buf + got, (size_t)size - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return NULL;
+		got += (size_t)n;
+	}
+	return cf->buf;
 }
 
 bool jitmap__call_ends_at(const struct jit_sym *js, uint64_t off)
@@ -112,12 +139,10 @@ bool jitmap__call_ends_at(const struct jit_sym *js, uint64_t off)
 	if (!c)
 		return true;
 	if (!c->set && !c->unknown) {
-		struct jit_code_file *cf = c->file;
+		const uint8_t *code = code_file_read(c->file, c->off, c->size);
 
-		if (!cf->tried)
-			code_file_map(cf);
-		if (cf->map && c->off <= cf->len && c->size <= cf->len - c->off)
-			c->set = callsite_set__new(cf->map + c->off, c->size);
+		if (code)
+			c->set = callsite_set__new(code, c->size);
 		else
 			c->unknown = true;     /* as if the bytes were not given */
 	}

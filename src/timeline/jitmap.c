@@ -11,7 +11,7 @@
 #include "timeline/jit-locate.h"
 #include "timeline/jitmap-clock.h"
 
-#include <sys/mman.h>
+#include <unistd.h>
 
 struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool)
 {
@@ -74,8 +74,9 @@ void jitmap__delete(struct jitmap *jm)
 		struct jit_code_file *cf = jm->code_files;
 
 		jm->code_files = cf->next;
-		if (cf->map)
-			munmap((void *)cf->map, cf->len);
+		if (cf->fd >= 0)
+			close(cf->fd);
+		free(cf->buf);
 		free(cf);
 	}
 	free(jm->syms);
