@@ -267,10 +267,14 @@ void order_queue__push(struct order_queue *q, const struct pd_event *ev)
 	if (ev->sample.user_regs)
 		e->sample.user_regs = arena_copy(q, ev->sample.user_regs,
 			sizeof(uint64_t) * (size_t)__builtin_popcountll(ev->sample.user_regs_mask));
-	if (q->lender && ev->in_map) {
-		/* raw_data and user_stack point into the file: kept as they are */
-		if ((ev->sample.raw_data || ev->sample.user_stack) &&
-		    q->round_hold[q->cur] == UINT64_MAX) {
+	if (q->lender && ev->in_map && ev->sample.user_stack) {
+		/*
+		 * A stack dump is most of its record: it (and the raw data
+		 * beside it) is kept where it is in the file. Records without
+		 * one are copied: holding the file's pages for their few
+		 * bytes of raw data would cost more memory than the copies.
+		 */
+		if (q->round_hold[q->cur] == UINT64_MAX) {
 			q->round_hold[q->cur] = ev->offset;
 			update_hold(q);
 		}

@@ -10,12 +10,13 @@
  * delivered at once. Memory is bounded by the size of two rounds.
  *
  * What a queued record points to is copied into the queue, except, once
- * order_queue__borrow_from() names the reader, the user stack dump and
- * raw data of in_map records (perfdata.h): those stay valid until the
- * reader is deleted, so the queue keeps pointers to them (8 KB a sample
- * on --call-graph dwarf recordings, not copied) and tells the reader
- * from which offset on it still points into the file (so those pages
- * stay resident). The queue must then be deleted before the reader.
+ * order_queue__borrow_from() names the reader, the user stack dump (and
+ * raw data) of in_map records that have one (perfdata.h): those stay
+ * valid until the reader is deleted, so the queue keeps pointers to them
+ * (8 KB a sample on --call-graph dwarf recordings, not copied) and tells
+ * the reader from which offset on it still points into the file (so
+ * those pages stay resident: about what the copies took, as the dump is
+ * most of its record). The queue must then be deleted before the reader.
  */
 #ifndef JITSYM_ORDER_H
 #define JITSYM_ORDER_H
