@@ -166,11 +166,16 @@ struct jit_code_file {
 	size_t alloc;
 };
 
-/* Where calls end in one load's code: the set, or where to read the code to make it. */
+/*
+ * Where calls end in one load's code: the set, or where to read the code
+ * to make it. The code's first and last bytes, kept when it was fed,
+ * must be what is read again (a file rewritten in place keeps its inode).
+ */
 struct jit_calls {
 	struct callsite_set *set;             /* NULL until made */
 	struct jit_code_file *file;           /* with off: where the code is */
 	uint64_t off, size;
+	uint8_t head[8], tail[8];             /* the first and last min(8, size) bytes */
 	bool unknown;                         /* the code could not be read again */
 };
 

@@ -74,16 +74,20 @@ static struct jit_calls *keep_calls(struct jit_feed *f, const struct jit_load *l
 	c->size = ld->size;
 	if (ld->code_off)
 		c->file = feed_code_file(f);
-	if (c->file)
+	if (c->file) {
+		size_t n = ld->size < 8 ? (size_t)ld->size : 8;
+
 		c->off = ld->code_off;
-	else
+		memcpy(c->head, ld->code, n);
+		memcpy(c->tail, ld->code + ld->size - n, n);
+	} else
 		c->set = callsite_set__new(ld->code, ld->size);
 	ALLOC_GROW(jm->calls, jm->nr_calls + 1, jm->alloc_calls);
 	jm->calls[jm->nr_calls++] = c;
 	return c;
 }
 
-/* Open cf (closing the one open before) if it is still the file fed; false if not. */
+/* Open cf (closing the one open before) if it is still the file fed (device, inode); false if not. */
 static bool code_file_open(struct jit_code_file *cf)
 {
 	struct jitmap *jm = cf->jm;
@@ -140,8 +144,9 @@ bool jitmap__call_ends_at(const struct jit_sym *js, uint64_t off)
 		return true;
 	if (!c->set && !c->unknown) {
 		const uint8_t *code = code_file_read(c->file, c->off, c->size);
+		size_t n = c->size < 8 ? (size_t)c->size : 8;
 
-		if (code)
+		if (code && !memcmp(code, c->head, n) && !memcmp(code + c->size - n, c->tail, n))
 			c->set = callsite_set__new(code, c->size);
 		else
 			c->unknown = true;     /* as if the bytes were not given */
