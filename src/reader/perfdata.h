@@ -131,12 +131,12 @@ struct pd_event {
 	bool in_compressed;
 	/*
 	 * The record's bytes are in the mapped file or the caller's buffer
-	 * (file mode, not inside a COMPRESSED container): what points into
-	 * the record itself (sample.raw_data, sample.user_stack, the
-	 * strings) stays valid until pd_reader__delete(), not only until the
-	 * next call. False in pipe mode and for records inside COMPRESSED
-	 * ones, which are in buffers the next call reuses. callchain and
-	 * user_regs are the reader's scratch either way.
+	 * (file mode, not inside a COMPRESSED container): sample.raw_data
+	 * and sample.user_stack, which point into the record itself, stay
+	 * valid until pd_reader__delete(), not only until the next call.
+	 * False in pipe mode and for records inside COMPRESSED ones, which
+	 * are in buffers the next call reuses. callchain and user_regs are
+	 * the reader's scratch either way.
 	 */
 	bool in_map;
 	struct pd_sample sample;      /* for samples, and sample_id_all trailers */
