@@ -7,7 +7,8 @@
 
 /*
  * Bump allocator for what queued records point to: strings, call chains,
- * raw data, user registers and user stack dumps.
+ * user registers, and raw data and user stack dumps unless borrowed from
+ * the mapped file (order_queue__borrow_from()).
  */
 struct arena_block {
 	struct arena_block *next;
@@ -47,6 +48,10 @@ struct order_queue {
 	struct arena_block *blocks;     /* this round's copies, newest first */
 	struct arena_block *prev_blocks; /* the previous round's */
 	struct arena_block *spare;
+	/* order_queue__borrow_from(): the reader, and per round the first
+	   borrowing record's offset (UINT64_MAX: none) */
+	struct pd_reader *lender;
+	uint64_t round_hold[2];
 };
 
 struct order_queue *order_queue__new(order_deliver_fn fn, void *ctx)
@@ -55,7 +60,22 @@ struct order_queue *order_queue__new(order_deliver_fn fn, void *ctx)
 
 	q->fn = fn;
 	q->ctx = ctx;
+	q->round_hold[0] = q->round_hold[1] = UINT64_MAX;
 	return q;
+}
+
+void order_queue__borrow_from(struct order_queue *q, struct pd_reader *r)
+{
+	q->lender = r;
+}
+
+/* Tell the lender the oldest offset still pointed into (rounds are in file order). */
+static void update_hold(struct order_queue *q)
+{
+	uint64_t a = q->round_hold[0], b = q->round_hold[1];
+
+	if (q->lender)
+		pd_reader__keep_from(q->lender, a < b ? a : b);
 }
 
 static void free_blocks(struct arena_block *b)
@@ -209,6 +229,11 @@ static void end_round(struct order_queue *q)
 {
 	/* the first round's end delivers nothing: its records wait for the next */
 	deliver_upto(q, q->have_prev, q->prev_round_max);
+	/* deliver_upto() made the previous round's array the one to fill */
+	if (q->round_hold[q->cur] != UINT64_MAX) {
+		q->round_hold[q->cur] = UINT64_MAX;
+		update_hold(q);
+	}
 	recycle_blocks(q, q->prev_blocks);
 	q->prev_blocks = q->blocks;
 	q->blocks = NULL;
@@ -239,14 +264,27 @@ void order_queue__push(struct order_queue *q, const struct pd_event *ev)
 	if (ev->sample.callchain)
 		e->sample.callchain = arena_copy(q, ev->sample.callchain,
 			st_mult(ev->sample.nr_callchain, sizeof(uint64_t)));
-	if (ev->sample.raw_data)
-		e->sample.raw_data = arena_copy(q, ev->sample.raw_data, ev->sample.raw_size);
 	if (ev->sample.user_regs)
 		e->sample.user_regs = arena_copy(q, ev->sample.user_regs,
 			sizeof(uint64_t) * (size_t)__builtin_popcountll(ev->sample.user_regs_mask));
-	if (ev->sample.user_stack)
-		e->sample.user_stack = arena_copy(q, ev->sample.user_stack,
-						  (size_t)ev->sample.user_stack_size);
+	if (q->lender && ev->in_map && ev->sample.user_stack) {
+		/*
+		 * A stack dump is most of its record: it (and the raw data
+		 * beside it) is kept where it is in the file. Records without
+		 * one are copied: holding the file's pages for their few
+		 * bytes of raw data would cost more memory than the copies.
+		 */
+		if (q->round_hold[q->cur] == UINT64_MAX) {
+			q->round_hold[q->cur] = ev->offset;
+			update_hold(q);
+		}
+	} else {
+		if (ev->sample.raw_data)
+			e->sample.raw_data = arena_copy(q, ev->sample.raw_data, ev->sample.raw_size);
+		if (ev->sample.user_stack)
+			e->sample.user_stack = arena_copy(q, ev->sample.user_stack,
+							  (size_t)ev->sample.user_stack_size);
+	}
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
 		e->u.comm.comm = arena_str(q, ev->u.comm.comm);
@@ -269,4 +307,6 @@ void order_queue__flush(struct order_queue *q)
 	recycle_blocks(q, q->prev_blocks);
 	recycle_blocks(q, q->blocks);
 	q->prev_blocks = q->blocks = NULL;
+	q->round_hold[0] = q->round_hold[1] = UINT64_MAX;
+	update_hold(q);
 }

@@ -125,6 +125,7 @@ struct pd_input {
 	uint64_t end;           /* file mode: end of the data section */
 	bool borrowed;          /* map is the caller's buffer */
 	uint64_t released;      /* map pages before this were given back */
+	uint64_t hold;          /* map pages from this offset on are kept (pd_reader__keep_from) */
 };
 
 struct pd_reader {

@@ -39,6 +39,7 @@ static int input_open(struct pd_input *in, const char *path)
 		in->map_size = (uint64_t)st.st_size;
 	}
 	in->end = UINT64_MAX;
+	in->hold = UINT64_MAX;
 	return 0;
 }
 
@@ -51,6 +52,7 @@ static void input_buffer(struct pd_input *in, const void *buf, size_t len)
 	in->map_size = len;
 	in->borrowed = true;
 	in->end = UINT64_MAX;
+	in->hold = UINT64_MAX;
 	in->eof = true;
 }
 
@@ -111,9 +113,11 @@ static const uint8_t *input_peek(struct pd_input *in, size_t n, size_t *avail)
 /*
  * A mapped file is read front to back once: the pages behind the reader
  * are handed back to the kernel as it goes, so resident memory stays at
- * about PD_MAP_WINDOW however large the file (nothing keeps pointers
- * into records already returned: the order queue copies what it keeps,
- * and the feature sections lie after the data).
+ * about PD_MAP_WINDOW however large the file. Pointers into records
+ * already returned stay valid (the mapping is private and never written:
+ * a page given back is read from the file again if touched), but would
+ * cost a fault and a read, so the pages from in->hold on, which the
+ * order queue still points into (pd_reader__keep_from()), are kept.
  */
 #define PD_MAP_WINDOW (8u << 20)
 
@@ -121,7 +125,11 @@ static void input_release_behind(struct pd_input *in)
 {
 	uint64_t keep_from = in->pos > PD_MAP_WINDOW / 2 ? in->pos - PD_MAP_WINDOW / 2 : 0;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t upto = keep_from & ~(page - 1);
+	uint64_t upto;
+
+	if (keep_from > in->hold)
+		keep_from = in->hold;
+	upto = keep_from & ~(page - 1);
 
 	if (in->borrowed || upto <= in->released + PD_MAP_WINDOW)
 		return;
@@ -443,6 +451,8 @@ static int decode_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 	ev->size = (uint16_t)size;
 	ev->offset = off;
 	ev->in_compressed = in_comp;
+	/* a pipe's buffer and the decompressed stream's are reused; the mapping is not */
+	ev->in_map = !in_comp && r->in.map;
 	if (!record_type_known(ev->type)) {
 		unknown__count(r, ev->type);
 		return 0;
@@ -636,6 +646,11 @@ static int walk_next(struct pd_reader *r, struct pd_event *ev)
 		if (ret == 0 && decode_record(r, rec, size, off, false, ev))
 			return 1;
 	}
+}
+
+void pd_reader__keep_from(struct pd_reader *r, uint64_t offset)
+{
+	r->in.hold = offset;
 }
 
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev)

@@ -129,6 +129,16 @@ struct pd_event {
 	uint64_t offset;              /* in the file; in the decompressed stream
 	                                 for records inside COMPRESSED ones */
 	bool in_compressed;
+	/*
+	 * The record's bytes are in the mapped file or the caller's buffer
+	 * (file mode, not inside a COMPRESSED container): sample.raw_data
+	 * and sample.user_stack, which point into the record itself, stay
+	 * valid until pd_reader__delete(), not only until the next call.
+	 * False in pipe mode and for records inside COMPRESSED ones, which
+	 * are in buffers the next call reuses. callchain and user_regs are
+	 * the reader's scratch either way.
+	 */
+	bool in_map;
 	struct pd_sample sample;      /* for samples, and sample_id_all trailers */
 	union {
 		struct { uint32_t pid, tid; const char *comm; bool exec; } comm;
@@ -182,6 +192,15 @@ const char *pd_reader__path(const struct pd_reader *r);
  * than perf 6.12's are skipped too, and said then only under -v (note()).
  */
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
+
+/*
+ * Residency, not validity: the pages of a mapped file behind the reader
+ * are given back to the kernel as it goes (read again from the file if
+ * touched). A caller that keeps pointers into in_map records says here
+ * the smallest file offset it still points into, and pages from there
+ * on are kept; UINT64_MAX (the default) keeps none.
+ */
+void pd_reader__keep_from(struct pd_reader *r, uint64_t offset);
 
 /* True once pd_reader__next() has hit damage (truncation, corruption). */
 bool pd_reader__damaged(const struct pd_reader *r);

@@ -574,9 +574,7 @@ static bool returns_here(struct resolver *r, uint32_t pid, const struct map_hit 
 		probe->ip = ip - 1;
 		probe->js = js;
 	}
-	if (js && js->calls)
-		return callsite_set__has(js->calls, ip - js->start);
-	return true;
+	return !js || jitmap__call_ends_at(js, ip - js->start);
 }
 
 /* Whether a mapping holds an ELF file (not anonymous memory, not a JIT marker). */

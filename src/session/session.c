@@ -636,6 +636,8 @@ static int run_records(struct session *s)
 	struct pd_event ev;
 	int ret;
 
+	/* dwarf stacks stay in the mapped file, not copied (order.h) */
+	order_queue__borrow_from(q, s->reader);
 	while ((ret = pd_reader__next(s->reader, &ev)) > 0) {
 		/* records inside COMPRESSED ones have offsets in the decompressed stream */
 		if (!ev.in_compressed)

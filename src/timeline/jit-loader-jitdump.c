@@ -188,6 +188,8 @@ static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
 			.start = rec->u.load.code_addr, .size = rec->u.load.code_size,
 			.code_index = rec->u.load.code_index, .name = rec->u.load.name,
 			.code = rec->u.load.code,
+			/* the code is the record's last code_size bytes (jitdump-reader.h) */
+			.code_off = rec->u.load.code ? rec->offset + rec->size - rec->u.load.code_size : 0,
 		};
 
 		if (jit_name__clean(ld.name, name)) {

@@ -139,6 +139,12 @@ struct jit_load {
 	const struct jit_unwind *unwind;   /* from jit_feed__unwind(); NULL when none */
 	/* its size bytes of code, read during the call only; NULL when not given */
 	const uint8_t *code;
+	/*
+	 * Where those bytes are in the feed's file, when it is a regular file
+	 * they can be read from again later (only then: not a pipe's), so that
+	 * the timeline reads them only if a frame needs them; 0: not known.
+	 */
+	uint64_t code_off;
 };
 
 /* A timed move: the code at old_start (found by code_index if gone) now at new_start. */

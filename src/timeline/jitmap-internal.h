@@ -111,8 +111,10 @@ struct jitmap {
 	size_t by_index_size, by_index_nr;
 	struct jit_line **line_arrays;
 	size_t nr_line_arrays, alloc_line_arrays;
-	struct callsite_set **call_sets;      /* every load's, owned (moves share them) */
-	size_t nr_call_sets, alloc_call_sets;
+	struct jit_calls **calls;             /* every load's, owned (moves share them) */
+	size_t nr_calls, alloc_calls;
+	struct jit_code_file *code_files;     /* files loads' code is read from again, a list */
+	struct jit_code_file *open_code_file; /* the one of them open; NULL: none */
 	struct unwind_copy *unwinds;          /* every jit_feed__unwind() copy, by contents */
 	struct pidns *pidns;                  /* every pid namespace seen */
 	struct birth *births;                 /* every pid's latest fork or exec (with a time) */
@@ -141,6 +143,40 @@ struct jit_feed {
 	/* the processes records went to, and how many events each had before */
 	struct touched { struct jitproc *p; size_t nr_events; } *touched;
 	size_t nr_touched, alloc_touched;
+	struct jit_code_file *code_file;      /* path's, once a load asked (NULL: not regular) */
+	bool code_file_tried;
+};
+
+/*
+ * A file loads' code bytes are read from again when a frame needs them
+ * (jitmap__call_ends_at()): identified when it is fed (it must be the
+ * same file, device and inode, when read again), read with pread() into
+ * buf, not mapped (a recording's samples land in code all over a large
+ * jitdump: mapped pages would stay resident). One file at a time is kept
+ * open (jitmap's open_code_file); jitmap__delete() closes it.
+ */
+struct jit_code_file {
+	struct jit_code_file *next;
+	struct jitmap *jm;
+	const char *path;                     /* interned */
+	uint64_t dev, ino;
+	int fd;                               /* -1: not open */
+	bool gone;                            /* no longer the file fed: no bytes */
+	uint8_t *buf;
+	size_t alloc;
+};
+
+/*
+ * Where calls end in one load's code: the set, or where to read the code
+ * to make it. The code's first and last bytes, kept when it was fed,
+ * must be what is read again (a file rewritten in place keeps its inode).
+ */
+struct jit_calls {
+	struct callsite_set *set;             /* NULL until made */
+	struct jit_code_file *file;           /* with off: where the code is */
+	uint64_t off, size;
+	uint8_t head[8], tail[8];             /* the first and last min(8, size) bytes */
+	bool unknown;                         /* the code could not be read again */
 };
 
 /* The marker p mapped, when (0: none), and the pid its name gives (0: none). */

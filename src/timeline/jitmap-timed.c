@@ -14,6 +14,10 @@
 #include "common/strpool.h"
 #include "common/bsearch.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 /* ---- timed entries ---------------------------------------------------- */
 
 struct jit_sym *jitmap__new_sym(struct jitmap *jm)
@@ -31,17 +35,123 @@ static void keep_lines(struct jitmap *jm, struct jit_line *lines)
 	jm->line_arrays[jm->nr_line_arrays++] = lines;
 }
 
-/* Where calls end in a load's code, from its bytes (a jitdump's load carries them). */
-static const struct callsite_set *keep_calls(struct jitmap *jm, const struct jit_load *ld)
+/* The feed's file, to read loads' code from again; NULL when it is not a regular file. */
+static struct jit_code_file *feed_code_file(struct jit_feed *f)
 {
-	struct callsite_set *cs;
+	struct jit_code_file *cf;
+	struct stat st;
+
+	if (f->code_file_tried)
+		return f->code_file;
+	f->code_file_tried = true;
+	if (stat(f->path, &st) || !S_ISREG(st.st_mode))
+		return NULL;
+	cf = xcalloc(1, sizeof(*cf));
+	cf->path = f->path;
+	cf->dev = (uint64_t)st.st_dev;
+	cf->ino = (uint64_t)st.st_ino;
+	cf->fd = -1;
+	cf->jm = f->jm;
+	cf->next = f->jm->code_files;
+	f->jm->code_files = cf;
+	return f->code_file = cf;
+}
+
+/*
+ * Where calls end in a load's code (a jitdump's load carries its bytes):
+ * made now from the bytes when they cannot be read again, else the first
+ * time a frame asks (jitmap__call_ends_at()): loads far outnumber the
+ * code samples land in, and the set costs a pass over every byte.
+ */
+static struct jit_calls *keep_calls(struct jit_feed *f, const struct jit_load *ld)
+{
+	struct jitmap *jm = f->jm;
+	struct jit_calls *c;
 
 	if (!ld->code || !ld->size)
 		return NULL;
-	cs = callsite_set__new(ld->code, ld->size);
-	ALLOC_GROW(jm->call_sets, jm->nr_call_sets + 1, jm->alloc_call_sets);
-	jm->call_sets[jm->nr_call_sets++] = cs;
-	return cs;
+	c = xcalloc(1, sizeof(*c));
+	c->size = ld->size;
+	if (ld->code_off)
+		c->file = feed_code_file(f);
+	if (c->file) {
+		size_t n = ld->size < 8 ? (size_t)ld->size : 8;
+
+		c->off = ld->code_off;
+		memcpy(c->head, ld->code, n);
+		memcpy(c->tail, ld->code + ld->size - n, n);
+	} else
+		c->set = callsite_set__new(ld->code, ld->size);
+	ALLOC_GROW(jm->calls, jm->nr_calls + 1, jm->alloc_calls);
+	jm->calls[jm->nr_calls++] = c;
+	return c;
+}
+
+/* Open cf (closing the one open before) if it is still the file fed (device, inode); false if not. */
+static bool code_file_open(struct jit_code_file *cf)
+{
+	struct jitmap *jm = cf->jm;
+	struct stat st;
+
+	if (cf->fd >= 0 || cf->gone)
+		return !cf->gone;
+	if (jm->open_code_file) {
+		close(jm->open_code_file->fd);
+		jm->open_code_file->fd = -1;
+		jm->open_code_file = NULL;
+	}
+	cf->fd = open(cf->path, O_RDONLY | O_CLOEXEC);
+	if (cf->fd < 0) {
+		cf->gone = true;
+		return false;
+	}
+	if (fstat(cf->fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_dev != cf->dev || (uint64_t)st.st_ino != cf->ino) {
+		close(cf->fd);
+		cf->fd = -1;
+		cf->gone = true;
+		return false;
+	}
+	jm->open_code_file = cf;
+	return true;
+}
+
+/* The size bytes at off in cf, in its buffer; NULL when they cannot be read. */
+static const uint8_t *code_file_read(struct jit_code_file *cf, uint64_t off, uint64_t size)
+{
+	size_t got = 0;
+
+	if (size > SIZE_MAX || off > (uint64_t)INT64_MAX - size || !code_file_open(cf))
+		return NULL;
+	ALLOC_GROW(cf->buf, (size_t)size, cf->alloc);
+	while (got < size) {
+		ssize_t n = pread(cf->fd, cf->buf + got, (size_t)size - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return NULL;
+		got += (size_t)n;
+	}
+	return cf->buf;
+}
+
+bool jitmap__call_ends_at(const struct jit_sym *js, uint64_t off)
+{
+	struct jit_calls *c = js->calls;
+
+	if (!c)
+		return true;
+	if (!c->set && !c->unknown) {
+		const uint8_t *code = code_file_read(c->file, c->off, c->size);
+		size_t n = c->size < 8 ? (size_t)c->size : 8;
+
+		if (code && !memcmp(code, c->head, n) && !memcmp(code + c->size - n, c->tail, n))
+			c->set = callsite_set__new(code, c->size);
+		else
+			c->unknown = true;     /* as if the bytes were not given */
+	}
+	return c->unknown || callsite_set__has(c->set, off);
 }
 
 static size_t index_slot(const struct jitmap *jm, uint64_t index, uint64_t addr)
@@ -170,7 +280,7 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 	sym->load_time = ld->time;
 	sym->code_index = ld->code_index;
 	sym->unwind = ld->unwind;
-	sym->calls = keep_calls(jm, ld);
+	sym->calls = keep_calls(f, ld);
 	if (ld->lines && jm->opts.lines) {
 		sym->lines = ld->lines;
 		sym->nr_lines = ld->nr_lines;

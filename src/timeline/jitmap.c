@@ -11,6 +11,8 @@
 #include "timeline/jit-locate.h"
 #include "timeline/jitmap-clock.h"
 
+#include <unistd.h>
+
 struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool)
 {
 	struct jitmap *jm = xcalloc(1, sizeof(*jm));
@@ -62,12 +64,25 @@ void jitmap__delete(struct jitmap *jm)
 		free(jm->syms[--jm->nr_syms]);
 	while (jm->nr_line_arrays)
 		free(jm->line_arrays[--jm->nr_line_arrays]);
-	while (jm->nr_call_sets)
-		callsite_set__delete(jm->call_sets[--jm->nr_call_sets]);
+	while (jm->nr_calls) {
+		struct jit_calls *c = jm->calls[--jm->nr_calls];
+
+		callsite_set__delete(c->set);
+		free(c);
+	}
+	while (jm->code_files) {
+		struct jit_code_file *cf = jm->code_files;
+
+		jm->code_files = cf->next;
+		if (cf->fd >= 0)
+			close(cf->fd);
+		free(cf->buf);
+		free(cf);
+	}
 	free(jm->syms);
 	free(jm->by_index);
 	free(jm->line_arrays);
-	free(jm->call_sets);
+	free(jm->calls);
 	jit_locator__delete(jm->loc);
 	free(jm);
 }

@@ -105,7 +105,7 @@ struct strpool;
 struct jitmap;
 struct jit_loader;
 struct jit_file_info;
-struct callsite_set;
+struct jit_calls;
 
 /* A source line of JIT code (a jitdump's JIT_CODE_DEBUG_INFO). */
 struct jit_line {
@@ -149,9 +149,19 @@ struct jit_sym {
 	const struct jit_line *lines;  /* sorted by addr; NULL when none */
 	size_t nr_lines;
 	const struct jit_unwind *unwind;   /* its unwinding rules; NULL when none */
-	/* where calls end in its code (callsite.h); NULL when its bytes were not given */
-	const struct callsite_set *calls;
+	/* where calls end in its code: jitmap__call_ends_at(); NULL when its bytes were not given */
+	struct jit_calls *calls;
 };
+
+/*
+ * Whether a call ends at offset off of js's code (callsite.h: is a caller
+ * in it looked up at ip - 1); true when its bytes were not given. A
+ * jitdump's code is read again from the file, and the answers for the
+ * load made, the first time one of its frames asks (a recording's
+ * samples touch few of the loads), so this runs on the thread that
+ * resolves frames only.
+ */
+bool jitmap__call_ends_at(const struct jit_sym *js, uint64_t off);
 
 /*
  * A process's anonymous executable mapping: an MMAP or MMAP2 of "//anon"

@@ -8,7 +8,8 @@
  * namespaces (whose a file's records are, NAMESPACES, given files),
  * whose a file is (another run's copy refused, or used when given; records
  * from before the process mapped it or exec'd), perf-map lines that repeat
- * a jitdump load, and a cut jitdump's samples after its last record. The
+ * a jitdump load, a cut jitdump's samples after its last record, and where
+ * calls end in a load's code, read again from the file when asked. The
  * jitdump files are written with the jitdump-reader tests' writer.
  */
 #include "common/common.h"
@@ -50,6 +51,7 @@
 #define REPEAT 5001100
 #define REPEAT2 5001101
 #define CUT 5001200
+#define CALLER 5001300
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -349,6 +351,68 @@ static void test_unwind(struct strpool *pool)
 	  d->unwind == a->unwind);
 	sbuf_release(&said);
 	jitmap__delete(jm);
+}
+
+/*
+ * Where calls end in a load's code is made from the code read again from
+ * the jitdump, the first time a frame asks: the answers the bytes give
+ * while the file is the one read; when it was rewritten (a load's code is
+ * not what was fed) or is gone, the answers of code without bytes (true).
+ */
+static void write_callers(const uint8_t *b_code)
+{
+	/* nop; call rel32; nop; nop: a call ends at offset 6, and only there */
+	static const uint8_t a_code[8] = { 0x90, 0xe8, 1, 0, 0, 0, 0x90, 0x90 };
+	struct jdw w;
+
+	jdw_init(&w, false);
+	jdw_header(&w, 1, 40, 62, CALLER, 1, 0);
+	jdw_load(&w, 10, CALLER, CALLER, 0x9000, 1, "A", a_code, 8);
+	jdw_load(&w, 20, CALLER, CALLER, 0x9100, 2, "B", b_code, 8);
+	write_file("jit-" STR(CALLER) ".dump", w.buf, w.len);
+	jdw_release(&w);
+}
+
+static void test_calls_read_again(struct strpool *pool)
+{
+	static const uint8_t b_code[8] = { 0x90, 0xe8, 1, 0, 0, 0, 0x90, 0x90 };
+	static const uint8_t b_other[8] = { 0x90, 0xe8, 1, 0, 0, 0, 0x90, 0xc3 };
+	static const char *what[] = { "the file read", "rewritten in place", "gone" };
+	const struct jit_sym *a, *b;
+	struct jitmap *jm;
+	char *path = xasprintf("%s/jit-" STR(CALLER) ".dump", dir);
+	int pass;
+
+	for (pass = 0; pass < 3; pass++) {
+		struct sbuf name = SBUF_INIT;
+		bool a_ok, b_ok;
+
+		write_callers(b_code);
+		jm = new_map(pool, false);
+		jitmap__mmap(jm, CALLER, "/nonexistent/jit-" STR(CALLER) ".dump");
+		jitmap__advance(jm, CALLER, 20);
+		a = find_jitdump(jm, CALLER, 0x9000);
+		b = find_jitdump(jm, CALLER, 0x9100);
+		if (pass == 1)
+			write_callers(b_other);     /* same inode, A's bytes as they were */
+		else if (pass == 2)
+			unlink(path);
+		a_ok = a && b && jitmap__call_ends_at(a, 6) && !jitmap__call_ends_at(a, 2) &&
+		       !jitmap__call_ends_at(a, 7);
+		b_ok = b && (pass ? jitmap__call_ends_at(b, 2) && jitmap__call_ends_at(b, 7) :
+			     jitmap__call_ends_at(b, 6) && !jitmap__call_ends_at(b, 7));
+		sbuf_addf(&name, "calls, %s: %s", what[pass],
+			  pass == 2 ? "no bytes, every address a return address" :
+			  pass == 1 ? "the unchanged load from its bytes, the changed one as without" :
+			  "from the bytes");
+		if (pass == 2)
+			T(name.buf, a && jitmap__call_ends_at(a, 7) && b_ok);
+		else
+			T(name.buf, a_ok && b_ok);
+		sbuf_release(&name);
+		jitmap__delete(jm);
+	}
+	free(path);
 }
 
 /*
@@ -839,6 +903,7 @@ int main(void)
 	test_no_lines(pool);
 	test_stale_move(pool);
 	test_unwind(pool);
+	test_calls_read_again(pool);
 	test_untimed_overlap(pool);
 	test_namespace_pid(pool);
 	test_writer_is_host(pool);

@@ -830,6 +830,82 @@ static void test_order_keeps_dwarf_fields(void)
 	T("order: its registers and stack copied, not pointed to", order_bad == 0);
 }
 
+/*
+ * Through a reader, the queue borrows the stack dumps of records in the
+ * mapped file (order.h) and copies those of records inside COMPRESSED
+ * ones, whose buffer the reader reuses: the dumps delivered are the
+ * records' either way.
+ */
+static int borrow_bad, borrow_seen, borrow_in_map;
+
+static void borrow_check(void *ctx, const struct pd_event *ev)
+{
+	unsigned seed = (unsigned)(ev->sample.time - 500);
+	size_t i;
+
+	(void)ctx;
+	borrow_seen++;
+	borrow_in_map += ev->in_map;
+	if (ev->sample.user_stack_size != 40 || !ev->sample.user_stack)
+		borrow_bad++;
+	for (i = 0; ev->sample.user_stack && i < 40; i++)
+		borrow_bad += ev->sample.user_stack[i] != (uint8_t)(seed << 4 | i);
+}
+
+static void borrow_walk(const struct sbuf *f)
+{
+	struct order_queue *q = order_queue__new(borrow_check, NULL);
+	struct pd_reader *r;
+	struct pd_event ev;
+
+	borrow_bad = borrow_seen = borrow_in_map = 0;
+	write_file(f->buf, f->len);
+	r = pd_reader__open(path);
+	if (!r) {
+		borrow_bad = -1;
+		order_queue__delete(q);
+		return;
+	}
+	order_queue__borrow_from(q, r);
+	while (pd_reader__next(r, &ev) > 0)
+		order_queue__push(q, &ev);
+	order_queue__flush(q);
+	order_queue__delete(q);
+	pd_reader__delete(r);
+}
+
+static void test_order_borrows_mapped_stacks(void)
+{
+	struct dwarf_rec d = { PERF_SAMPLE_REGS_ABI_64, 4, 64, 64, 40, 0 };
+	struct sbuf data = SBUF_INIT, c = SBUF_INIT, f = SBUF_INIT;
+	unsigned i;
+
+	attr_st = ST_DWARF;
+	attr_regs_user = 0xf;
+	/* newest first: every sample waits in the queue until the flush */
+	for (i = 0; i < 40; i++) {
+		d.seed = 40 - i;
+		rec_dwarf(&data, &d);
+	}
+	file_mode(&f, &data, 0, 0);
+	borrow_walk(&f);
+	T("order, mapped file: every sample, in the mapping", borrow_seen == 40 &&
+	  borrow_in_map == 40);
+	T("order, mapped file: the borrowed dumps are the records'", borrow_bad == 0);
+	put_compressed(&c, &data);
+	sbuf_reset(&f);
+	file_mode(&f, &c, 0, 0);
+	borrow_walk(&f);
+	T("order, compressed: every sample, none in the mapping", borrow_seen == 40 &&
+	  borrow_in_map == 0);
+	T("order, compressed: the copied dumps are the records'", borrow_bad == 0);
+	attr_st = ST;
+	attr_regs_user = 0;
+	sbuf_release(&data);
+	sbuf_release(&c);
+	sbuf_release(&f);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -854,6 +930,7 @@ int main(void)
 	test_dwarf_swapped();
 	test_dwarf_pipe_compressed();
 	test_order_keeps_dwarf_fields();
+	test_order_borrows_mapped_stacks();
 	unlink(path);
 	sbuf_release(&msgs);
 	return test_done();
