@@ -125,6 +125,14 @@ killed() {
 	pid=$!
 	exec 3>"$tmp/fifo"
 	head -c $((size * pct / 100)) "$tmp/rec.pipe" >&3
+	# The bytes may all sit in the fifo before jitsym has even started
+	# (a loaded machine): wait, up to 30 s, for the file it opens first.
+	tries=0
+	while [ ! -e "$tmp/o/out.jitsym-$pid.tmp" ] && [ $tries -lt 600 ] &&
+		kill -0 "$pid" 2>/dev/null; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
 	# waiting for the rest: the file as it was, the new one beside it
 	waiting=$(ls -A "$tmp/o" | tr '\n' ' ')
 	if [ -z "$new" ] && ! cmp -s "$tmp/precious" "$tmp/o/out"; then
