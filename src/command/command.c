@@ -321,8 +321,13 @@ static void run_finish(void *ctx, const struct session *s)
 	if (run->c->merges && run->input + 1 < run->nr_inputs)
 		return;    /* after the last input only (or run_merged()'s) */
 	run->finished = true;
+	/* what finish() says is about the output, not the last recording */
+	if (run->c->merges)
+		msg_set_context(NULL);
 	if (run->c->finish && run->c->finish(run->ctx, s, run->out))
 		run->write_failed = true;
+	if (run->c->merges && run->nr_inputs > 1)
+		msg_set_context(run->inputs[run->input]);
 }
 
 /*
@@ -339,7 +344,11 @@ static int run_merged(struct command_run *run, const struct session_hooks *hooks
 	int ret = 0, r;
 
 	for (run->input = 0; run->input < run->nr_inputs && run->status == EXIT_OK; run->input++) {
+		/* with several, each message names the recording it is about */
+		if (run->nr_inputs > 1)
+			msg_set_context(run->inputs[run->input]);
 		r = session__run(run->inputs[run->input], &run->opts.in.session, hooks);
+		msg_set_context(NULL);
 		if (r == SESSION_BAD_FILTER && run->status == EXIT_OK)
 			run->status = EXIT_USAGE;
 		else if (r)

@@ -57,9 +57,17 @@ sum_folds $(for f in "$@"; do [ "$f" = "$last" ] || echo "$f.fold"; done) >dropp
 sum_folds $(for f in $inputs; do echo "$f.fold"; done) "$1.fold" >twice.fold
 
 for t in 1 2; do
-	"$JITSYM" fold -q --threads $t $opts $inputs >merged$t.fold
+	"$JITSYM" fold --threads $t $opts $inputs >merged$t.fold 2>merged$t.err
 	[ $? -eq 0 ] || bad "fold --threads $t of $n recordings: exit 0"
 done
+# each message names the recording it is about (the messages of one do
+# not); the count of warnings past the limit is the run's
+if grep -q '^jitsym: ' merged1.err && ! grep '^jitsym: ' merged1.err | grep -v "'r[0-9]*/perf.data'" |
+	grep -v '^jitsym: warning: [0-9]* more warnings like'; then
+	ok "each message of a merged run names its recording"
+else
+	bad "each message of a merged run names its recording"
+fi
 if cmp -s merged1.fold sum.fold; then
 	ok "fold of $n recordings is the per-stack sum of their folds"
 else
@@ -115,6 +123,19 @@ st=$?
 st=$?
 [ $st -eq 2 ] && [ ! -e none.fold ] && ok "no recording readable: exit 2, no output file" ||
 	bad "no recording readable: exit 2, no output file (exit $st)"
+
+# a damaged one (the pipe-mode file cut short among its samples): exit 2,
+# named, its whole part and the others merged
+head -c $(($(wc -c <r$n/perf.data) * 3 / 4)) r$n/perf.data >r$n/cut.data
+"$JITSYM" fold -q $opts r$n/cut.data >cut.fold 2>/dev/null
+st1=$?
+"$JITSYM" fold $opts "$2" r$n/cut.data "$3" >partial3.fold 2>partial3.err
+st=$?
+sum_folds "$2.fold" cut.fold "$3.fold" >three.fold
+[ $st1 -eq 2 ] && [ $st -eq 2 ] && [ -s cut.fold ] && grep -q "error: 'r$n/cut.data'" partial3.err &&
+	cmp -s partial3.fold three.fold &&
+	ok "a damaged recording: exit 2, named, what is whole merged" ||
+	{ bad "a damaged recording: exit 2, named, what is whole merged (exit $st1 $st)"; cat partial3.err; }
 
 # the commands that take one recording say so
 for c in pprof report tiers script sources; do
