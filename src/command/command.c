@@ -247,7 +247,8 @@ static int parse_argv(struct command_run *run, int argc, char **argv)
 	if (optind < argc)
 		run->opts.in.path = argv[optind++];
 	if (optind < argc)
-		return error("unexpected argument '%s'", argv[optind]);
+		return error("unexpected argument '%s': '%s' reads one recording "
+			     "(fold and flamegraph merge several)", argv[optind], run->name);
 	return 0;
 }
 
