@@ -273,7 +273,8 @@ void aggregator__new_session(struct aggregator *a)
 				 (uint32_t)i);
 	}
 
-	memset(a->frame_table, 0, a->frame_table_size * sizeof(*a->frame_table));
+	if (a->frame_table)     /* NULL once frozen */
+		memset(a->frame_table, 0, a->frame_table_size * sizeof(*a->frame_table));
 	memset(a->frame_cache, 0, sizeof(a->frame_cache));
 	HASH_ITER(hh, a->heads, h, htmp) {
 		HASH_DEL(a->heads, h);
