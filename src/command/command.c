@@ -248,7 +248,7 @@ static int parse_argv(struct command_run *run, int argc, char **argv)
 		run->opts.in.path = argv[optind++];
 	if (optind < argc)
 		return error("unexpected argument '%s': '%s' reads one recording "
-			     "(fold and flamegraph merge several)", argv[optind], run->name);
+			     "(fold, flamegraph and pprof merge several)", argv[optind], run->name);
 	return 0;
 }
 
@@ -319,8 +319,11 @@ static void run_finish(void *ctx, const struct session *s)
 
 	if (run->c->nr_inputs == 2 && run->input == 0)
 		return;    /* after the last input only */
-	if (run->c->merges && run->input + 1 < run->nr_inputs)
-		return;    /* after the last input only (or run_merged()'s) */
+	if (run->c->merges && run->input + 1 < run->nr_inputs) {
+		if (run->c->input_end)
+			run->c->input_end(run->ctx, s);
+		return;    /* finish after the last input only (or run_merged()'s) */
+	}
 	run->finished = true;
 	/* what finish() says is about the output, not the last recording */
 	if (run->c->merges)

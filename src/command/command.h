@@ -16,7 +16,7 @@
  *     the first), finish() once, after the last. An input that cannot be
  *     opened ends the run (EXIT_INPUT, nothing written); damage in either
  *     still lets finish() write, and exits EXIT_INPUT.
- *     A command that merges (merges: fold, flamegraph) reads each
+ *     A command that merges (merges: fold, flamegraph, pprof) reads each
  *     recording named (one or more; none: -i or perf.data) the same way,
  *     in order, each with its own side files (a session each), and calls
  *     finish() once, in the last session, or after it with s NULL when
@@ -116,6 +116,11 @@ struct command {
 	 */
 	int (*start)(void *ctx, const struct session *s, FILE *out);
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
+	/*
+	 * merges: after each recording's samples but the last one's, its
+	 * session still there (what is kept of it let go). NULL: none.
+	 */
+	void (*input_end)(void *ctx, const struct session *s);
 	/*
 	 * After the last sample, session state still there (merges: s may
 	 * be NULL, when the last recording could not be read); -1 when

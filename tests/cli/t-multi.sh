@@ -5,8 +5,8 @@
 # (the specs of nine golden cases, each built in a directory of its own
 # with its jitdumps and perf maps, and pipe-recorded's pipe-mode file) are merged and the merged fold must be
 # the per-stack sum of the ten folded one by one; the summing is checked
-# to see a recording dropped or counted twice. flamegraph merges too;
-# pprof, report, tiers, script, sources take one recording, diff two; a
+# to see a recording dropped or counted twice. flamegraph and pprof merge
+# too; report, tiers, script, sources take one recording, diff two; a
 # missing recording among several is an input error (exit 2) with the
 # others still written; --threads 1 and 2 give the same bytes.
 set -u
@@ -101,6 +101,26 @@ total=$(awk '{ s += $NF } END { print s }' sum.fold)
 cmp -s merged1.svg merged2.svg && ok "merged flamegraph: --threads 1 and 2 the same bytes" ||
 	bad "merged flamegraph: --threads 1 and 2 the same bytes"
 
+# pprof: one profile of all, its sample count fold's; the same bytes for any --threads
+PPROF_DUMP=$abs_top_builddir/tests/tools/pprof-dump
+for t in 1 2; do
+	"$JITSYM" pprof -q --threads $t $opts -o merged$t.pb.gz $inputs ||
+		bad "pprof --threads $t of $n recordings: exit 0"
+done
+cmp -s merged1.pb.gz merged2.pb.gz && ok "merged pprof: --threads 1 and 2 the same bytes" ||
+	bad "merged pprof: --threads 1 and 2 the same bytes"
+counted=$("$PPROF_DUMP" merged1.pb.gz | sed -n 's/^total: \([0-9]*\) .*/\1/p')
+[ "$counted" = "$total" ] && ok "pprof of $n recordings counts all $total samples" ||
+	bad "pprof of $n recordings counts all $total samples (counted '$counted')"
+# recordings of another event: refused, both named, no profile
+mkdir other && (cd other && "$MKPERF" "$golden/synth-options/two-events.spec" perf.data >/dev/null) ||
+	exit 99
+"$JITSYM" pprof $opts -o events.pb.gz "$1" other/perf.data >/dev/null 2>events.err
+st=$?
+[ $st -eq 1 ] && [ ! -e events.pb.gz ] && grep -q "'other/perf.data' is of event 'cycles', '$1' of 'cpu-clock'" events.err &&
+	ok "pprof of recordings of two events: a usage error naming both" ||
+	{ bad "pprof of recordings of two events: a usage error naming both (exit $st)"; cat events.err; }
+
 # a missing recording among them: exit 2, named, the others still merged
 "$JITSYM" fold -q $opts "$1" missing.data "$2" >partial.fold 2>partial.err
 st=$?
@@ -138,7 +158,7 @@ sum_folds "$2.fold" cut.fold "$3.fold" >three.fold
 	{ bad "a damaged recording: exit 2, named, what is whole merged (exit $st1 $st)"; cat partial3.err; }
 
 # the commands that take one recording say so
-for c in pprof report tiers script sources; do
+for c in report tiers script sources; do
 	"$JITSYM" $c $opts -o out.$c "$1" "$2" >/dev/null 2>err.$c
 	st=$?
 	[ $st -eq 1 ] && grep -q "unexpected argument '$2'" err.$c && [ ! -e out.$c ] &&
