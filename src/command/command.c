@@ -248,7 +248,7 @@ static int parse_argv(struct command_run *run, int argc, char **argv)
 		run->opts.in.path = argv[optind++];
 	if (optind < argc)
 		return error("unexpected argument '%s': '%s' reads one recording "
-			     "(fold, flamegraph and pprof merge several)", argv[optind], run->name);
+			     "(fold, flamegraph, pprof and report merge several)", argv[optind], run->name);
 	return 0;
 }
 
@@ -377,6 +377,7 @@ static int run_session(struct command_run *run)
 	int ret;
 
 	progress__set_output(in->output);
+	run->opts.nr_inputs = run->nr_inputs ? run->nr_inputs : 1;
 	if (run->c->prepare)
 		run->c->prepare(run->ctx, &run->opts);
 	if (run->c->nr_inputs == 2) {

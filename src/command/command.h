@@ -16,7 +16,7 @@
  *     the first), finish() once, after the last. An input that cannot be
  *     opened ends the run (EXIT_INPUT, nothing written); damage in either
  *     still lets finish() write, and exits EXIT_INPUT.
- *     A command that merges (merges: fold, flamegraph, pprof) reads each
+ *     A command that merges (merges: fold, flamegraph, pprof, report) reads each
  *     recording named (one or more; none: -i or perf.data) the same way,
  *     in order, each with its own side files (a session each), and calls
  *     finish() once, in the last session, or after it with s NULL when
@@ -66,6 +66,7 @@ struct command_opts {
 	struct input_opts in;      /* prepare() may set in.session.jit_lines */
 	/* --include-pid, --include-tid, --no-kernel, --weight (sum periods or count samples) */
 	struct stack_opts stack;
+	unsigned nr_inputs;        /* the recordings named: 1, 2 (diff), or 1..N (merges) */
 };
 
 struct command {

@@ -5,8 +5,8 @@
 # (the specs of nine golden cases, each built in a directory of its own
 # with its jitdumps and perf maps, and pipe-recorded's pipe-mode file) are merged and the merged fold must be
 # the per-stack sum of the ten folded one by one; the summing is checked
-# to see a recording dropped or counted twice. flamegraph and pprof merge
-# too; report, tiers, script, sources take one recording, diff two; a
+# to see a recording dropped or counted twice. flamegraph, pprof and report
+# merge too; tiers, script, sources take one recording, diff two; a
 # missing recording among several is an input error (exit 2) with the
 # others still written; --threads 1 and 2 give the same bytes.
 set -u
@@ -121,6 +121,23 @@ st=$?
 	ok "pprof of recordings of two events: a usage error naming both" ||
 	{ bad "pprof of recordings of two events: a usage error naming both (exit $st)"; cat events.err; }
 
+# report: the samples of all; a recording twice is the same rows and shares
+"$JITSYM" report -q $opts $inputs >merged.report ||
+	bad "report of $n recordings: exit 0"
+grep -q "^# Samples: $total of event" merged.report && ok "report of $n recordings counts all $total samples" ||
+	bad "report of $n recordings counts all $total samples"
+"$JITSYM" report -q $opts "$1" | sed 1,2d >one.report
+"$JITSYM" report -q $opts "$1" "$1" | sed 1,2d | cmp -s - one.report &&
+	ok "report of a recording twice: its rows and shares" ||
+	bad "report of a recording twice: its rows and shares"
+"$JITSYM" report $opts "$1" other/perf.data >/dev/null 2>events.err
+[ $? -eq 1 ] && grep -q "'other/perf.data' is of event 'cycles'" events.err &&
+	ok "report of recordings of two events: a usage error" ||
+	bad "report of recordings of two events: a usage error"
+"$JITSYM" report --source-lines $opts "$1" "$2" >/dev/null 2>/dev/null
+[ $? -eq 1 ] && ok "report --source-lines of two recordings: a usage error" ||
+	bad "report --source-lines of two recordings: a usage error"
+
 # a missing recording among them: exit 2, named, the others still merged
 "$JITSYM" fold -q $opts "$1" missing.data "$2" >partial.fold 2>partial.err
 st=$?
@@ -158,7 +175,7 @@ sum_folds "$2.fold" cut.fold "$3.fold" >three.fold
 	{ bad "a damaged recording: exit 2, named, what is whole merged (exit $st1 $st)"; cat partial3.err; }
 
 # the commands that take one recording say so
-for c in report tiers script sources; do
+for c in tiers script sources; do
 	"$JITSYM" $c $opts -o out.$c "$1" "$2" >/dev/null 2>err.$c
 	st=$?
 	[ $st -eq 1 ] && grep -q "unexpected argument '$2'" err.$c && [ ! -e out.$c ] &&
