@@ -52,6 +52,17 @@ struct frame_slot {
 	uint32_t key;           /* the node key: label id, or frame id (by_frame) */
 };
 
+/*
+ * A distinct frame by its copies (the pool's sym and dso, kind with
+ * FRAME_ID_INLINED): what finds it again once the session that keyed
+ * frame_table is gone (aggregator__new_session()).
+ */
+struct copy_entry {
+	UT_hash_handle hh;
+	struct { const char *sym, *dso; uint64_t n; } k;   /* n: kind, or pid << 32 | tid */
+	uint32_t id;            /* frame id, or process id */
+};
+
 /* What makes a frame a distinct one: the session's pointers, the kind and FRAME_ID_INLINED. */
 struct frame_id {
 	const char *sym, *dso;
@@ -83,8 +94,17 @@ struct aggregator {
 	size_t nr_processes, alloc_processes;
 	struct frame_slot *frame_table;
 	size_t frame_table_size;            /* a power of two */
+	size_t nr_slots;                    /* its entries: this session's frames */
 	struct text_entry *texts;
 	struct head_entry *heads;
+	/*
+	 * From the second session on (merging): frames by their copies, and
+	 * with by_frame processes by (comm copy, pid, tid). One recording
+	 * needs neither.
+	 */
+	bool merging;
+	struct copy_entry *frame_copies;
+	struct copy_entry *process_copies;
 	struct frame_slot frame_cache[1u << FRAME_CACHE_BITS];
 	const char *last_comm;              /* the session's pointer */
 	uint32_t last_pid, last_tid, last_head;
@@ -199,6 +219,74 @@ struct aggregator *aggregator__new(const struct aggregate_opts *opts)
 	return a;
 }
 
+static void clear_copies(struct copy_entry **table)
+{
+	struct copy_entry *c, *ctmp;
+
+	HASH_ITER(hh, *table, c, ctmp) {
+		HASH_DEL(*table, c);
+		free(c);
+	}
+}
+
+/* The entry of key (sym, dso: copies; n) in table, or NULL. */
+static struct copy_entry *find_copy(struct copy_entry *table, const char *sym, const char *dso,
+				    uint64_t n)
+{
+	struct copy_entry key, *e;
+
+	memset(&key.k, 0, sizeof(key.k));
+	key.k.sym = sym;
+	key.k.dso = dso;
+	key.k.n = n;
+	HASH_FIND(hh, table, &key.k, sizeof(key.k), e);
+	return e;
+}
+
+static void add_copy(struct copy_entry **table, const char *sym, const char *dso, uint64_t n,
+		     uint32_t id)
+{
+	struct copy_entry *e = xcalloc(1, sizeof(*e));
+
+	e->k.sym = sym;
+	e->k.dso = dso;
+	e->k.n = n;
+	e->id = id;
+	HASH_ADD(hh, *table, k, sizeof(e->k), e);
+}
+
+void aggregator__new_session(struct aggregator *a)
+{
+	struct head_entry *h, *htmp;
+	size_t i;
+
+	if (!a->merging && (a->nr_frames || a->nr_processes)) {
+		/* the second session: what the first made, by its copies */
+		a->merging = true;
+		for (i = 0; i < a->nr_frames; i++)
+			add_copy(&a->frame_copies, a->frames[i].sym, a->frames[i].dso,
+				 (uint64_t)a->frames[i].kind |
+				 (a->frames[i].inlined ? FRAME_ID_INLINED : 0), (uint32_t)i);
+		for (i = 0; i < a->nr_processes; i++)
+			add_copy(&a->process_copies, a->processes[i].comm, NULL,
+				 (uint64_t)a->processes[i].pid << 32 | a->processes[i].tid,
+				 (uint32_t)i);
+	}
+
+	if (a->frame_table)     /* NULL once frozen */
+		memset(a->frame_table, 0, a->frame_table_size * sizeof(*a->frame_table));
+	memset(a->frame_cache, 0, sizeof(a->frame_cache));
+	HASH_ITER(hh, a->heads, h, htmp) {
+		HASH_DEL(a->heads, h);
+		free(h);
+	}
+	a->nr_slots = 0;
+	a->last_valid = false;
+	a->last_comm = NULL;
+	for (i = 0; i < PATH_SLOTS; i++)
+		a->paths[i].n = 0;
+}
+
 void aggregator__delete(struct aggregator *a)
 {
 	struct head_entry *h, *htmp;
@@ -215,6 +303,8 @@ void aggregator__delete(struct aggregator *a)
 		HASH_DEL(a->heads, h);
 		free(h);
 	}
+	clear_copies(&a->frame_copies);
+	clear_copies(&a->process_copies);
 	for (i = 0; i < PATH_SLOTS; i++) {
 		free(a->paths[i].labels);
 		free(a->paths[i].nodes);
@@ -291,12 +381,31 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id 
 	struct sbuf sb = SBUF_INIT;
 	struct frame_slot *e, ret;
 	struct agg_frame *nf;
+	struct copy_entry *c;
+	const char *sym, *dso;
 
 	for (pos = frame_hash(fr->sym, fr->dso, fr->kind) & mask; a->frame_table[pos].id;
 	     pos = (pos + 1) & mask) {
 		e = &a->frame_table[pos];
 		if (same_frame(e, fr))
 			return *e;
+	}
+	sym = fr->sym ? strpool__intern(a->pool, fr->sym) : NULL;
+	dso = fr->dso ? strpool__intern(a->pool, fr->dso) : NULL;
+	/* a frame an earlier session made: the same id, found by its copies */
+	c = a->merging ? find_copy(a->frame_copies, sym, dso, (uint64_t)fr->kind) : NULL;
+	if (c) {
+		e = &a->frame_table[pos];
+		e->sym = fr->sym;
+		e->dso = fr->dso;
+		e->kind = fr->kind;
+		e->id = c->id + 1;
+		e->key = a->opts.by_frame ? c->id : a->frames[c->id].label;
+		a->nr_slots++;
+		ret = *e;
+		if (a->nr_slots * 2 > a->frame_table_size)
+			grow_frame_table(a);
+		return ret;
 	}
 	if (a->nr_frames >= UINT32_MAX - 1)
 		die("more than 2^32 distinct frames");
@@ -307,8 +416,8 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id 
 	ALLOC_GROW(a->frames, a->nr_frames + 1, a->alloc_frames);
 	nf = &a->frames[a->nr_frames];
 	/* the resolver's strings go with the session: keep a copy */
-	nf->sym = fr->sym ? strpool__intern(a->pool, fr->sym) : NULL;
-	nf->dso = fr->dso ? strpool__intern(a->pool, fr->dso) : NULL;
+	nf->sym = sym;
+	nf->dso = dso;
 	nf->kind = (enum frame_kind)(fr->kind & ~FRAME_ID_INLINED);
 	nf->inlined = fr->kind & FRAME_ID_INLINED;
 	nf->label = new_label(a, sb.buf, sb.len);
@@ -319,8 +428,11 @@ static struct frame_slot frame_slow(struct aggregator *a, const struct frame_id 
 	e->kind = fr->kind;
 	e->id = (uint32_t)++a->nr_frames;
 	e->key = a->opts.by_frame ? e->id - 1 : nf->label;
+	if (a->merging)
+		add_copy(&a->frame_copies, sym, dso, (uint64_t)fr->kind, e->id - 1);
+	a->nr_slots++;
 	ret = *e;
-	if (a->nr_frames * 2 > a->frame_table_size)
+	if (a->nr_slots * 2 > a->frame_table_size)
 		grow_frame_table(a);
 	return ret;
 }
@@ -354,6 +466,22 @@ static uint32_t new_process(struct aggregator *a, const char *comm, uint32_t pid
 	return (uint32_t)a->nr_processes++;
 }
 
+/* Merging: the id of the process (comm, pid, tid), one an earlier session made or a new one. */
+static uint32_t process_id(struct aggregator *a, const char *comm, uint32_t pid, uint32_t tid,
+			   uint32_t label)
+{
+	const char *copy = strpool__intern(a->pool, comm ? comm : "");
+	uint64_t n = (uint64_t)pid << 32 | tid;
+	struct copy_entry *c = find_copy(a->process_copies, copy, NULL, n);
+	uint32_t id;
+
+	if (c)
+		return c->id;
+	id = new_process(a, comm, pid, tid, label);
+	add_copy(&a->process_copies, copy, NULL, n, id);
+	return id;
+}
+
 /* The head node's key: the label comm[-pid[/tid]], or with by_frame the process. */
 static uint32_t head_key(struct aggregator *a, const char *comm, uint32_t pid, uint32_t tid)
 {
@@ -378,7 +506,8 @@ static uint32_t head_key(struct aggregator *a, const char *comm, uint32_t pid, u
 		e->key = new_label(a, sb.buf, sb.len);
 		sbuf_release(&sb);
 		if (a->opts.by_frame)
-			e->key = new_process(a, comm, pid, tid, e->key);
+			e->key = a->merging ? process_id(a, comm, pid, tid, e->key) :
+					      new_process(a, comm, pid, tid, e->key);
 		HASH_ADD(hh, a->heads, k, sizeof(e->k), e);
 	}
 	a->last_comm = comm;
@@ -657,6 +786,8 @@ void aggregator__freeze(struct aggregator *a)
 	free(a->frame_table);
 	a->frame_table = NULL;
 	a->frame_table_size = 0;
+	clear_copies(&a->frame_copies);
+	clear_copies(&a->process_copies);
 }
 
 void aggregator__sum_subtrees(struct aggregator *a)

@@ -91,6 +91,14 @@ struct aggregator;
 /* Never NULL; opts is copied. */
 struct aggregator *aggregator__new(const struct aggregate_opts *opts);
 void aggregator__delete(struct aggregator *a);     /* accepts NULL */
+/*
+ * The samples added next come from another session (a recording merged
+ * with the ones before: command.h): forget what was keyed by the last
+ * one's pointers (its strings are gone). Frames and processes it made
+ * are found again by their text, with the same ids and labels, so the
+ * tree sums the stacks of every session as if they were one.
+ */
+void aggregator__new_session(struct aggregator *a);
 /* Add one sample; returns the node its stack ends at. BUG() after aggregator__freeze(). */
 uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs);
 /*

@@ -4,7 +4,7 @@
 #include "output/out-flamegraph.h"
 
 static const char *const flamegraph_usage[] = {
-	"usage: jitsym flamegraph [options] [perf.data]",
+	"usage: jitsym flamegraph [options] [perf.data...]",
 	"",
 	"Write an interactive SVG flame graph of the stacks 'jitsym fold' writes:",
 	"click to zoom, Ctrl-F to search; frames coloured by kernel, native, JIT",
@@ -13,6 +13,8 @@ static const char *const flamegraph_usage[] = {
 	"The root is at the top, callees below their callers, so the first",
 	"screenful shows the root and the busiest frames however deep the",
 	"deepest stack goes; scroll down for the deep ones.",
+	"",
+	"Several recordings make one graph of their stacks summed, as fold's.",
 	"",
 	NULL,
 };
@@ -81,6 +83,17 @@ static void flamegraph_prepare(void *ctx, struct command_opts *o)
 	cmd->fg = flamegraph__new(&cmd->opts);
 }
 
+/* Each recording's, before its samples: those of several are merged. */
+static int flamegraph_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct flamegraph_cmd *cmd = ctx;
+
+	(void)s;
+	(void)out;
+	flamegraph__new_recording(cmd->fg);
+	return 0;
+}
+
 static void flamegraph_sample(void *ctx, const struct resolved_sample *rs)
 {
 	struct flamegraph_cmd *cmd = ctx;
@@ -107,11 +120,13 @@ static void flamegraph_release(void *ctx)
 static const struct command flamegraph_command = {
 	.stacks = true,
 	.sample_anywhere = true,
+	.merges = true,
 	.usage = flamegraph_usage,
 	.options = flamegraph_options,
 	.weight_period = false,            /* count samples */
 	.parse = flamegraph_opt,
 	.prepare = flamegraph_prepare,
+	.start = flamegraph_start,
 	.sample = flamegraph_sample,
 	.finish = flamegraph_finish,
 	.release = flamegraph_release,

@@ -4,10 +4,13 @@
 #include "output/out-fold.h"
 
 static const char *const fold_usage[] = {
-	"usage: jitsym fold [options] [perf.data]",
+	"usage: jitsym fold [options] [perf.data...]",
 	"",
 	"Write one line per distinct call stack, 'comm;outer;...;leaf COUNT',",
 	"the input format of flamegraph.pl, inferno and speedscope.",
+	"",
+	"Several recordings (a fleet's, a day's) make one profile: their stacks",
+	"summed, each recording read with its own jitdumps and perf maps.",
 	"",
 	NULL,
 };
@@ -58,6 +61,17 @@ static void fold_prepare(void *ctx, struct command_opts *o)
 	cmd->folder = folder__new(&cmd->opts);
 }
 
+/* Each recording's, before its samples: those of several are merged. */
+static int fold_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct fold_cmd *cmd = ctx;
+
+	(void)s;
+	(void)out;
+	folder__new_recording(cmd->folder);
+	return 0;
+}
+
 static void fold_sample(void *ctx, const struct resolved_sample *rs)
 {
 	struct fold_cmd *cmd = ctx;
@@ -83,11 +97,13 @@ static void fold_release(void *ctx)
 static const struct command fold_command = {
 	.stacks = true,
 	.sample_anywhere = true,
+	.merges = true,
 	.usage = fold_usage,
 	.options = fold_options,
 	.weight_period = false,            /* count samples */
 	.parse = fold_opt,
 	.prepare = fold_prepare,
+	.start = fold_start,
 	.sample = fold_sample,
 	.finish = fold_finish,
 	.release = fold_release,

@@ -8,12 +8,16 @@
 #include <linux/perf_event.h>
 
 static const char *const pprof_usage[] = {
-	"usage: jitsym pprof [options] [perf.data]",
+	"usage: jitsym pprof [options] [perf.data...]",
 	"",
 	"Write a gzipped pprof profile (profile.proto) of one event, for",
 	"go tool pprof, Pyroscope and Parca: sample counts and periods per",
 	"stack, with functions, source lines and mappings. Standard output",
 	"is used only when it is not a terminal.",
+	"",
+	"Several recordings of one event (a fleet's, a day's) make one profile,",
+	"for a profile store: functions and mappings shared, each recording's",
+	"locations its own, the duration the sum of their spans.",
 	"",
 	NULL,
 };
@@ -40,6 +44,9 @@ static const struct cmd_option pprof_options[] = {
 struct pprof_cmd {
 	struct pprof_opts opts;
 	struct pprof_builder *b;
+	unsigned nr_started;        /* recordings begun */
+	char *first_event;          /* the first one's event (NULL: none) */
+	char *first_path;           /* and its path */
 };
 
 static int parse_labels(struct pprof_opts *o, const char *arg)
@@ -108,6 +115,20 @@ static int pprof_start(void *ctx, const struct session *s, FILE *out)
 	struct pprof_event ev;
 
 	(void)out;
+	if (cmd->nr_started++) {
+		/* a recording merged with those before: one sample type */
+		const char *name = a ? a->name : NULL;
+
+		if (!name != !cmd->first_event || (name && strcmp(name, cmd->first_event)))
+			return error("'%s' is of event '%s', '%s' of '%s': a profile has one "
+				     "sample type (--event NAME picks one they all have)",
+				     pd_reader__path(session__reader(s)), name ? name : "none",
+				     cmd->first_path, cmd->first_event ? cmd->first_event : "none");
+		pprof_builder__new_session(cmd->b);
+	} else {
+		cmd->first_event = a ? xstrdup(a->name) : NULL;
+		cmd->first_path = xstrdup(pd_reader__path(session__reader(s)));
+	}
 	if (a) {
 		session__sample_event(a, &se);
 		ev.name = se.name;
@@ -128,6 +149,15 @@ static void pprof_sample(void *ctx, const struct resolved_sample *rs)
 	pprof_builder__add(cmd->b, rs);
 }
 
+/* A recording merged with the next: its source lines' files go with its session. */
+static void pprof_input_end(void *ctx, const struct session *s)
+{
+	struct pprof_cmd *cmd = ctx;
+
+	(void)s;
+	pprof_builder__finish(cmd->b);
+}
+
 static int pprof_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct pprof_cmd *cmd = ctx;
@@ -142,12 +172,15 @@ static void pprof_release(void *ctx)
 	struct pprof_cmd *cmd = ctx;
 
 	pprof_builder__delete(cmd->b);
+	free(cmd->first_event);
+	free(cmd->first_path);
 }
 
 static const struct command pprof_command = {
 	.stacks = true,
 	/* its hook reads only the sample and its frames' views */
 	.sample_anywhere = true,
+	.merges = true,
 	.usage = pprof_usage,
 	.options = pprof_options,
 	.binary_output = "a gzipped profile",
@@ -155,6 +188,7 @@ static const struct command pprof_command = {
 	.prepare = pprof_prepare,
 	.start = pprof_start,
 	.sample = pprof_sample,
+	.input_end = pprof_input_end,
 	.finish = pprof_finish,
 	.release = pprof_release,
 };

@@ -9,12 +9,15 @@
 #include "output/out-report.h"
 
 static const char *const report_usage[] = {
-	"usage: jitsym report [options] [perf.data]",
+	"usage: jitsym report [options] [perf.data...]",
 	"",
 	"Write a flat profile as 'perf report --stdio --children' does: for each",
 	"command, DSO and symbol the share of samples with it anywhere in the",
 	"stack (Children) and as the leaf (Self). Marks: [k] kernel, [.] native,",
 	"[j] JIT code (its DSO column names the jitdump or perf map).",
+	"",
+	"Several recordings of one event make one report of their samples summed",
+	"(not with --source-lines, which reads one).",
 	"",
 	NULL,
 };
@@ -44,6 +47,10 @@ struct report_cmd {
 	struct report_opts opts;
 	struct reporter *reporter;
 	const char *event;        /* --event, or NULL: the recording's first */
+	unsigned nr_inputs;       /* recordings named */
+	unsigned nr_started;      /* recordings begun */
+	char *first_event;        /* the first one's event (NULL: none), and its path */
+	char *first_path;
 };
 
 static int parse_limit(const char *arg, size_t *limit)
@@ -87,6 +94,7 @@ static void report_prepare(void *ctx, struct command_opts *o)
 
 	cmd->opts.stack = o->stack;
 	cmd->event = o->in.session.filter.event;
+	cmd->nr_inputs = o->nr_inputs;
 	o->in.session.jit_lines = cmd->opts.source_lines;
 	/* symbols by ELF name, as perf report sorts them; --source-lines shows inlining */
 	o->in.session.no_inline = true;
@@ -104,6 +112,26 @@ static int report_start(void *ctx, const struct session *s, FILE *out)
 	const struct pd_reader *rd = session__reader(s);
 
 	(void)out;
+	if (cmd->opts.source_lines && cmd->nr_inputs > 1)
+		return error("--source-lines reads one recording, not %u", cmd->nr_inputs);
+	if (cmd->nr_started++) {
+		/* a recording merged with those before: periods of one event */
+		const char *name = cmd->event ? cmd->event :
+				   pd_reader__nr_attrs(rd) ? pd_reader__attr(rd, 0)->name : NULL;
+
+		if (!name != !cmd->first_event || (name && strcmp(name, cmd->first_event)))
+			return error("'%s' is of event '%s', '%s' of '%s': a report sums one "
+				     "event's samples (--event NAME picks one they all have)",
+				     pd_reader__path(rd), name ? name : "none", cmd->first_path,
+				     cmd->first_event ? cmd->first_event : "none");
+		reporter__new_recording(cmd->reporter);
+	} else {
+		const char *name = cmd->event ? cmd->event :
+				   pd_reader__nr_attrs(rd) ? pd_reader__attr(rd, 0)->name : NULL;
+
+		cmd->first_event = name ? xstrdup(name) : NULL;
+		cmd->first_path = xstrdup(pd_reader__path(rd));
+	}
 	/* the header names the event even when no sample was kept */
 	if (cmd->event)
 		reporter__set_event(cmd->reporter, cmd->event);
@@ -133,10 +161,13 @@ static void report_release(void *ctx)
 	struct report_cmd *cmd = ctx;
 
 	reporter__delete(cmd->reporter);
+	free(cmd->first_event);
+	free(cmd->first_path);
 }
 
 static const struct command report_command = {
 	.sample_anywhere = true,            /* but not with --source-lines */
+	.merges = true,
 	.usage = report_usage,
 	.help_column = 26,
 	.options = report_options,

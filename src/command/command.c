@@ -37,9 +37,12 @@ struct command_run {
 	FILE *out;                 /* its stream */
 	int status;                /* the failure that stopped the run, or EXIT_OK */
 	bool write_failed;         /* finish() could not write */
-	const char *inputs[2];     /* with nr_inputs 2: BASE and NEW */
+	const char **inputs;       /* the recordings, in order: argv's, or &opts.in.path */
+	unsigned nr_inputs;        /* of them: 1, 2 for nr_inputs 2, 1..N for merges */
 	unsigned input;            /* the one being read */
 	bool started;              /* its start hook ran: it could be opened */
+	bool any_started;          /* merges: some input's start hook ran */
+	bool finished;             /* merges: finish() ran */
 };
 
 /*
@@ -195,8 +198,24 @@ static int two_inputs(struct command_run *run, int argc, char **argv, const char
 		return argc - optind > 2 ? error("unexpected argument '%s'", argv[optind + 2]) :
 		       error("'%s' needs two recordings: jitsym %s BASE.data NEW.data",
 			     run->name, run->name);
-	run->inputs[0] = argv[optind];
-	run->inputs[1] = argv[optind + 1];
+	run->inputs = (const char **)argv + optind;
+	run->nr_inputs = 2;
+	return 0;
+}
+
+/*
+ * A command that merges: every argument left a recording, or the one of
+ * -i (perf.data by default) when there is none.
+ */
+static int many_inputs(struct command_run *run, int argc, char **argv)
+{
+	if (optind < argc) {
+		run->inputs = (const char **)argv + optind;
+		run->nr_inputs = (unsigned)(argc - optind);
+	} else {
+		run->inputs = &run->opts.in.path;
+		run->nr_inputs = 1;
+	}
 	return 0;
 }
 
@@ -223,10 +242,13 @@ static int parse_argv(struct command_run *run, int argc, char **argv)
 		return ret;
 	if (run->c->nr_inputs == 2)
 		return two_inputs(run, argc, argv, dflt);
+	if (run->c->merges)
+		return many_inputs(run, argc, argv);
 	if (optind < argc)
 		run->opts.in.path = argv[optind++];
 	if (optind < argc)
-		return error("unexpected argument '%s'", argv[optind]);
+		return error("unexpected argument '%s': '%s' reads one recording "
+			     "(fold, flamegraph, pprof and report merge several)", argv[optind], run->name);
 	return 0;
 }
 
@@ -275,6 +297,7 @@ static void run_start(void *ctx, const struct session *s)
 	struct command_run *run = ctx;
 
 	run->started = true;
+	run->any_started = true;
 	if (!run->output && open_output(run))
 		run->status = EXIT_OUTPUT;
 	else if (run->c->start && run->c->start(run->ctx, s, run->out))
@@ -296,8 +319,49 @@ static void run_finish(void *ctx, const struct session *s)
 
 	if (run->c->nr_inputs == 2 && run->input == 0)
 		return;    /* after the last input only */
+	if (run->c->merges && run->input + 1 < run->nr_inputs) {
+		if (run->c->input_end)
+			run->c->input_end(run->ctx, s);
+		return;    /* finish after the last input only (or run_merged()'s) */
+	}
+	run->finished = true;
+	/* what finish() says is about the output, not the last recording */
+	if (run->c->merges)
+		msg_set_context(NULL);
 	if (run->c->finish && run->c->finish(run->ctx, s, run->out))
 		run->write_failed = true;
+	if (run->c->merges && run->nr_inputs > 1)
+		msg_set_context(run->inputs[run->input]);
+}
+
+/*
+ * Read each recording in turn through the same hooks, then finish once:
+ * in the last session (as for one recording), or when the last could
+ * not be read, after it with no session. A recording that
+ * cannot be read, whole or in part, is an input error (exit EXIT_INPUT),
+ * the others still merged and written; a filter one of them cannot
+ * apply (SESSION_BAD_FILTER) stops the run as a usage error. A session's
+ * own return: 0, or -1 for an input error.
+ */
+static int run_merged(struct command_run *run, const struct session_hooks *hooks)
+{
+	int ret = 0, r;
+
+	for (run->input = 0; run->input < run->nr_inputs && run->status == EXIT_OK; run->input++) {
+		/* with several, each message names the recording it is about */
+		if (run->nr_inputs > 1)
+			msg_set_context(run->inputs[run->input]);
+		r = session__run(run->inputs[run->input], &run->opts.in.session, hooks);
+		msg_set_context(NULL);
+		if (r == SESSION_BAD_FILTER && run->status == EXIT_OK)
+			run->status = EXIT_USAGE;
+		else if (r)
+			ret = -1;
+	}
+	if (run->any_started && !run->finished && run->status == EXIT_OK && run->c->finish &&
+	    run->c->finish(run->ctx, NULL, run->out))
+		run->write_failed = true;
+	return ret;
 }
 
 /* Read the recording through the command; the exit status. */
@@ -313,6 +377,7 @@ static int run_session(struct command_run *run)
 	int ret;
 
 	progress__set_output(in->output);
+	run->opts.nr_inputs = run->nr_inputs ? run->nr_inputs : 1;
 	if (run->c->prepare)
 		run->c->prepare(run->ctx, &run->opts);
 	if (run->c->nr_inputs == 2) {
@@ -325,6 +390,8 @@ static int run_session(struct command_run *run)
 			if (!run->started && run->status == EXIT_OK)
 				run->status = EXIT_INPUT;
 		}
+	} else if (run->c->merges) {
+		ret = run_merged(run, &hooks);
 	} else {
 		ret = session__run(in->path, &in->session, &hooks);
 	}

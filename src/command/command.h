@@ -15,7 +15,17 @@
  *     the same hooks: start() once per input (the output opened before
  *     the first), finish() once, after the last. An input that cannot be
  *     opened ends the run (EXIT_INPUT, nothing written); damage in either
- *     still lets finish() write, and exits EXIT_INPUT;
+ *     still lets finish() write, and exits EXIT_INPUT.
+ *     A command that merges (merges: fold, flamegraph, pprof, report) reads each
+ *     recording named (one or more; none: -i or perf.data) the same way,
+ *     in order, each with its own side files (a session each), and calls
+ *     finish() once, in the last session, or after it with s NULL when
+ *     the last recording could not be read: what the command keeps must
+ *     outlive each session (aggregator__new_session()). An
+ *     input that cannot be opened or is damaged makes the exit
+ *     EXIT_INPUT, the others still merged and written (the rule of one
+ *     damaged recording); a filter a recording cannot apply
+ *     (SESSION_BAD_FILTER) stops the run, EXIT_USAGE, nothing written;
  *  4. finish() writes what it collected (also after damage: the part
  *     read before it), then the output is closed and the exit status
  *     chosen from enum jitsym_exit (msg.h). The output is an outfile
@@ -56,6 +66,7 @@ struct command_opts {
 	struct input_opts in;      /* prepare() may set in.session.jit_lines */
 	/* --include-pid, --include-tid, --no-kernel, --weight (sum periods or count samples) */
 	struct stack_opts stack;
+	unsigned nr_inputs;        /* the recordings named: 1, 2 (diff), or 1..N (merges) */
 };
 
 struct command {
@@ -74,6 +85,11 @@ struct command {
 	bool stacks;                     /* writes whole stacks: session_opts.stacks */
 	/* 0: one recording (-i or [perf.data]); 2: two, BASE and NEW, both named */
 	unsigned nr_inputs;
+	/*
+	 * With nr_inputs 0: it merges the recordings named (one or more;
+	 * none: -i or perf.data) into one output, as step 3 says.
+	 */
+	bool merges;
 	/*
 	 * Its sample hook reads only the resolved_sample and its own state
 	 * (handoff.h): with --threads, it runs on a second thread. prepare()
@@ -97,11 +113,20 @@ struct command {
 	void (*prepare)(void *ctx, struct command_opts *o);
 	/*
 	 * Header read, output open; -1 after error() to stop (a usage error).
-	 * With nr_inputs 2, once per input, in order. NULL: none.
+	 * With nr_inputs 2 or merges, once per input, in order. NULL: none.
 	 */
 	int (*start)(void *ctx, const struct session *s, FILE *out);
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
-	/* After the last sample, session state still there; -1 when writing out failed. */
+	/*
+	 * merges: after each recording's samples but the last one's, its
+	 * session still there (what is kept of it let go). NULL: none.
+	 */
+	void (*input_end)(void *ctx, const struct session *s);
+	/*
+	 * After the last sample, session state still there (merges: s may
+	 * be NULL, when the last recording could not be read); -1 when
+	 * writing out failed.
+	 */
 	int (*finish)(void *ctx, const struct session *s, FILE *out);
 	/* Free what prepare() and the hooks made; called whenever prepare() may have been. */
 	void (*release)(void *ctx);

@@ -27,6 +27,7 @@ static void (*sink)(const char *line);
 static int muted;
 static void (*flush_fn)(void *ctx);
 static void *flush_ctx;
+static const char *context;     /* msg_set_context()'s recording, or NULL */
 
 void msg_mute(bool on)
 {
@@ -65,16 +66,27 @@ static void print_line(const char *line)
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	char line[4096];
-	int n;
+	char body[4096], quoted[1024], line[sizeof(body) + sizeof(quoted) + 32];
 
 	pthread_mutex_lock(&lock);
 	if (!muted) {
-		n = snprintf(line, sizeof(line), "jitsym: %s", prefix);
-		if (n >= 0 && (size_t)n < sizeof(line))
-			vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+		vsnprintf(body, sizeof(body), fmt, ap);
+		/* the recording, unless the message quotes it already */
+		if (context)
+			snprintf(quoted, sizeof(quoted), "'%s'", context);
+		if (context && !strstr(body, quoted))
+			snprintf(line, sizeof(line), "jitsym: %s%s: %s", prefix, quoted, body);
+		else
+			snprintf(line, sizeof(line), "jitsym: %s%s", prefix, body);
 		print_line(line);
 	}
+	pthread_mutex_unlock(&lock);
+}
+
+void msg_set_context(const char *recording)
+{
+	pthread_mutex_lock(&lock);
+	context = recording;
 	pthread_mutex_unlock(&lock);
 }
 

@@ -60,6 +60,13 @@ void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void bug_fl(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
+/*
+ * Until the next call, every message names recording (a path) first,
+ * "jitsym: warning: 'a.data': ...", unless it quotes it already; NULL:
+ * none. command.c sets it while each of several merged recordings is
+ * read. recording must outlive the call.
+ */
+void msg_set_context(const char *recording);
 /* Send each message line (no newline) to fn instead of stderr; NULL restores stderr. For tests. */
 void msg_set_sink(void (*fn)(const char *line));
 /*

@@ -105,6 +105,11 @@ static void note_unit(struct flamegraph *fg, const struct resolved_sample *rs)
 	}
 }
 
+void flamegraph__new_recording(struct flamegraph *fg)
+{
+	aggregator__new_session(fg->agg);
+}
+
 void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs)
 {
 	if (fg->opts.stack.weight_period)

@@ -69,6 +69,8 @@ struct flamegraph;
 struct flamegraph *flamegraph__new(const struct flamegraph_opts *opts);
 void flamegraph__delete(struct flamegraph *fg);    /* accepts NULL */
 void flamegraph__add(struct flamegraph *fg, const struct resolved_sample *rs);
+/* The next samples are another recording's, merged with the ones before (aggregator__new_session()). */
+void flamegraph__new_recording(struct flamegraph *fg);
 /*
  * Write the SVG; 0, or -1 when writing failed (out's error flag is set:
  * input_opts__close_output() reports it, once). Says with

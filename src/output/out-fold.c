@@ -37,6 +37,11 @@ void folder__delete(struct folder *f)
 	free(f);
 }
 
+void folder__new_recording(struct folder *f)
+{
+	aggregator__new_session(f->agg);
+}
+
 void folder__add(struct folder *f, const struct resolved_sample *rs)
 {
 	aggregator__add(f->agg, rs);

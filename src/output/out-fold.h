@@ -32,6 +32,8 @@ struct folder;
 struct folder *folder__new(const struct fold_opts *opts);
 void folder__delete(struct folder *f);      /* accepts NULL */
 void folder__add(struct folder *f, const struct resolved_sample *rs);
+/* The next samples are another recording's, merged with the ones before (aggregator__new_session()). */
+void folder__new_recording(struct folder *f);
 /*
  * Write all stacks; 0, or -1 when writing failed (out's error flag is
  * set: input_opts__close_output() reports it, once).

@@ -186,7 +186,8 @@ struct pprof_builder {
 	size_t loc_table_size;          /* a power of two */
 	struct loc_class **class_chunks;   /* CLASS_CHUNK_BITS a chunk */
 	size_t nr_classes, alloc_class_chunks;
-	struct index_table class_table;
+	struct index_table class_table;   /* classes first_class.. : this session's */
+	size_t first_class;
 	uint32_t *loc_cache;            /* 1 << LOC_CACHE_BITS ids, 0: empty */
 	struct last_frames last[1u << LAST_THREAD_BITS];
 	struct frame_key *frame_keys;   /* the sample's, leaf first */
@@ -209,8 +210,9 @@ struct pprof_builder {
 	bool has_period;                /* PERF_SAMPLE_PERIOD */
 	/* totals */
 	uint64_t nr_samples, period_sum;
-	uint64_t first_time, last_time;
+	uint64_t first_time, last_time;   /* this session's samples' */
 	bool have_time;
+	uint64_t duration_before;       /* the earlier sessions' spans, summed */
 };
 
 static inline struct function *func_at(const struct pprof_builder *b, size_t i)

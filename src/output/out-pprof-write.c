@@ -223,10 +223,12 @@ int pprof_builder__write(struct pprof_builder *b, FILE *out)
 	 * perf's sample times are not wall-clock time (with -k 1 they are
 	 * CLOCK_MONOTONIC, time since boot), and readers take time_nanos as
 	 * Unix time (Pyroscope and Parca file the profile under it): leave
-	 * it 0, "unknown". The duration is what the samples span.
+	 * it 0, "unknown". The duration is what the samples span; for
+	 * merged recordings, each its own clock, the sum of their spans.
 	 */
 	p.time_nanos = 0;
-	p.duration_nanos = b->have_time ? (int64_t)(b->last_time - b->first_time) : 0;
+	p.duration_nanos = (int64_t)(b->duration_before +
+				     (b->have_time ? b->last_time - b->first_time : 0));
 
 	/* field 3; the locations (4) and functions (5), streamed; then the rest */
 	maps.mapping = mapping_list(b);

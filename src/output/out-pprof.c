@@ -46,8 +46,9 @@ static uint64_t ptr_hash(const void *a, const void *b)
 	return h ^ h >> 32;
 }
 
-/* Double t's size, placing indices 0..nr-1 again by hash(b, index). */
-static void index_table_grow(struct index_table *t, size_t nr, const struct pprof_builder *b,
+/* Double t's size, placing indices first..nr-1 again by hash(b, index). */
+static void index_table_grow(struct index_table *t, size_t first, size_t nr,
+			     const struct pprof_builder *b,
 			     uint64_t (*hash)(const struct pprof_builder *, size_t))
 {
 	size_t size = t->size ? 2 * t->size : 1024, mask = size - 1, i, pos;
@@ -55,7 +56,7 @@ static void index_table_grow(struct index_table *t, size_t nr, const struct ppro
 	free(t->slots);
 	t->slots = xcalloc(size, sizeof(*t->slots));
 	t->size = size;
-	for (i = 0; i < nr; i++) {
+	for (i = first; i < nr; i++) {
 		for (pos = hash(b, i) & mask; t->slots[pos]; pos = (pos + 1) & mask)
 			;
 		t->slots[pos] = (uint32_t)(i + 1);
@@ -83,7 +84,7 @@ int64_t pprof_builder__str_index(struct pprof_builder *b, const char *s)
 
 	s = strpool__intern(b->pool, s ? s : "");
 	if (2 * (b->nr_strings + 1) > b->str_table.size)
-		index_table_grow(&b->str_table, b->nr_strings, b, str_hash);
+		index_table_grow(&b->str_table, 0, b->nr_strings, b, str_hash);
 	mask = b->str_table.size - 1;
 	for (pos = ptr_hash(s, NULL) & mask; b->str_table.slots[pos]; pos = (pos + 1) & mask)
 		if (b->str_keys[b->str_table.slots[pos] - 1] == s)
@@ -183,6 +184,27 @@ void pprof_builder__start(struct pprof_builder *b, const struct pprof_event *ev)
 		b->freq = false;
 		b->sample_period = 0;
 	}
+}
+
+void pprof_builder__new_session(struct pprof_builder *b)
+{
+	size_t i;
+
+	/* classes are keyed by the session's pointers: the earlier ones are not looked up */
+	b->first_class = b->nr_classes;
+	memset(b->class_table.slots, 0, b->class_table.size * sizeof(*b->class_table.slots));
+	memset(b->loc_cache, 0, (1u << LOC_CACHE_BITS) * sizeof(*b->loc_cache));
+	for (i = 0; i < ARRAY_SIZE(b->last); i++) {
+		b->last[i].thread = 0;
+		b->last[i].nr = 0;
+	}
+	memset(b->leaf_cache, 0, sizeof(b->leaf_cache));
+	b->last_comm = NULL;
+	b->last_pid_index = 0;
+	/* each recording's own clock: the profile's duration sums their spans */
+	if (b->have_time)
+		b->duration_before += b->last_time - b->first_time;
+	b->have_time = false;
 }
 
 void pprof_builder__finish(struct pprof_builder *b)
@@ -344,7 +366,7 @@ static uint32_t function_id(struct pprof_builder *b, const char *name, const cha
 	name = strpool__intern(b->pool, name);
 	file = strpool__intern(b->pool, file ? file : "");
 	if (2 * (b->nr_funcs + 1) > b->func_table.size)
-		index_table_grow(&b->func_table, b->nr_funcs, b, func_hash);
+		index_table_grow(&b->func_table, 0, b->nr_funcs, b, func_hash);
 	mask = b->func_table.size - 1;
 	for (pos = ptr_hash(name, file) & mask; b->func_table.slots[pos]; pos = (pos + 1) & mask) {
 		fn = func_at(b, b->func_table.slots[pos] - 1);
@@ -499,8 +521,8 @@ static uint32_t class_id(struct pprof_builder *b, const struct frame *f,
 	c.elf_delta = key->elf_addr ? key->elf_addr - key->ip : 0;
 	c.kind = key->kind;
 	c.region = frame_region(f);
-	if (2 * (b->nr_classes + 1) > b->class_table.size)
-		index_table_grow(&b->class_table, b->nr_classes, b, class_hash);
+	if (2 * (b->nr_classes - b->first_class + 1) > b->class_table.size)
+		index_table_grow(&b->class_table, b->first_class, b->nr_classes, b, class_hash);
 	mask = b->class_table.size - 1;
 	for (pos = class_key_hash(&c) & mask; (id = b->class_table.slots[pos]);
 	     pos = (pos + 1) & mask)

@@ -68,8 +68,19 @@ struct pprof_event {
  */
 void pprof_builder__start(struct pprof_builder *b, const struct pprof_event *ev);
 void pprof_builder__add(struct pprof_builder *b, const struct resolved_sample *rs);
-/* After the last sample, while the session's object views are still there. */
+/*
+ * After the last sample, while the session's object views are still
+ * there; with merged recordings after each one's, before the next start.
+ */
 void pprof_builder__finish(struct pprof_builder *b);
+/*
+ * Before the start of another recording's session, merged with the ones
+ * before (command.h): forget what was keyed by the last one's pointers.
+ * Functions, mappings (by file and load bias) and strings are shared;
+ * locations are the recording's own (its addresses). The duration is
+ * the sum of each recording's span.
+ */
+void pprof_builder__new_session(struct pprof_builder *b);
 
 /*
  * Write the gzipped profile; 0, or -1 when writing failed (out's error

@@ -190,6 +190,13 @@ static void add_leaf(struct reporter *r, struct row *row, const struct frame *f,
 	l->weight += w;
 }
 
+void reporter__new_recording(struct reporter *r)
+{
+	if (r->opts.source_lines)
+		BUG("reporter__new_recording() with source lines");
+	aggregator__new_session(r->agg);
+}
+
 void reporter__add(struct reporter *r, const struct resolved_sample *rs)
 {
 	uint64_t w = r->opts.stack.weight_period ? rs->facts.period : 1;

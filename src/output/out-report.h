@@ -55,6 +55,12 @@ void reporter__delete(struct reporter *r);      /* accepts NULL */
 void reporter__set_event(struct reporter *r, const char *name);
 void reporter__add(struct reporter *r, const struct resolved_sample *rs);
 /*
+ * The next samples are another recording's, merged with the ones before
+ * (aggregator__new_session()); not with source_lines, whose leaves are
+ * the session's files.
+ */
+void reporter__new_recording(struct reporter *r);
+/*
  * Write the header and rows; 0, or -1 when writing failed (out's error
  * flag is set: input_opts__close_output() reports it, once).
  */
