@@ -36,29 +36,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* The whole of a file, or NULL. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	unsigned char *p = NULL;
-	long n;
-
-	*len = 0;
-	if (!fp)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && fseek(fp, 0, SEEK_SET) == 0) {
-		p = xmalloc((size_t)n);
-		if (fread(p, 1, (size_t)n, fp) != (size_t)n) {
-			free(p);
-			p = NULL;
-		} else {
-			*len = (size_t)n;
-		}
-	}
-	fclose(fp);
-	return p;
-}
-
 /* Section name's header in path: false when it has none. */
 static bool section(const char *path, const char *name, GElf_Shdr *out)
 {
@@ -177,7 +154,7 @@ static uint64_t corrupt_copy(const char *copy, const GElf_Shdr *text, const char
 	if (strcmp(scn, ".debug_info"))
 		T("the garbled section is not inflated", inflated(&bad) + 1 == inflated_good);
 #endif
-	before = slurp(path, &len_before);
+	before = slurp_file(path, &len_before);
 	pool = strpool__new();
 	inl = inline_cache__new(pool, true);
 	for (addr = text->sh_addr; addr < text->sh_addr + text->sh_size; addr++) {
@@ -188,7 +165,7 @@ static uint64_t corrupt_copy(const char *copy, const GElf_Shdr *text, const char
 	}
 	inline_cache__delete(inl);
 	strpool__delete(pool);
-	after = slurp(path, &len_after);
+	after = slurp_file(path, &len_after);
 	T("the garbled file is unchanged by the lookups",
 	  before && after && len_before == len_after && !memcmp(before, after, len_after));
 	free(before);
@@ -228,7 +205,7 @@ int main(void)
 	T("the copy's .debug_line is compressed",
 	  section(copy, ".debug_line", &line) && (line.sh_flags & SHF_COMPRESSED));
 	T("inl-main has a .text", section(orig, ".text", &text) && text.sh_size);
-	before = slurp(copy, &len_before);
+	before = slurp_file(copy, &len_before);
 #ifdef HAVE_LIBDEFLATE
 	inflated_good = inflated(&(struct obj_view){ .path = copy, .file = copy, .symfile = copy });
 	printf("# %zu sections inflated with libdeflate\n", inflated_good);
@@ -277,7 +254,7 @@ int main(void)
 	inline_cache__delete(inl);
 	strpool__delete(pool);
 
-	after = slurp(copy, &len_after);
+	after = slurp_file(copy, &len_after);
 	T("the file is unchanged by the lookups",
 	  before && after && len_before == len_after && !memcmp(before, after, len_after));
 	free(before);

@@ -30,27 +30,6 @@
 
 static struct strpool *pool;
 
-/* The whole of a file, or NULL. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	unsigned char *p = NULL;
-	long n;
-
-	if (!fp)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && fseek(fp, 0, SEEK_SET) == 0) {
-		p = xmalloc((size_t)n);
-		if (fread(p, 1, (size_t)n, fp) != (size_t)n) {
-			free(p);
-			p = NULL;
-		}
-		*len = (size_t)n;
-	}
-	fclose(fp);
-	return p;
-}
-
 /* Section sect's address range in an ELF64 file image: false when it has none. */
 static bool section_range(const unsigned char *p, size_t len, const char *sect, uint64_t *start,
 			  uint64_t *end)
@@ -169,7 +148,7 @@ static void test_inline__section(const char *path, const char *name, const char 
 	size_t len = 0, n, i;
 	char *what;
 
-	img = slurp(path, &len);
+	img = slurp_file(path, &len);
 	if (!img || !section_range(img, len, sect, &start, &end)) {
 		what = xasprintf("%s: has %s", name, sect);
 		T(what, optional && img);
@@ -338,7 +317,7 @@ int main(void)
 	}
 
 	path = xasprintf("%s/tests/golden/inline-synth/symfs/usr/bin/inl-main", srcdir);
-	img = slurp(path, &len);
+	img = slurp_file(path, &len);
 	free(path);
 	T("inl-main is readable", img && len > sizeof(Elf64_Ehdr));
 	if (img && len > sizeof(Elf64_Ehdr)) {

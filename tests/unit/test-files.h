@@ -26,6 +26,29 @@ static inline void write_file(const char *path, const void *data, size_t len)
 		die("cannot write '%s'", path);
 }
 
+/* The whole of a file in a heap buffer, or NULL (missing, empty or unreadable). */
+static inline unsigned char *slurp_file(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *p = NULL;
+	long n;
+
+	*len = 0;
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && fseek(fp, 0, SEEK_SET) == 0) {
+		p = xmalloc((size_t)n);
+		if (fread(p, 1, (size_t)n, fp) != (size_t)n) {
+			free(p);
+			p = NULL;
+		} else {
+			*len = (size_t)n;
+		}
+	}
+	fclose(fp);
+	return p;
+}
+
 /* Run a shell command with its output discarded; system()'s status. */
 static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int sh(const char *fmt, ...)
