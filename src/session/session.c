@@ -174,9 +174,8 @@ static void push_inlines(struct session *s, size_t *nr, bool unwound)
 	size_t at = st_add(fb->nr, *nr - 1), n;
 	const char *const *names;
 
-	/* only native frames (and a vmlinux's) have answers (inline.h): no call for a JIT frame */
-	if (!s->inlines || (fb->v[at].kind != FRAME_NATIVE && fb->v[at].kind != FRAME_KERNEL) ||
-	    !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
+	/* inline__lookup() is inlined: a JIT frame costs its first test */
+	if (!s->inlines || !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
 		return;
 	if (n == 1) {
 		/* nothing inlined here (most frames): at most the name, without copying the frame */
