@@ -3,6 +3,10 @@
 LC_ALL=C
 TZ=UTC
 export LC_ALL TZ
+# jitsym's DWARF cache (src/resolve/dwarf-cache.h) off: no test writes to
+# ~/.cache or reads what an earlier run left there; t-dwarf-cache turns it on.
+JITSYM_CACHE_DIR=
+export JITSYM_CACHE_DIR
 : "${abs_top_builddir:=$(pwd)}"
 : "${abs_top_srcdir:=$(cd "${srcdir:-.}" && pwd)}"
 JITSYM=${JITSYM:-$abs_top_builddir/jitsym}

@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "resolve/dwarf-file.h"
+#include "resolve/dwarf-cache.h"
 #include "common/bsearch.h"
 
 #include <dwarf.h>
@@ -29,6 +30,8 @@ static void dwarf_file__close(struct dwarf_file *df)
 		close(df->fd);
 	while (df->nr_inflated)
 		free(df->inflated[--df->nr_inflated]);
+	dwarf_cache__close(df->cached);
+	df->cached = NULL;
 	df->dw = NULL;
 	df->elf = NULL;
 	df->fd = -1;
@@ -128,78 +131,139 @@ static void hide_unread_sections(Elf *elf, bool lines)
  * As for hide_unread_sections(): the descriptor is
  * ELF_C_READ_MMAP_PRIVATE and never written. A section this cannot
  * inflate (other compression, absurd size, corrupt stream) is left as it
- * was, for libdw to inflate or refuse as it always has.
+ * was, for libdw to inflate or refuse as it always has. What is inflated
+ * here is kept in the DWARF cache (dwarf-cache.h) for the next run, and a
+ * section the cache has is mapped from it instead: its buffer is then the
+ * cache's read-only mapping (df->cached), unmapped after elf_end() too.
  */
-static void *inflate_section(struct libdeflate_decompressor *d, Elf *elf, Elf_Scn *scn,
-			     size_t *size, uint64_t *align)
+static void *inflate_section(struct libdeflate_decompressor *d, Elf_Data *data, size_t hdr,
+			     const GElf_Chdr *chdr)
 {
-	GElf_Chdr chdr;
-	Elf_Data *data;
-	size_t hdr, in;
+	size_t in = data->d_size - hdr;
 	void *out;
 
-	if (!gelf_getchdr(scn, &chdr) || chdr.ch_type != ELFCOMPRESS_ZLIB ||
-	    !(data = elf_getdata(scn, NULL)) || !data->d_buf)
-		return NULL;
-	hdr = gelf_getclass(elf) == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
-	if (data->d_size <= hdr)
-		return NULL;
-	in = data->d_size - hdr;
 	/* zlib cannot expand more than ~1032x; real DWARF is 3-8x */
-	if (!chdr.ch_size || chdr.ch_size > ((uint64_t)1 << 32) ||
-	    chdr.ch_size > (uint64_t)in * 16 + (1u << 20))
+	if (!chdr->ch_size || chdr->ch_size > ((uint64_t)1 << 32) ||
+	    chdr->ch_size > (uint64_t)in * 16 + (1u << 20))
 		return NULL;
-	out = malloc(chdr.ch_size);
+	out = malloc(chdr->ch_size);
 	if (!out)
 		return NULL;
 	/* NULL actual size: anything but exactly ch_size bytes fails */
 	if (libdeflate_zlib_decompress(d, (const char *)data->d_buf + hdr, in, out,
-				       chdr.ch_size, NULL) != LIBDEFLATE_SUCCESS) {
+				       chdr->ch_size, NULL) != LIBDEFLATE_SUCCESS) {
 		free(out);
 		return NULL;
 	}
-	*size = chdr.ch_size;
-	*align = chdr.ch_addralign;
 	return out;
 }
 
+/* The file's GNU build id, from its notes (a debug file keeps them); 0 when none. */
+static size_t file_build_id(Elf *elf, const uint8_t **bid)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, next, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		while (off < data->d_size &&
+		       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((const char *)data->d_buf + name_off, "GNU", 4) &&
+			    nh.n_descsz > 0 && nh.n_descsz <= 32) {
+				*bid = (const uint8_t *)data->d_buf + desc_off;
+				return nh.n_descsz;
+			}
+			off = next;
+		}
+	}
+	return 0;
+}
+
+/* Hand libdw buf (size bytes) as scn's data, stored uncompressed. */
+static void install(Elf_Scn *scn, GElf_Shdr *shdr, Elf_Data *data, void *buf, size_t size,
+		    uint64_t align)
+{
+	data->d_buf = buf;
+	data->d_size = size;
+	data->d_type = ELF_T_BYTE;
+	data->d_align = align ? align : 1;
+	shdr->sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+	shdr->sh_size = size;
+	shdr->sh_addralign = data->d_align;
+	gelf_update_shdr(scn, shdr);
+}
+
+/*
+ * The sections are taken from the DWARF cache (dwarf-cache.h) when it has
+ * them for this file's build id, their checksum the one each zlib stream
+ * ends with; the rest are inflated, and when any was, the entry is written
+ * with every section of this handle, for the next run.
+ */
 static void inflate_sections(struct dwarf_file *df, bool lines)
 {
 	struct libdeflate_decompressor *d = NULL;
+	struct dwarf_cache_put put[DWARF_CACHE_MAX_SECTIONS];
+	size_t nr_put = 0, shstrndx, hdr, bid_len = 0;
+	bool wrote_new = false;
+	const uint8_t *bid = NULL;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
-	size_t shstrndx, size;
-	uint64_t align;
-	Elf_Data *data;
 	const char *name;
-	void *buf;
 
 	if (elf_getshdrstrndx(df->elf, &shstrndx) != 0)
 		return;
+	hdr = gelf_getclass(df->elf) == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
+	if (dwarf_cache__enabled() && (bid_len = file_build_id(df->elf, &bid)))
+		df->cached = dwarf_cache__open(bid, bid_len);
 	while ((scn = elf_nextscn(df->elf, scn))) {
+		const unsigned char *tail;
+		const void *from_cache;
+		GElf_Chdr chdr;
+		Elf_Data *data;
+		uint32_t adler;
+		void *buf;
+
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
 		    !(shdr.sh_flags & SHF_COMPRESSED) ||
 		    !(name = elf_strptr(df->elf, shstrndx, shdr.sh_name)) ||
 		    strncmp(name, ".debug_", 7) || !section_needed(name, lines))
 			continue;
-		if (!d && !(d = libdeflate_alloc_decompressor()))
-			return;
-		if (!(buf = inflate_section(d, df->elf, scn, &size, &align)))
+		if (!gelf_getchdr(scn, &chdr) || chdr.ch_type != ELFCOMPRESS_ZLIB ||
+		    !(data = elf_getdata(scn, NULL)) || !data->d_buf || data->d_size <= hdr + 6)
 			continue;
-		data = elf_getdata(scn, NULL);
-		data->d_buf = buf;
-		data->d_size = size;
-		data->d_type = ELF_T_BYTE;
-		data->d_align = align ? align : 1;
-		shdr.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
-		shdr.sh_size = size;
-		shdr.sh_addralign = data->d_align;
-		gelf_update_shdr(scn, &shdr);
-		ALLOC_GROW(df->inflated, df->nr_inflated + 1, df->alloc_inflated);
-		df->inflated[df->nr_inflated++] = buf;
+		/* a zlib stream ends with the Adler-32 of what it inflates to, big-endian */
+		tail = (const unsigned char *)data->d_buf + data->d_size - 4;
+		adler = (uint32_t)tail[0] << 24 | (uint32_t)tail[1] << 16 | (uint32_t)tail[2] << 8 |
+			tail[3];
+		from_cache = dwarf_cache__section(df->cached, name, chdr.ch_size, adler);
+		if (from_cache) {
+			buf = (void *)from_cache;      /* libdw only reads it */
+		} else {
+			if (!d && !(d = libdeflate_alloc_decompressor()))
+				break;
+			if (!(buf = inflate_section(d, data, hdr, &chdr)))
+				continue;
+			ALLOC_GROW(df->inflated, df->nr_inflated + 1, df->alloc_inflated);
+			df->inflated[df->nr_inflated++] = buf;
+			wrote_new = true;
+		}
+		install(scn, &shdr, data, buf, chdr.ch_size, chdr.ch_addralign);
+		if (nr_put < ARRAY_SIZE(put))
+			put[nr_put++] = (struct dwarf_cache_put){
+				.name = name, .data = buf, .size = chdr.ch_size, .adler = adler,
+			};
 	}
 	if (d)
 		libdeflate_free_decompressor(d);
+	if (wrote_new && bid_len)
+		dwarf_cache__write(bid, bid_len, put, nr_put);
 }
 #endif
 

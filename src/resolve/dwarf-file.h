@@ -32,6 +32,7 @@ struct cu_range {
 };
 
 struct cu_scopes;
+struct dwarf_cache_map;
 
 struct dwarf_file {
 	const struct obj_view *obj;  /* key of its owner's table */
@@ -41,6 +42,7 @@ struct dwarf_file {
 	Dwarf *dw;              /* NULL: no usable DWARF */
 	void **inflated;        /* sections inflated for libdw: freed after elf_end() */
 	size_t nr_inflated, alloc_inflated;
+	struct dwarf_cache_map *cached;   /* sections read from the DWARF cache, mapped */
 	struct cu_range *ranges;   /* sorted by lo; built on the first aranges miss */
 	size_t nr_ranges, alloc_ranges;
 	bool ranges_built;

@@ -11,10 +11,16 @@
  * bytes. Each answer is checked (no more than INLINE_MAX_DEPTH names, none
  * NULL or empty) and asked again, when the cache must give the same names.
  * The low bit of the input's length chooses demangling.
+ *
+ * The input is also parsed as an entry of the DWARF cache
+ * (src/resolve/dwarf-cache.h), for the build id its own header names;
+ * every section it gives must lie inside it. The cache itself is off
+ * (JITSYM_CACHE_DIR empty): nothing is written to disk.
  */
 #define _GNU_SOURCE
 #include "common/common.h"
 #include "common/strpool.h"
+#include "resolve/dwarf-cache.h"
 #include "resolve/inline.h"
 #include "resolve/sample.h"
 
@@ -105,6 +111,28 @@ static size_t addresses(const uint8_t *data, size_t size, uint64_t *addrs)
 	return n;
 }
 
+/* The input as a DWARF cache entry: its build id's length at 20, the id at 24. */
+static void parse_as_cache_entry(const uint8_t *data, size_t size)
+{
+	struct dwarf_cache_section secs[DWARF_CACHE_MAX_SECTIONS];
+	uint32_t bid_len;
+	size_t nr, i;
+
+	if (size < 24)
+		return;
+	memcpy(&bid_len, data + 20, sizeof(bid_len));
+	if (bid_len > 32 || size < 24 + (size_t)bid_len)
+		return;
+	if (!dwarf_cache__parse(data, size, data + 24, bid_len, secs, &nr)) {
+		CHECK(nr == 0);
+		return;
+	}
+	CHECK(nr >= 1 && nr <= DWARF_CACHE_MAX_SECTIONS);
+	for (i = 0; i < nr; i++)
+		CHECK(secs[i].name[0] && memchr(secs[i].name, '\0', sizeof(secs[i].name)) &&
+		      secs[i].offset <= size && secs[i].size <= size - secs[i].offset);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t addrs[ADDRS_MAX];
@@ -116,6 +144,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nr, i, j, n;
 
 	verbosity = -1;
+	if (setenv("JITSYM_CACHE_DIR", "", 1))
+		abort();
+	parse_as_cache_entry(data, size);
 	write_input(data, size);
 	ov.file = ov.symfile = path;
 	nr = addresses(data, size, addrs);

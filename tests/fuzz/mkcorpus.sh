@@ -3,7 +3,8 @@
 # inputs: mkperf and mkjitdump outputs of their specs, the perf maps, the
 # start of the recorded perf.data files, and for the pipeline target each
 # golden JIT case's perf.data, jitdump and perf map in fuzz-pipeline.c's
-# layout, and for the inline lookup the goldens' small ELF files with DWARF. Run from the top of the source tree with a built tree:
+# layout, and for the inline lookup the goldens' small ELF files with DWARF
+# and a DWARF cache entry. Run from the top of the source tree with a built tree:
 #
 #   tests/fuzz/mkcorpus.sh BUILDDIR
 #
@@ -31,6 +32,18 @@ for f in tests/golden/inline-synth/symfs/usr/bin/inl-main \
 	 tests/golden/native-recorded/symfs/tmp/jitsym-golden/libdemo.so; do
 	cp "$f" "$out/inline/$(echo "$f" | sed 's|^tests/golden/||; s|/symfs/.*/|-|')"
 done
+# and an entry of the DWARF cache (src/resolve/dwarf-cache.h), which
+# fuzz-inline also parses its input as: libinl.so's, written by a fold
+# of inline-synth's recording with that library's DWARF compressed
+cp -R tests/golden/inline-synth/symfs "$tmp/symfs"
+chmod -R u+w "$tmp/symfs"
+objcopy --compress-debug-sections=zlib-gabi tests/golden/inline-synth/symfs/usr/lib/inl/libinl.so \
+	"$tmp/symfs/usr/lib/inl/libinl.so"
+"$MKPERF" tests/golden/inline-synth/inl.spec "$tmp/inl.data" >/dev/null
+JITSYM_CACHE_DIR=$tmp/cache "$build/jitsym" fold --symfs "$tmp/symfs" --kallsyms /dev/null \
+	"$tmp/inl.data" >/dev/null
+cp "$tmp/cache/dwarf/$(readelf -n "$tmp/symfs/usr/lib/inl/libinl.so" | sed -n 's/.*Build ID: //p')" \
+	"$out/inline/dwarf-cache-entry-libinl"
 
 # unwind: hand-made registers, CFI and stacks
 "$(dirname "$0")/mkcorpus-unwind.sh" "$out/unwind"
