@@ -5,7 +5,8 @@
 #
 #   bench/run.sh [--sizes small,medium,large,dwarf,dwarf-small] [--kinds node,native,java]
 #                [--scaling] [--out DIR] [--jitsym PATH] [--jitsym-args ARGS]
-#                [--reps N] [--tools LIST] [--rerecord] [--smoke]
+#                [--reps N] [--tools LIST] [--dwarf-cache warm|cold|off]
+#                [--rerecord] [--smoke]
 #
 #   --sizes LIST   size tiers to record and measure (default: small,medium,large)
 #                  small ~4 MB, medium ~60 MB, large ~600 MB of perf.data,
@@ -30,6 +31,13 @@
 #                  jitsym-fold,perf-inject,jitsym-script,perf-script,jitsym-pprof;
 #                  for the dwarf recordings
 #                  jitsym-fold,perf-collapse,jitsym-script,perf-script-noinline)
+#   --dwarf-cache warm|cold|off
+#                  jitsym's DWARF cache (compressed debug sections, inflated,
+#                  kept between runs: JITSYM_CACHE_DIR), in DIR/scratch.PID/
+#                  jitsym-cache: warm (default) empties it before each
+#                  recording's measurements, so the first jitsym run fills it
+#                  and the others read it, as on a user's machine; cold
+#                  empties it before every jitsym run; off turns it off
 #   --rerecord     record again even when DIR holds a recording
 #   --smoke        make bench-smoke: --sizes smoke (node with 2000 functions,
 #                  native and java, ~2 MB each), one repetition, all tools,
@@ -122,6 +130,7 @@ scaling=0
 out=/tmp/jitsym-bench
 jitsym=$top/build/jitsym
 jitsym_args=
+dwarf_cache=warm
 reps=
 tools=
 rerecord=0
@@ -137,6 +146,8 @@ while [ $# -gt 0 ]; do
 	--out=*) out=${1#*=} ;;
 	--jitsym) jitsym=$2; shift ;;
 	--jitsym=*) jitsym=${1#*=} ;;
+	--dwarf-cache) dwarf_cache=$2; shift ;;
+	--dwarf-cache=*) dwarf_cache=${1#*=} ;;
 	--jitsym-args) jitsym_args=$2; shift ;;
 	--jitsym-args=*) jitsym_args=${1#*=} ;;
 	--reps) reps=$2; shift ;;
@@ -187,6 +198,12 @@ command -v "$PERL" >/dev/null 2>&1 || die "no '$PERL'"
 mkdir -p "$out/rec" "$out/build"
 out=$(cd "$out" && pwd)
 scratch=$out/scratch.$$
+case $dwarf_cache in
+warm|cold) JITSYM_CACHE_DIR=$scratch/jitsym-cache ;;
+off) JITSYM_CACHE_DIR= ;;
+*) die "--dwarf-cache takes warm, cold or off, not '$dwarf_cache'" ;;
+esac
+export JITSYM_CACHE_DIR
 mkdir -p "$scratch"
 csv=$out/runs.csv
 [ -s "$csv" ] || echo 'date,commit,recording,bytes,samples,tool,rep,wall_s,user_s,sys_s,maxrss_kb,status' >"$csv"
@@ -396,6 +413,7 @@ run_tool() {
 	local bid=$scratch/buildid tf=$scratch/time.txt log=$scratch/$1.$2.$3.log rc=0
 	rm -rf "$bid"
 	mkdir -p "$bid"
+	case $tool in jitsym-*) [ "$dwarf_cache" = cold ] && rm -rf "$JITSYM_CACHE_DIR" ;; esac
 	# shellcheck disable=SC2086 # $jitsym_args (--jitsym-args) is split at blanks on purpose
 	case $tool in
 	jitsym-fold)
@@ -485,6 +503,7 @@ measure() {
 	samples=$(sed -n 's/^samples=//p' "$rec/meta")
 	restore_map "$rec"
 	compact_dir "$rec"
+	[ "$dwarf_cache" = off ] || rm -rf "$JITSYM_CACHE_DIR"
 	for t in ${tl//,/ }; do rm -f "$scratch/$name.$t" "$scratch/$name.$t.count"; done
 	for r in $(seq 1 "$n"); do
 		for t in ${tl//,/ }; do
@@ -635,6 +654,7 @@ res=$out/results.md
 	echo "- jitsym: $jitsym, built $(date -u -r "$jitsym" '+%Y-%m-%d %H:%M:%S UTC'), sha256 $(sha256sum "$jitsym" | cut -c1-12); checkout at $commit${jitsym_args:+; every command given: $jitsym_args}"
 	echo "- $("$PERF" --version); node $("$NODE" --version 2>/dev/null || echo none); java $("$JAVA_HOME/bin/java" -version 2>&1 | awk -F'"' 'NR == 1 { print $2 }')"
 	echo "- wall, CPU (user+sys) and peak RSS: median of the repetitions, /usr/bin/time; MB/s: perf.data MB / wall"
+	echo "- jitsym's DWARF cache: $dwarf_cache (warm: emptied before each recording, filled by its first jitsym run; cold: emptied before every jitsym run)"
 	echo "- \"vs inject\": perf inject --jit + perf script + fold-perf-script.pl wall / this wall; \"vs perf script\": plain perf script wall (perf script --no-inline where only that ran) / this wall; \"vs fold\": this wall / jitsym fold wall"
 	echo
 	if [ -n "$main_recs" ]; then

@@ -6,6 +6,7 @@
 #include "common/common.h"
 #include "command/cmds.h"
 #include "command/command.h"
+#include "resolve/dwarf-cache.h"
 #include "timeline/jit-loader.h"
 #include "timeline/jitmap.h"
 #include "timeline/machine.h"
@@ -29,7 +30,8 @@ static const char *const sources_usage[] = {
 	"early, and what to record with where that would have let them go on;",
 	"for samples whose user call chain the kernel deferred, how many were",
 	"joined to it and how many never got it. With --vmlinux, whether that",
-	"image named the kernel's frames, and why not.",
+	"image named the kernel's frames, and why not. When the DWARF cache was",
+	"read or written (JITSYM_CACHE_DIR), what it gave and took.",
 	NULL,
 };
 
@@ -433,6 +435,23 @@ static size_t print_proc(FILE *out, const struct proc_stats *ps, const struct ji
 	return refused;
 }
 
+/* What the DWARF cache (resolve/dwarf-cache.h) did, when it did anything. */
+static void print_dwarf_cache(FILE *out)
+{
+	struct dwarf_cache_stats st;
+
+	dwarf_cache__stats(&st);
+	if (!st.dir || !(st.read + st.written + st.rejected + st.failed))
+		return;
+	fprintf(out, "DWARF cache %s: %" PRIu64 " debug files' inflated sections read from it, %"
+		PRIu64 " written", st.dir, st.read, st.written);
+	if (st.rejected)
+		fprintf(out, ", %" PRIu64 " stale or damaged (not read; written again)", st.rejected);
+	if (st.failed)
+		fprintf(out, ", %" PRIu64 " not written (%s)", st.failed, st.reason);
+	fputc('\n', out);
+}
+
 static int sources_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct sources_cmd *cmd = ctx;
@@ -451,6 +470,7 @@ static int sources_finish(void *ctx, const struct session *s, FILE *out)
 			"--jitdump PID=FILE)\n", refused);
 	if (session__vmlinux_status(s))
 		fprintf(out, "kernel: %s\n", session__vmlinux_status(s));
+	print_dwarf_cache(out);
 	free(list);
 	return ferror(out) ? -1 : 0;
 }
