@@ -102,6 +102,13 @@ enum frame_kind {
  *    pid is reused, when that process's perf map is read again into new
  *    ones. Its name and source are interned and live for the session.
  */
+/* struct frame's inline_mode. */
+enum frame_inline {
+	FRAME_INLINE_NO,        /* none (the sample's own ip, JIT code, an inlined frame) */
+	FRAME_INLINE_CHAIN,     /* a call chain's address: the inlined functions added */
+	FRAME_INLINE_UNWOUND,   /* unwound from a stack dump: added, the real frame renamed */
+};
+
 struct frame {
 	const char *sym;      /* interned; NULL when unresolved */
 	const struct jit_sym *jit;  /* FRAME_JIT, FRAME_PERFMAP: the function */
@@ -119,6 +126,12 @@ struct frame {
 	 * whose ip, dso, object and offset this frame shares.
 	 */
 	bool inlined;
+	/*
+	 * The session's, not the hooks': whether this address is to get its
+	 * inlined functions' frames (session/inline-expand.h) before a hook
+	 * sees it. A hook must not read it.
+	 */
+	uint8_t inline_mode;    /* enum frame_inline */
 	enum frame_kind kind;
 	struct frame_map map;  /* the MMAP record ip was in, if any */
 	/* FRAME_JIT, FRAME_PERFMAP: the function's code, [code_start, code_start + code_size) */

@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "session/handoff.h"
+#include "session/inline-expand.h"
 #include "timeline/machine.h"
 #include "common/pipeline.h"
 #include "unwind/unwind.h"
@@ -45,6 +46,7 @@ struct batch {
 struct handoff {
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
 	void *ctx;
+	struct inline_expander *expander;  /* borrowed; used on the hook's thread only */
 	struct pipeline *pipe;
 	struct batch batches[NR_BATCHES];
 	struct batch *cur;           /* the batch being filled */
@@ -77,6 +79,9 @@ static int hand_batch(void *ctx, void *item)
 			.trace = hs->has_trace ? &hs->trace : NULL,
 		};
 
+		if (h->expander)
+			rs.nr_frames = inline_expander__run(h->expander, rs.frames, rs.nr_frames,
+							    &rs.frames);
 		if (hs->has_trace && hs->trace.text)
 			hs->trace.text = b->texts + hs->text_at;
 		hs->ev.sample.attr = hs->attr == NO_ATTR ? NULL : &b->attrs[hs->attr];
@@ -90,7 +95,7 @@ static int hand_batch(void *ctx, void *item)
 }
 
 struct handoff *handoff__new(void (*sample)(void *ctx, const struct resolved_sample *rs),
-			     void *ctx)
+			     void *ctx, struct inline_expander *expander)
 {
 	struct handoff *h = xcalloc(1, sizeof(*h));
 	void *items[NR_BATCHES];
@@ -98,6 +103,7 @@ struct handoff *handoff__new(void (*sample)(void *ctx, const struct resolved_sam
 
 	h->sample = sample;
 	h->ctx = ctx;
+	h->expander = expander;
 	for (i = 0; i < NR_BATCHES; i++)
 		items[i] = &h->batches[i];
 	h->pipe = pipeline__new(hand_batch, h, items, NR_BATCHES);

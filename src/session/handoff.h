@@ -8,7 +8,8 @@
  * change or reuse afterwards is copied when the sample is added:
  *  - the frames: resolved straight into the batch (handoff__frames()), so
  *    they are not copied at all; what they point to lives for the session
- *    (sample.h);
+ *    (sample.h); the inlined functions' frames are added on the hook's
+ *    thread, by the expander;
  *  - the record (ev, and sample = &ev->sample) by value; its pointers into
  *    the reader's buffer (callchain, raw_data, user_regs, user_stack) are
  *    gone by then: each is NULL where it was NULL and otherwise points at
@@ -46,12 +47,17 @@ struct frame_buf {
 
 struct handoff;
 
+struct inline_expander;
+
 /*
  * Hand samples to sample(ctx, rs) on a thread of its own. NULL when that
- * thread cannot be started: call the hook directly instead.
+ * thread cannot be started: call the hook directly instead. expander
+ * (NULL: none) adds the inlined functions' frames on that thread, before
+ * the hook sees them (inline-expand.h); it stays the caller's, to delete
+ * after handoff__delete().
  */
 struct handoff *handoff__new(void (*sample)(void *ctx, const struct resolved_sample *rs),
-			     void *ctx);
+			     void *ctx, struct inline_expander *expander);
 /* Hand over what is pending, wait until the hook has seen it all, join. Accepts NULL. */
 void handoff__delete(struct handoff *h);
 

@@ -1,6 +1,6 @@
 #include "common/common.h"
 #include "session/session.h"
-#include "resolve/inline.h"
+#include "session/inline-expand.h"
 #include "session/deferred.h"
 #include "session/filter.h"
 #include "session/explain.h"
@@ -44,7 +44,7 @@ struct session {
 	uint64_t now;                 /* the time of the last record with one */
 	struct deferred *deferred;    /* samples waiting for their user part (deferred.h) */
 	struct tracing *tracing;      /* the one parse of the tracing data, at the first need */
-	struct inline_cache *inlines; /* the inlined functions' frames, unless opts->no_inline */
+	struct inline_expander *expander;  /* the inlined functions' frames, unless opts->no_inline */
 };
 
 static bool id_in(const uint32_t *list, size_t nr, uint32_t id)
@@ -138,55 +138,11 @@ static bool keep_sample(struct session *s, const struct pd_sample *smp, const st
 	return true;
 }
 
-/*
- * The frame just pushed (number *nr - 1) as perf shows it where its
- * address is in code the compiler inlined (inline.h): a frame per
- * inlined function, innermost first, then the real one; everything else
- * is the real frame's. *nr counts the frames added. A frame that would
- * pass MAX_FRAMES stands alone.
- *
- * unwound: the frame was unwound from a stack dump (--call-graph dwarf),
- * where perf names every level as addr2line does, the real one too
- * (__libc_start_main_impl for __libc_start_main, __GI_getppid for an
- * assembly getppid), and jitsym follows it. In a recorded call chain perf
- * (6.1 and 6.12) asks addr2line nothing: the real frame keeps its ELF
- * symbol there, and only the inlined functions are added.
- */
-/* The frame at `at` as the n frames names gives (push_inlines()); apart, for its copy of the frame. */
-static __attribute__((noinline)) void expand_inlines(struct frame_buf *fb, size_t at,
-						     const char *const *names, size_t n,
-						     bool unwound)
+/* Mark the sample's frame number nr - 1 (counted up) for its inlined functions (inline-expand.h). */
+static void mark_inline(struct session *s, size_t nr, enum frame_inline mode)
 {
-	struct frame real = fb->v[at];
-	size_t k;
-
-	ALLOC_GROW(fb->v, at + n, fb->alloc);
-	for (k = 0; k < n; k++) {
-		fb->v[at + k] = real;
-		fb->v[at + k].sym = k + 1 < n || unwound ? names[k] : real.sym;
-		fb->v[at + k].inlined = k + 1 < n;
-	}
-}
-
-static void push_inlines(struct session *s, size_t *nr, bool unwound)
-{
-	struct frame_buf *fb = s->frames;
-	size_t at = st_add(fb->nr, *nr - 1), n;
-	const char *const *names;
-
-	/* inline__lookup() is inlined: a JIT frame costs its first test */
-	if (!s->inlines || !(n = inline__lookup(s->inlines, &fb->v[at], &names)))
-		return;
-	if (n == 1) {
-		/* nothing inlined here (most frames): at most the name, without copying the frame */
-		if (unwound && *nr <= MAX_FRAMES)
-			fb->v[at].sym = names[0];
-		return;
-	}
-	if (*nr - 1 + n > MAX_FRAMES)
-		return;
-	expand_inlines(fb, at, names, n, unwound);
-	*nr += n - 1;
+	if (s->expander)
+		s->frames->v[st_add(s->frames->nr, nr - 1)].inline_mode = (uint8_t)mode;
 }
 
 /* Resolve the sample's frame number *nr (counted up) after s->frames->nr; the frame. */
@@ -198,6 +154,7 @@ static struct frame *push_frame(struct session *s, size_t *nr, struct thread *t,
 
 	ALLOC_GROW(fb->v, at + 1, fb->alloc);
 	resolver__frame(s->resolver, t, cpumode, ip, caller, &fb->v[at]);
+	fb->v[at].inline_mode = FRAME_INLINE_NO;
 	(*nr)++;
 	return &fb->v[at];
 }
@@ -247,7 +204,7 @@ static size_t unwind_user(struct session *s, const struct pd_sample *smp, struct
 			f->print_addr--;
 		if (f->at_call && f->sym && f->symoff)
 			f->symoff--;
-		push_inlines(s, &nr, true);
+		mark_inline(s, nr, FRAME_INLINE_UNWOUND);
 	}
 	return nr;
 }
@@ -296,7 +253,7 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 			continue;
 		}
 		push_frame(s, &nr, t, cpumode, ip, !exact);
-		push_inlines(s, &nr, false);
+		mark_inline(s, nr, FRAME_INLINE_CHAIN);
 		user_part |= user_mode(cpumode);
 		exact = false;
 	}
@@ -311,7 +268,7 @@ static size_t resolve_chain(struct session *s, const struct pd_event *ev, struct
 		push_frame(s, &nr, t, sample_mode, smp->ip, false);
 		/* perf shows inlined functions in call chains only */
 		if (smp->callchain)
-			push_inlines(s, &nr, false);
+			mark_inline(s, nr, FRAME_INLINE_CHAIN);
 	}
 	return nr;
 }
@@ -379,6 +336,9 @@ static void deliver_sample(struct session *s, const struct pd_event *ev, bool of
 		push_offcpu_frame(s, &first);
 	rs.nr_frames = resolve_chain(s, ev, t, first, &rs.unwind);
 	rs.frames = s->frames->v ? s->frames->v + s->frames->nr : NULL;
+	/* with the hook on its thread, the inlined functions are added there */
+	if (s->expander && !s->handoff)
+		rs.nr_frames = inline_expander__run(s->expander, rs.frames, rs.nr_frames, &rs.frames);
 	rs.deferred = join;
 	rs.comm = t->comm;
 	rs.trace = s->opts->trace_fields ? tracing__sample(s->tracing, &ev->sample) : NULL;
@@ -585,13 +545,13 @@ static int session_start(struct session *s)
 	s->resolver = resolver__new(&s->opts->resolve, s->machine, s->jitmap, s->pool,
 				    pd_reader__info(s->reader));
 	if (!s->opts->no_inline)
-		s->inlines = inline_cache__new(s->pool, s->opts->resolve.demangle);
+		s->expander = inline_expander__new(s->opts->resolve.demangle, MAX_FRAMES);
 	tracing__set_resolver(s->tracing, s->resolver);
 	if (s->hooks->start)
 		s->hooks->start(s->hooks->ctx, s);
 	/* the sample hook on a second thread; when none can be had, here */
 	if (!s->aborted && s->opts->threads > 1 && s->opts->sample_anywhere)
-		s->handoff = handoff__new(s->hooks->sample, s->hooks->ctx);
+		s->handoff = handoff__new(s->hooks->sample, s->hooks->ctx, s->expander);
 	return 0;
 }
 
@@ -700,7 +660,8 @@ int session__run(const char *path, const struct session_opts *opts,
 	user_stack__report(s.user_stack, pd_reader__path(s.reader));
 	user_stack__delete(s.user_stack);
 	free(s.user_ips);
-	inline_cache__delete(s.inlines);
+	/* after the finish hook: the inlined frames' names are the expander's */
+	inline_expander__delete(s.expander);
 	resolver__delete(s.resolver);
 	jitmap__delete(s.jitmap);
 	mmap_scan__delete(s.scan);

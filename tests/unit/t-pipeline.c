@@ -305,7 +305,7 @@ static void test_handoff(void)
 	struct thread t = { .tid = 42, .comm = "before" };
 	struct pd_event ev;
 	uint64_t chain[1] = { 0 };
-	struct handoff *h = handoff__new(check_sample, &seen);
+	struct handoff *h = handoff__new(check_sample, &seen, NULL);
 	size_t i;
 
 	T("a handoff starts", h != NULL);
