@@ -23,7 +23,7 @@
  * An address binutils finds nothing for (no symbol, no DWARF) has no
  * answer: the frame stands as it was resolved.
  *
- * inline__lookup() gives these names; the session (session.c) makes the
+ * inline__lookup() gives these names; session/inline-expand.c makes the
  * frames: every name but the last an inlined frame, the last the real
  * one. Answers are cached per (object, address), so a hot loop reads the
  * DWARF once; each object's files are opened once, read-only. Missing,
