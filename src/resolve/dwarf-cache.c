@@ -150,10 +150,11 @@ static void failed(const char *path, const char *what, int err)
 {
 	pthread_mutex_lock(&lock);
 	if (!stats.failed++)
-		snprintf(stats.reason, sizeof(stats.reason), "%s: %s", what,
-			 err ? strerror(err) : "too large");
+		snprintf(stats.reason, sizeof(stats.reason), "%s%s%s", what, err ? ": " : "",
+			 err ? strerror(err) : "");
 	pthread_mutex_unlock(&lock);
-	note("DWARF cache: %s not written (%s: %s)", path, what, err ? strerror(err) : "too large");
+	note("DWARF cache: %s not written (%s%s%s)", path, what, err ? ": " : "",
+	     err ? strerror(err) : "");
 }
 
 /* DIR/dwarf/<hex>; NULL when the cache is off or the id unusable. */
@@ -393,7 +394,7 @@ void dwarf_cache__write(const uint8_t *bid, size_t bid_len, const struct dwarf_c
 	for (i = 0; i < nr; i++)
 		total = ((total + DATA_ALIGN - 1) & ~(uint64_t)(DATA_ALIGN - 1)) + secs[i].size;
 	if (total > DWARF_CACHE_MAX_BYTES) {
-		failed(path, "entry over 256 MiB", 0);
+		failed(path, "its sections inflate to more than 256 MiB", 0);
 		free(path);
 		return;
 	}
