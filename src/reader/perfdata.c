@@ -124,14 +124,15 @@ static const uint8_t *input_peek(struct pd_input *in, size_t n, size_t *avail)
 static void input_release_behind(struct pd_input *in)
 {
 	uint64_t keep_from = in->pos > PD_MAP_WINDOW / 2 ? in->pos - PD_MAP_WINDOW / 2 : 0;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t upto;
 
 	if (keep_from > in->hold)
 		keep_from = in->hold;
-	upto = keep_from & ~(page - 1);
-
-	if (in->borrowed || upto <= in->released + PD_MAP_WINDOW)
+	/* whole pages only; the page size asked only when there is something to give back */
+	if (in->borrowed || keep_from <= in->released + PD_MAP_WINDOW)
+		return;
+	upto = keep_from & ~((uint64_t)sysconf(_SC_PAGESIZE) - 1);
+	if (upto <= in->released + PD_MAP_WINDOW)
 		return;
 	madvise((void *)(in->map + in->released), (size_t)(upto - in->released), MADV_DONTNEED);
 	in->released = upto;
