@@ -21,7 +21,7 @@
 
 struct frame_slot {
 	const void *space;      /* proc (or kernel) the address belongs to */
-	uint64_t key;           /* ip << 1 | caller */
+	uint64_t key;           /* ip << 1 | caller: without ip's top bit, which frame.ip has */
 	uint64_t gen;
 	struct frame frame;
 };
@@ -687,7 +687,13 @@ void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 
 	/* kernel symbols do not change during a run; a process's addresses do */
 	gen = kernel ? 1 : proc__generation_at(t->proc, ip);
-	if (slot->gen == gen && slot->space == space && slot->key == key) {
+	/*
+	 * the key lost ip's bit 63: frame.ip tells ip from ip ^ 1 << 63 (both
+	 * junk a frame-pointer walk read, in no mapping), or the answer would
+	 * depend on which of them last took the slot, which the heap's
+	 * addresses (space) decide
+	 */
+	if (slot->gen == gen && slot->space == space && slot->key == key && slot->frame.ip == ip) {
 		*out = slot->frame;
 		return;
 	}
