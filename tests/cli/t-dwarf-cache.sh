@@ -6,8 +6,9 @@
 # first fold writes one entry per build id and the second reads both;
 # both print the golden's fold (the uncompressed objects', checked against
 # addr2line there), as does a fold with the cache off; sources says what
-# the cache gave and took, and nothing when it is off. A run killed while
-# it writes leaves no file in the cache. Skips without objcopy or without
+# the cache gave and took, and nothing when it is off. Four runs at once
+# on an empty cache each fold right and leave entries the next run reads.
+# A run killed while it writes leaves no file in the cache. Skips without objcopy or without
 # libdeflate (the cache keeps what jitsym inflates with it).
 set -u
 # shellcheck source=../tap.sh
@@ -78,6 +79,19 @@ line=$(sources_line "$tmp/plain-file/cache")
 case $line in
 *"2 not written (/"*"Not a directory)") ok "sources says why nothing was written" ;;
 *) bad "sources, no directory, says: '$line'" ;;
+esac
+
+# four runs at once on an empty cache: each right, the entries whole
+rm -rf "$cache"
+for i in 1 2 3 4; do fold "$cache" >"$tmp/par$i" 2>/dev/null & done
+wait
+n=0
+for i in 1 2 3 4; do cmp -s "$tmp/par$i" "$tmp/expected" && n=$((n + 1)); done
+[ "$n" -eq 4 ] && ok "four runs at once: each the golden's fold" || bad "four runs at once: $n of 4 right"
+line=$(sources_line "$cache")
+case $line in
+*": 2 debug files' inflated sections read from it, 0 written") ok "after them, both entries read whole" ;;
+*) bad "after four runs at once, sources says: '$line'" ;;
 esac
 
 # killed while writing: the entries appear whole or not at all
