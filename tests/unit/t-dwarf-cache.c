@@ -135,7 +135,6 @@ int main(void)
 #else
 	static const uint8_t bid[] = { 0x9d, 0x06, 0x40, 0xfb, 0xa4, 0x71, 0x05, 0xfd, 0xd1, 0xa1,
 				       0xdf, 0xca, 0xcc, 0x09, 0x30, 0xc8, 0xe2, 0xad, 0x12, 0xaa };
-	const char *srcdir = getenv("abs_top_srcdir");
 	struct obj_view view = { 0 };
 	struct dwarf_cache_section secs[DWARF_CACHE_MAX_SECTIONS];
 	unsigned char *before, *after, *img;
@@ -149,22 +148,10 @@ int main(void)
 	GElf_Shdr shdr;
 	size_t shstrndx;
 
-	if (!srcdir) {
-		printf("# abs_top_srcdir must be set (tests/setup.sh)\n");
-		return 99;
-	}
-	if (system("objcopy --version >/dev/null 2>&1") != 0) {
-		printf("# SKIP objcopy (binutils) is not installed\n");
-		return 77;
-	}
 	verbosity = -1;
-	tmpdir_create("t-dwarf-cache", "T_DWARF_CACHE_KEEP");
-	orig = xasprintf("%s/tests/golden/inline-synth/symfs/usr/bin/inl-main", srcdir);
-	copy = tpath("inl-main.z");
+	copy = compressed_inl_main("t-dwarf-cache", "T_DWARF_CACHE_KEEP", &orig);
 	dir = tpath("cache");
 	entry = tpath("cache/dwarf/9d0640fba47105fdd1a1dfcacc0930c8e2ad12aa");
-	T("objcopy compresses inl-main's debug sections",
-	  sh("objcopy --compress-debug-sections=zlib-gabi '%s' '%s'", orig, copy) == 0);
 	elf_version(EV_CURRENT);
 	fd = open(orig, O_RDONLY);
 	elf = elf_begin(fd, ELF_C_READ, NULL);

@@ -93,4 +93,34 @@ static inline void tmpdir_create(const char *name, const char *keep)
 	atexit(tmpdir_remove);
 }
 
+/*
+ * For the tests of compressed DWARF: a temporary directory for test name
+ * (tmpdir_create(name, keep)) holding "inl-main.z", a copy of
+ * tests/golden/inline-synth's inl-main with its debug sections compressed
+ * as Debian's -dbg packages have them (objcopy
+ * --compress-debug-sections=zlib-gabi); its path, and the original's in
+ * *orig (free() both). Exits 99 without abs_top_srcdir (tests/setup.sh),
+ * 77 without objcopy, and dies when objcopy fails.
+ */
+static inline char *compressed_inl_main(const char *name, const char *keep, char **orig)
+{
+	const char *srcdir = getenv("abs_top_srcdir");
+	char *copy;
+
+	if (!srcdir) {
+		printf("# abs_top_srcdir must be set (tests/setup.sh)\n");
+		exit(99);
+	}
+	if (system("objcopy --version >/dev/null 2>&1") != 0) {
+		printf("# SKIP objcopy (binutils) is not installed\n");
+		exit(77);
+	}
+	tmpdir_create(name, keep);
+	*orig = xasprintf("%s/tests/golden/inline-synth/symfs/usr/bin/inl-main", srcdir);
+	copy = tpath("inl-main.z");
+	if (sh("objcopy --compress-debug-sections=zlib-gabi '%s' '%s'", *orig, copy) != 0)
+		die("objcopy cannot compress %s's debug sections", *orig);
+	return copy;
+}
+
 #endif
