@@ -580,7 +580,7 @@ static bool returns_here(struct resolver *r, uint32_t pid, const struct map_hit 
 /* Whether a mapping holds an ELF file (not anonymous memory, not a JIT marker). */
 static bool elf_mapping(bool mapped, const struct map_hit *hit)
 {
-	return mapped && !hit->map->anon && !jit_loader__for_marker(hit->map->filename);
+	return mapped && !hit->map->anon && !jit_loader__map_marker(hit->map);
 }
 
 bool resolver__after_call(struct resolver *r, struct proc *p, uint64_t ip)

@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "timeline/jit-loader.h"
+#include "timeline/machine.h"
 
 /* Each defined in its src/jit-loader-NAME.c. */
 extern const struct jit_loader jit_loader_jitdump;
@@ -20,4 +21,11 @@ const struct jit_loader *jit_loader__for_marker(const char *path)
 		if ((*l)->kind == JIT_TIMED && (*l)->is_marker(path))
 			return *l;
 	return NULL;
+}
+
+bool jit_loader__map_marker(struct map *m)
+{
+	if (m->jit_marker < 0)
+		m->jit_marker = jit_loader__for_marker(m->filename) != NULL;
+	return m->jit_marker;
 }

@@ -123,6 +123,14 @@ extern const struct jit_loader *const jit_loaders[];
 /* The timed loader whose marker path is, or NULL. */
 const struct jit_loader *jit_loader__for_marker(const char *path);
 
+struct map;
+/*
+ * Whether m's file is a timed loader's marker (jit_loader__for_marker()
+ * of its name), asked once per mapping and kept in it: the unwinder and
+ * the resolver ask for each frame. The session's thread only.
+ */
+bool jit_loader__map_marker(struct map *m);
+
 /*
  * ---- feeding the timeline (called from a loader's read()) ----
  * A feed is for one file of one process; it is valid during read() only.

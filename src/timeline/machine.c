@@ -345,6 +345,7 @@ void machine__mmap(struct machine *m, uint32_t pid, uint64_t start, uint64_t len
 	map->filename = strpool__intern(m->pool, tmpl->filename);
 	map->anon = map_name_is_anon(map->filename);
 	map->dso = NULL;
+	map->jit_marker = -1;
 	map->start = start;
 	map->len = len;
 	map->pgoff = pgoff;

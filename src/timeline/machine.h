@@ -27,6 +27,7 @@ struct map {
 	uint8_t build_id_size;        /* from MMAP2, 0 if none */
 	uint8_t build_id[20];
 	void *dso;                    /* resolver's cache, filled lazily */
+	int8_t jit_marker;            /* jit_loader__map_marker()'s answer; -1: not asked yet */
 	/* the record's range and file offset, whatever later mmaps cover of it */
 	uint64_t start, len, pgoff;
 };

@@ -95,7 +95,7 @@ static int find_uncached(struct unwind_space_machine *m, uint64_t pc,
 		return jit_find(m, pc, which, out);
 	out->name = hit.map->filename;
 	/* a mapping that has a DSO was judged an ELF file before, as resolve.c does */
-	if (hit.map->anon || (!hit.map->dso && jit_loader__for_marker(hit.map->filename)))
+	if (hit.map->anon || (!hit.map->dso && jit_loader__map_marker(hit.map)))
 		return jit_find(m, pc, which, out);
 	d = resolver__map_dso(m->resolver, hit.map);
 	out->object = d;
@@ -146,7 +146,7 @@ static bool machine_after_call(void *ctx, uint64_t pc)
 
 	if (!m->proc)
 		return true;
-	if (!find_map(m, pc, &hit) || hit.map->anon || jit_loader__for_marker(hit.map->filename))
+	if (!find_map(m, pc, &hit) || hit.map->anon || jit_loader__map_marker(hit.map))
 		return jit_after_call(m, pc);
 	d = resolver__map_dso(m->resolver, hit.map);
 	v = dso__call_ends_at(d, dso__map_ip(d, hit.start, hit.pgoff, pc));
