@@ -10,7 +10,8 @@
  * The header's pid is the writer's (jit_feed__writer_pid(): in a
  * container, its namespace pid).
  * Counters: records, loads, moves, debug info records, unwinding info
- * records, and those whose rules were bad; file names dropped, function
+ * records, and those whose rules were bad; file names dropped (counted
+ * only when lines or file stats are wanted, jitmap.h), function
  * names with control bytes escaped; a header repaired (Mono's total_size,
  * jitdump-reader.h). A line table's end entry (line 0, empty file name:
  * Erlang, QEMU) is not a dropped file name.
@@ -213,7 +214,7 @@ static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
 	} else if (rec->type == JITDUMP_CODE_DEBUG_INFO) {
 		if (jit_feed__want_lines(f))
 			keep_debug(f, pd, rec);
-		else
+		else if (jit_feed__want_file_stats(f))
 			count_bad_files(f, rec);
 		count[C_DEBUG]++;
 	} else if (rec->type == JITDUMP_CODE_UNWINDING_INFO) {
@@ -234,8 +235,13 @@ static int jitdump_read(struct jit_feed *f, const char *path)
 	struct jitdump_record rec;
 	int ret;
 
-	/* with the entries even when no lines are wanted: sources counts bad file names */
-	r = jitdump_reader__open(path, 0);
+	/*
+	 * Entries only when something reads them: lines, or sources counting
+	 * bad file names. Without, the reader still checks them (the same
+	 * records are malformed) but decodes none.
+	 */
+	r = jitdump_reader__open(path, jit_feed__want_lines(f) || jit_feed__want_file_stats(f) ?
+				 0 : JITDUMP_READER_NO_DEBUG_ENTRIES);
 	if (!r) {
 		const char *why = jitdump__strerror(errno);
 

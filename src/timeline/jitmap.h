@@ -211,6 +211,13 @@ struct jitmap_opts {
 	 * still read and count what holds them but every sym has no lines.
 	 */
 	bool lines;
+	/*
+	 * Count all that the loaders drop from a file (jit_file_info.count,
+	 * which sources prints). Without it and without lines, a line table's
+	 * file names are not looked at (a node jitdump has ~500,000), so the
+	 * count of those dropped stays 0.
+	 */
+	bool file_stats;
 	const struct jit_given *given;        /* files given by the user; copied */
 	size_t nr_given;
 	/*
