@@ -56,13 +56,15 @@ void *jitmap__alloc(struct jitmap *jm, size_t size)
 		return b->data;
 	}
 	if (!b || b->size - b->used < size) {
-		b = xcalloc(1, sizeof(*b) + JIT_BLOCK_SIZE);
+		b = xmalloc(sizeof(*b) + JIT_BLOCK_SIZE);
+		b->used = 0;
 		b->size = JIT_BLOCK_SIZE;
 		b->next = jm->blocks;
 		jm->blocks = b;
 	}
 	b->used += size;
-	return (uint8_t *)b->data + b->used - size;
+	/* zeroed as carved: a block's pages are first touched as it fills */
+	return memset((uint8_t *)b->data + b->used - size, 0, size);
 }
 
 void jitmap__delete(struct jitmap *jm)
