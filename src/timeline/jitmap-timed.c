@@ -265,6 +265,7 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 	struct jitproc *p = jit_feed__record_proc(f, ld->pid);
 	struct jit_event ev = { .time = ld->time, .kind = JIT_EV_LOAD };
 	struct jit_sym *sym;
+	size_t len;
 
 	if (!p) {
 		free(ld->lines);
@@ -274,7 +275,10 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 	sym = ev.sym = jitmap__new_sym(jm);
 	sym->start = ld->start;
 	sym->size = ld->size;
-	sym->name = strpool__intern(jm->pool, ld->name);
+	/* interned when first found (jitmap__find()) */
+	len = strlen(ld->name);
+	sym->name = memcpy(jitmap__alloc(jm, st_add(len, 1)), ld->name, len + 1);
+	sym->name_pending = true;
 	sym->source = f->path;
 	sym->loader = f->loader;
 	sym->load_time = ld->time;

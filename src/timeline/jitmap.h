@@ -141,7 +141,13 @@ struct jit_unwind {
  */
 struct jit_sym {
 	uint64_t start, size;
-	const char *name;       /* interned; exactly as the runtime wrote it */
+	/*
+	 * Exactly as the runtime wrote it; interned in every sym handed out.
+	 * A timed load's is the timeline's copy until jitmap__find() first
+	 * finds it (name_pending): a node jitdump has ~60,000 names, few of
+	 * which a sample ever lands in, and interning each was a cache miss.
+	 */
+	const char *name;
 	const char *source;     /* the file it came from, interned */
 	const struct jit_loader *loader;   /* which format; its kind says timed or not */
 	uint64_t load_time;     /* 0 for untimed entries */
@@ -151,6 +157,7 @@ struct jit_sym {
 	const struct jit_unwind *unwind;   /* its unwinding rules; NULL when none */
 	/* where calls end in its code: jitmap__call_ends_at(); NULL when its bytes were not given */
 	struct jit_calls *calls;
+	bool name_pending;      /* name is not interned yet (never so once handed out) */
 };
 
 /*
