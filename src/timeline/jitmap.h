@@ -215,7 +215,8 @@ struct jitmap_opts {
 	bool timeless;
 	/*
 	 * Keep line tables (struct jit_sym's lines). Without it the loaders
-	 * still read and count what holds them but every sym has no lines.
+	 * still read and count the records that hold them (their entries'
+	 * bad file names only with file_stats) but every sym has no lines.
 	 */
 	bool lines;
 	/*
