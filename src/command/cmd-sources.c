@@ -488,6 +488,13 @@ static void sources_release(void *ctx)
 	}
 }
 
+static void sources_prepare(void *ctx, struct command_opts *o)
+{
+	(void)ctx;
+	/* what each side file dropped: bad file names in line tables too */
+	o->in.session.jit_file_stats = true;
+}
+
 static int sources_start(void *ctx, const struct session *s, FILE *out)
 {
 	struct sources_cmd *cmd = ctx;
@@ -499,6 +506,7 @@ static int sources_start(void *ctx, const struct session *s, FILE *out)
 
 static const struct command sources_command = {
 	.usage = sources_usage,
+	.prepare = sources_prepare,
 	.start = sources_start,
 	.sample = sources_sample,
 	.finish = sources_finish,

@@ -141,6 +141,7 @@ struct pd_reader {
 	bool damaged;
 	uint64_t data_size_stated;  /* the header's data size when the file is shorter, else 0 */
 	uint64_t nr_bad_samples;
+	bool samples_undecoded;     /* pd_reader__sideband_only() */
 	/* records of types the reader does not know, skipped: said once at the end */
 	uint64_t nr_unknown[PD_UNKNOWN_TYPES + 1];   /* the last: all types above */
 	bool unknown_said;

@@ -259,6 +259,7 @@ const struct pd_attr *pd_reader__attr(const struct pd_reader *r, size_t i) { ret
 const char *pd_reader__path(const struct pd_reader *r) { return r->path; }
 bool pd_reader__damaged(const struct pd_reader *r) { return r->damaged; }
 uint64_t pd_reader__nr_bad_samples(const struct pd_reader *r) { return r->nr_bad_samples; }
+void pd_reader__sideband_only(struct pd_reader *r) { r->samples_undecoded = true; }
 
 /* ---- header records that need the input (pipe mode) ------------------ */
 
@@ -459,6 +460,8 @@ static int decode_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 		return 0;
 	}
 	if (ev->type == PERF_RECORD_SAMPLE) {
+		if (r->samples_undecoded)
+			return 1;
 		if (pd_reader__decode_sample(r, rec, size, ev))
 			return 1;
 		r->nr_bad_samples++;

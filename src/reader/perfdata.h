@@ -206,6 +206,12 @@ void pd_reader__keep_from(struct pd_reader *r, uint64_t offset);
 bool pd_reader__damaged(const struct pd_reader *r);
 /* Number of samples skipped because their fields did not fit. */
 uint64_t pd_reader__nr_bad_samples(const struct pd_reader *r);
+/*
+ * From now on a sample is returned with its type, misc, size and offset
+ * only, its fields not decoded (nor checked: none is counted bad): for a
+ * walk over the sideband alone (mmap-scan.h), which skips the samples.
+ */
+void pd_reader__sideband_only(struct pd_reader *r);
 
 /* The name perf gives an event of this type/config when no name is stored. */
 const char *pd_attr_default_name(const struct perf_event_attr *attr);

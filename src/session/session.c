@@ -507,6 +507,7 @@ static struct jitmap *new_jitmap(struct session *s, const char *path)
 		.nr_given = s->opts->nr_given,
 		.timeless = !monotonic_samples(s->reader),
 		.lines = s->opts->jit_lines,
+		.file_stats = s->opts->jit_file_stats,
 		.code_changed = code_changed,
 		.exec_mmaps = exec_mmaps,
 		.ctx = s,

@@ -44,6 +44,7 @@ struct session_opts {
 	struct jit_given *given;      /* --perfmap PID=FILE, --jitdump PID=FILE, in order */
 	size_t nr_given;
 	bool jit_lines;               /* the command prints JIT source lines */
+	bool jit_file_stats;          /* the command prints what JIT side files held (sources) */
 	/* the command writes whole stacks: warn when an event it used has no call chains */
 	bool stacks;
 	/*

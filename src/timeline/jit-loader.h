@@ -170,6 +170,8 @@ uint32_t jit_feed__pid(const struct jit_feed *f);
 void jit_feed__writer_pid(struct jit_feed *f, uint32_t pid);
 /* Whether line tables are wanted; without, loads should carry none. */
 bool jit_feed__want_lines(const struct jit_feed *f);
+/* Whether all a file's counters are wanted (jitmap_opts.file_stats). */
+bool jit_feed__want_file_stats(const struct jit_feed *f);
 /* s interned in the session's pool (lives as long as the timeline). */
 const char *jit_feed__intern(struct jit_feed *f, const char *s);
 /* The file's counters (JIT_FILE_COUNTERS): zero at a process's first read, kept after an exec. */

@@ -11,36 +11,59 @@ static bool is_control(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
-/* The length of the run of bytes at s that are neither NUL nor control bytes. */
-static size_t plain_run(const unsigned char *s)
-{
-	const unsigned char *p = s;
+#define BYTES_01 0x0101010101010101ULL
+#define BYTES_60 0x6060606060606060ULL
+#define BYTES_7F 0x7f7f7f7f7f7f7f7fULL
+#define BYTES_80 0x8080808080808080ULL
 
-	while (*p && !is_control(*p))
-		p++;
-	return (size_t)(p - s);
+/* Whether none of the 8 bytes of w is a control byte (< 0x20, 0x7f); NUL is one. */
+static bool no_control8(uint64_t w)
+{
+	uint64_t low = w & BYTES_7F;
+
+	/* per byte, no carry between them: high bit set, or low >= 0x20 and low != 0x7f */
+	return ((w | ((low + BYTES_60) & ~(low + BYTES_01))) & BYTES_80) == BYTES_80;
+}
+
+/* The length of the run of bytes at s (len of them left) that are no control bytes. */
+static size_t plain_run(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+	uint64_t w;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, sizeof(w));
+		if (!no_control8(w))
+			break;
+	}
+	while (i < len && !is_control(s[i]))
+		i++;
+	return i;
 }
 
 /*
- * Names are copied a run at a time: a loader cleans every name it reads
- * (a node jitdump has ~70,000, its perf map ~100,000), nearly all clean.
+ * Names are copied a run at a time, found eight bytes at a time: a loader
+ * cleans every name it reads (a node jitdump has ~60,000, its perf map
+ * ~100,000), nearly all clean, and so one run.
  */
 size_t jit_name__clean(const char *name, struct sbuf *out)
 {
 	const unsigned char *s = (const unsigned char *)name;
-	size_t n = 0;
+	size_t n = 0, left = strlen(name);
 
 	sbuf_reset(out);
 	for (;;) {
-		size_t run = plain_run(s);
+		size_t run = plain_run(s, left);
 
 		sbuf_add(out, s, run);
 		s += run;
-		if (!*s)
+		left -= run;
+		if (!left)
 			return n;
 		sbuf_addf(out, "\\x%02x", *s);
 		n++;
 		s++;
+		left--;
 	}
 }
 

@@ -18,35 +18,24 @@ static uint64_t end_of(const struct untimed_entry *e)
 	return e->size > UINT64_MAX - e->start ? UINT64_MAX : e->start + e->size;
 }
 
-struct span {
-	uint64_t start, end;
-};
-
-static int cmp_span(const void *a, const void *b)
-{
-	const struct span *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->end < y->end ? -1 : x->end > y->end;
-}
 
 bool untimed_clock__overlaps(const struct untimed *u, size_t first)
 {
 	size_t n = u->nr_entries - first, i;
-	struct span *s = xcalloc(n ? n : 1, sizeof(*s));
+	/* spans by start: the order of equal starts cannot change the answer (sizes > 0) */
+	struct untimed_key *s = xcalloc(n ? n : 1, sizeof(*s));
 	uint64_t reach = 0;
 	bool overlap = false;
 
 	for (i = 0; i < n; i++) {
-		s[i].start = u->entries[first + i].start;
-		s[i].end = end_of(&u->entries[first + i]);
+		s[i].key = u->entries[first + i].start;
+		s[i].val = end_of(&u->entries[first + i]);
 	}
-	qsort(s, n, sizeof(*s), cmp_span);
+	untimed__sort(s, n);
 	for (i = 0; i < n && !overlap; i++) {
-		overlap = i && s[i].start < reach;
-		if (s[i].end > reach)
-			reach = s[i].end;
+		overlap = i && s[i].key < reach;
+		if (s[i].val > reach)
+			reach = s[i].val;
 	}
 	free(s);
 	return overlap;

@@ -177,9 +177,16 @@ const struct jit_sym *jitmap__find(struct jitmap *jm, uint32_t pid, uint64_t ip,
 	struct jitproc *p = jitmap__find_proc_fast(jm, pid);
 	const struct range *r = p ? rangeset__find(&p->code, ip) : NULL;
 
-	if (r)
-		return r->data;
-	return fallback ? find_untimed(jm, pid, ip) : NULL;
+	struct jit_sym *sym;
+
+	if (!r)
+		return fallback ? find_untimed(jm, pid, ip) : NULL;
+	sym = r->data;
+	if (sym->name_pending) {
+		sym->name = strpool__intern(jm->pool, sym->name);
+		sym->name_pending = false;
+	}
+	return sym;
 }
 
 const struct jit_sym *jitmap__find_untimed(struct jitmap *jm, uint32_t pid, uint64_t ip)

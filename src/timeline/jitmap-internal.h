@@ -29,20 +29,32 @@
 
 #include <uthash.h>
 
+struct jit_block;
 struct jit_locator;
 struct jit_search;
 struct untimed_clock;
 
 enum jit_event_kind { JIT_EV_LOAD, JIT_EV_MOVE };
 
+/* What a MOVE record says, owned by the timeline (jitmap__alloc()). */
+struct jit_move_event {
+	uint64_t old_addr, new_addr, size;
+	uint64_t code_index;
+	const char *source;                   /* the file that said so */
+	const struct jit_loader *loader;
+};
+
+/*
+ * A timed entry queued for its process: 32 bytes, since a node jitdump
+ * queues one per load (~60,000), grown by realloc as they are read.
+ */
 struct jit_event {
 	uint64_t time, seq;
+	union {
+		struct jit_sym *sym;                  /* LOAD */
+		const struct jit_move_event *move;    /* MOVE */
+	};
 	enum jit_event_kind kind;
-	struct jit_sym *sym;                  /* LOAD */
-	uint64_t old_addr, new_addr, size;    /* MOVE */
-	uint64_t code_index;
-	const char *source;                   /* MOVE: the file that said so */
-	const struct jit_loader *loader;      /* MOVE */
 };
 
 /*
@@ -101,7 +113,7 @@ struct jitmap {
 	struct strpool *pool;
 	struct jitproc *procs;
 	size_t nr_loaders;
-	struct jit_sym **syms;                /* every function, timed or not, owned */
+	struct jit_sym **syms;                /* every function, timed or not (in blocks) */
 	size_t nr_syms, alloc_syms;
 	/*
 	 * Timed syms by (code_index, start), the last made winning; open
@@ -120,6 +132,7 @@ struct jitmap {
 	struct birth *births;                 /* every pid's latest fork or exec (with a time) */
 	const struct pidns *recorder_ns;      /* the first one seen */
 	struct jit_locator *loc;              /* where files are; holds opts' dirs and given files */
+	struct jit_block *blocks;             /* jitmap__alloc()'s, the one being filled first */
 	uint64_t seq;
 	uint64_t now;                         /* the latest jitmap__advance() time */
 	struct jitproc *last;                 /* the last process looked up (never freed before the end) */
@@ -187,6 +200,12 @@ struct marker {
 
 /* ---- jitmap.c: processes ---- */
 
+/*
+ * size bytes of zeroed memory, 8-aligned, that live until jitmap__delete():
+ * the timeline's syms, call sets and moves, carved from blocks (a node
+ * jitdump makes ~60,000 of each; one malloc apiece cost more than using them).
+ */
+void *jitmap__alloc(struct jitmap *jm, size_t size);
 /* pid's process, or NULL. */
 struct jitproc *jitmap__find_proc(const struct jitmap *jm, uint32_t pid);
 /* The same for the calls made per sample and per frame (remembers the last one). */

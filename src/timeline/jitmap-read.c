@@ -21,6 +21,11 @@ bool jit_feed__want_lines(const struct jit_feed *f)
 	return f->jm->opts.lines;
 }
 
+bool jit_feed__want_file_stats(const struct jit_feed *f)
+{
+	return f->jm->opts.file_stats;
+}
+
 const char *jit_feed__intern(struct jit_feed *f, const char *s)
 {
 	return strpool__intern(f->jm->pool, s);

@@ -22,7 +22,7 @@
 
 struct jit_sym *jitmap__new_sym(struct jitmap *jm)
 {
-	struct jit_sym *sym = xcalloc(1, sizeof(*sym));
+	struct jit_sym *sym = jitmap__alloc(jm, sizeof(*sym));
 
 	ALLOC_GROW(jm->syms, jm->nr_syms + 1, jm->alloc_syms);
 	jm->syms[jm->nr_syms++] = sym;
@@ -70,7 +70,7 @@ static struct jit_calls *keep_calls(struct jit_feed *f, const struct jit_load *l
 
 	if (!ld->code || !ld->size)
 		return NULL;
-	c = xcalloc(1, sizeof(*c));
+	c = jitmap__alloc(jm, sizeof(*c));
 	c->size = ld->size;
 	if (ld->code_off)
 		c->file = feed_code_file(f);
@@ -265,6 +265,7 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 	struct jitproc *p = jit_feed__record_proc(f, ld->pid);
 	struct jit_event ev = { .time = ld->time, .kind = JIT_EV_LOAD };
 	struct jit_sym *sym;
+	size_t len;
 
 	if (!p) {
 		free(ld->lines);
@@ -274,7 +275,10 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 	sym = ev.sym = jitmap__new_sym(jm);
 	sym->start = ld->start;
 	sym->size = ld->size;
-	sym->name = strpool__intern(jm->pool, ld->name);
+	/* interned when first found (jitmap__find()) */
+	len = strlen(ld->name);
+	sym->name = memcpy(jitmap__alloc(jm, st_add(len, 1)), ld->name, len + 1);
+	sym->name_pending = true;
 	sym->source = f->path;
 	sym->loader = f->loader;
 	sym->load_time = ld->time;
@@ -294,18 +298,21 @@ void jit_feed__load(struct jit_feed *f, const struct jit_load *ld)
 
 void jit_feed__move(struct jit_feed *f, const struct jit_move *mv)
 {
-	struct jit_event ev = {
-		.time = mv->time, .kind = JIT_EV_MOVE,
-		.old_addr = mv->old_start, .new_addr = mv->new_start,
-		.size = mv->size, .code_index = mv->code_index,
-		.source = f->path, .loader = f->loader,
-	};
-
+	struct jit_event ev = { .time = mv->time, .kind = JIT_EV_MOVE };
+	struct jit_move_event *me;
 	struct jitproc *p = jit_feed__record_proc(f, mv->pid);
 
 	if (!p)
 		return;
 	jit_feed__note_record(f, p, mv->time);
+	if (mv->time < p->epoch)
+		return;     /* push_event() would drop it */
+	ev.move = me = jitmap__alloc(f->jm, sizeof(*me));
+	*me = (struct jit_move_event){
+		.old_addr = mv->old_start, .new_addr = mv->new_start,
+		.size = mv->size, .code_index = mv->code_index,
+		.source = f->path, .loader = f->loader,
+	};
 	push_event(f->jm, p, &ev);
 }
 
@@ -343,7 +350,8 @@ const struct jit_unwind *jit_feed__unwind(struct jit_feed *f, const struct jit_u
 
 /* ---- the timeline ----------------------------------------------------- */
 
-static void apply_move(struct jitmap *jm, struct jitproc *p, const struct jit_event *ev)
+static void apply_move(struct jitmap *jm, struct jitproc *p, uint64_t time,
+		       const struct jit_move_event *ev)
 {
 	const struct range *old = rangeset__find(&p->code, ev->old_addr);
 	const struct jit_sym *from = old ? old->data : find_by_index(jm, ev->code_index, ev->old_addr);
@@ -360,7 +368,7 @@ static void apply_move(struct jitmap *jm, struct jitproc *p, const struct jit_ev
 	}
 	sym->start = ev->new_addr;
 	sym->size = ev->size;
-	sym->load_time = ev->time;
+	sym->load_time = time;
 	sym->code_index = ev->code_index;
 	index_sym(jm, sym);
 	/* line addresses move with the code */
@@ -443,9 +451,9 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time)
 					 0, ev->sym);
 			code_changed(jm, pid, ev->sym->start, ev->sym->size);
 		} else {
-			apply_move(jm, p, ev);
-			code_changed(jm, pid, ev->old_addr, ev->size);
-			code_changed(jm, pid, ev->new_addr, ev->size);
+			apply_move(jm, p, ev->time, ev->move);
+			code_changed(jm, pid, ev->move->old_addr, ev->move->size);
+			code_changed(jm, pid, ev->move->new_addr, ev->move->size);
 		}
 		changed = true;
 	}

@@ -79,19 +79,41 @@ static uint64_t last_of(const struct untimed_entry *e)
 	return e->size - 1 > UINT64_MAX - e->start ? UINT64_MAX : e->start + (e->size - 1);
 }
 
-/* Entry indices by start, the earlier entry first on a tie. */
-struct by_start {
-	uint64_t start;
-	size_t entry;
-};
-
-static int cmp_start(const void *a, const void *b)
+/* LSD radix, 8 bits a pass; the passes over bytes every key shares are left out. */
+void untimed__sort(struct untimed_key *v, size_t n)
 {
-	const struct by_start *x = a, *y = b;
+	struct untimed_key *tmp, *src = v, *dst, *swap;
+	size_t count[256], i, sum, c;
+	uint64_t diff = 0;
+	unsigned int shift;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->entry < y->entry ? -1 : x->entry > y->entry;
+	for (i = 1; i < n && v[i - 1].key <= v[i].key; i++)
+		;
+	if (i >= n)
+		return;
+	for (i = 1; i < n; i++)
+		diff |= v[i].key ^ v[0].key;
+	dst = tmp = xmalloc(st_mult(n, sizeof(*tmp)));
+	for (shift = 0; shift < 64; shift += 8) {
+		if (!((diff >> shift) & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(src[i].key >> shift) & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
 }
 
 /* A max-heap of entry indices: the top is the latest entry, the one that wins. */
@@ -150,7 +172,8 @@ static void emit(struct untimed *u, uint64_t first, uint64_t last, size_t entry,
 void untimed__index(struct untimed *u)
 {
 	size_t n = u->nr_entries, i = 0;
-	struct by_start *order = xcalloc(n ? n : 1, sizeof(*order));
+	/* entry indices by start, the earlier entry first on a tie */
+	struct untimed_key *order = xcalloc(n ? n : 1, sizeof(*order));
 	struct heap h = { xcalloc(n ? n : 1, sizeof(*h.v)), 0 };
 	uint64_t x = 0, prev_last = 0;
 
@@ -160,10 +183,10 @@ void untimed__index(struct untimed *u)
 		u->alloc_entries = n;
 	}
 	for (i = 0; i < n; i++) {
-		order[i].start = u->entries[i].start;
-		order[i].entry = i;
+		order[i].key = u->entries[i].start;
+		order[i].val = i;
 	}
-	qsort(order, n, sizeof(*order), cmp_start);
+	untimed__sort(order, n);
 	free(u->ranges);
 	u->ranges = xcalloc(st_mult(n ? n : 1, 2), sizeof(*u->ranges));
 	u->nr_ranges = 0;
@@ -175,13 +198,13 @@ void untimed__index(struct untimed *u)
 		if (!h.nr) {
 			if (i == n)
 				break;
-			x = order[i].start;
+			x = order[i].key;
 		}
-		while (i < n && order[i].start <= x)
-			heap_push(&h, order[i++].entry);
+		while (i < n && order[i].key <= x)
+			heap_push(&h, (size_t)order[i++].val);
 		last = last_of(&u->entries[h.v[0]]);
-		if (i < n && order[i].start - 1 < last)
-			last = order[i].start - 1;
+		if (i < n && order[i].key - 1 < last)
+			last = order[i].key - 1;
 		emit(u, x, last, h.v[0], &prev_last);
 		if (last == UINT64_MAX)
 			break;

@@ -29,6 +29,44 @@ struct jitmap *jitmap__new(const struct jitmap_opts *opts, struct strpool *pool)
 	return jm;
 }
 
+/* The blocks jitmap__alloc() carves; a bigger request gets a block of its own. */
+#define JIT_BLOCK_SIZE (64u << 10)
+
+struct jit_block {
+	struct jit_block *next;
+	size_t used, size;
+	uint64_t data[];                      /* 8-aligned */
+};
+
+void *jitmap__alloc(struct jitmap *jm, size_t size)
+{
+	struct jit_block *b = jm->blocks;
+
+	size = st_add(size, 7) & ~(size_t)7;
+	if (size > JIT_BLOCK_SIZE / 4) {
+		/* its own block, behind the one being filled */
+		b = xcalloc(1, st_add(sizeof(*b), size));
+		b->used = b->size = size;
+		if (jm->blocks) {
+			b->next = jm->blocks->next;
+			jm->blocks->next = b;
+		} else {
+			jm->blocks = b;
+		}
+		return b->data;
+	}
+	if (!b || b->size - b->used < size) {
+		b = xmalloc(sizeof(*b) + JIT_BLOCK_SIZE);
+		b->used = 0;
+		b->size = JIT_BLOCK_SIZE;
+		b->next = jm->blocks;
+		jm->blocks = b;
+	}
+	b->used += size;
+	/* zeroed as carved: a block's pages are first touched as it fills */
+	return memset((uint8_t *)b->data + b->used - size, 0, size);
+}
+
 void jitmap__delete(struct jitmap *jm)
 {
 	struct jitproc *p, *tmp;
@@ -60,15 +98,12 @@ void jitmap__delete(struct jitmap *jm)
 		free(p->files);
 		free(p);
 	}
-	while (jm->nr_syms)
-		free(jm->syms[--jm->nr_syms]);
 	while (jm->nr_line_arrays)
 		free(jm->line_arrays[--jm->nr_line_arrays]);
 	while (jm->nr_calls) {
 		struct jit_calls *c = jm->calls[--jm->nr_calls];
 
 		callsite_set__delete(c->set);
-		free(c);
 	}
 	while (jm->code_files) {
 		struct jit_code_file *cf = jm->code_files;
@@ -78,6 +113,12 @@ void jitmap__delete(struct jitmap *jm)
 			close(cf->fd);
 		free(cf->buf);
 		free(cf);
+	}
+	while (jm->blocks) {
+		struct jit_block *blk = jm->blocks;
+
+		jm->blocks = blk->next;
+		free(blk);
 	}
 	free(jm->syms);
 	free(jm->by_index);

@@ -141,7 +141,13 @@ struct jit_unwind {
  */
 struct jit_sym {
 	uint64_t start, size;
-	const char *name;       /* interned; exactly as the runtime wrote it */
+	/*
+	 * Exactly as the runtime wrote it; interned in every sym handed out.
+	 * A timed load's is the timeline's copy until jitmap__find() first
+	 * finds it (name_pending): a node jitdump has ~60,000 names, few of
+	 * which a sample ever lands in, and interning each was a cache miss.
+	 */
+	const char *name;
 	const char *source;     /* the file it came from, interned */
 	const struct jit_loader *loader;   /* which format; its kind says timed or not */
 	uint64_t load_time;     /* 0 for untimed entries */
@@ -151,6 +157,7 @@ struct jit_sym {
 	const struct jit_unwind *unwind;   /* its unwinding rules; NULL when none */
 	/* where calls end in its code: jitmap__call_ends_at(); NULL when its bytes were not given */
 	struct jit_calls *calls;
+	bool name_pending;      /* name is not interned yet (never so once handed out) */
 };
 
 /*
@@ -208,9 +215,17 @@ struct jitmap_opts {
 	bool timeless;
 	/*
 	 * Keep line tables (struct jit_sym's lines). Without it the loaders
-	 * still read and count what holds them but every sym has no lines.
+	 * still read and count the records that hold them (their entries'
+	 * bad file names only with file_stats) but every sym has no lines.
 	 */
 	bool lines;
+	/*
+	 * Count all that the loaders drop from a file (jit_file_info.count,
+	 * which sources prints). Without it and without lines, a line table's
+	 * file names are not looked at (a node jitdump has ~500,000), so the
+	 * count of those dropped stays 0.
+	 */
+	bool file_stats;
 	const struct jit_given *given;        /* files given by the user; copied */
 	size_t nr_given;
 	/*

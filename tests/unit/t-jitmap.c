@@ -157,7 +157,7 @@ static struct jitmap *new_map(struct strpool *pool, bool timeless)
 static void test_timeline(struct strpool *pool)
 {
 	struct jitmap *jm = new_map(pool, false);
-	const struct jit_sym *d;
+	const struct jit_sym *b, *d;
 	const struct jit_line *l;
 
 	jitmap__mmap(jm, PID, "/nonexistent/jit-" STR(PID) ".dump");
@@ -181,6 +181,11 @@ static void test_timeline(struct strpool *pool)
 	d = find_jitdump(jm, PID, 0x3010);
 	T("a move ends the old range", !strcmp(name_at(jm, PID, 0x2010), "(none)"));
 	T("a move starts the new one", d && !strcmp(d->name, "D") && d->start == 0x3000);
+	/* names are the timeline's copies until found (jit_sym.name_pending) */
+	b = find_jitdump(jm, PID, 0x1010);
+	T("a found load's name is interned",
+	  b && b->name == strpool__intern(pool, "B") && !b->name_pending);
+	T("a moved load's name is interned when found", d && d->name == strpool__intern(pool, "D"));
 	jitmap__advance(jm, PID, 60);
 	d = find_jitdump(jm, PID, 0x4030);
 	l = d ? jit_sym__line(d, 0x4030) : NULL;

@@ -385,6 +385,44 @@ static void test_unknown_and_malformed(void)
 	sbuf_release(&f);
 }
 
+/* pd_reader__sideband_only(): samples come back undecoded, the sideband as ever. */
+static void test_sideband_only(void)
+{
+	struct sbuf d = SBUF_INIT, f = SBUF_INIT;
+	struct pd_reader *r;
+	struct pd_event ev;
+	int ret, samples = 0, undecoded = 0, comms = 0;
+
+	rec_comm(&d, 42, "prog", 100);
+	rec_sample(&d, 42, 200, 0x401000, 3);
+	rec_header(&d, PERF_RECORD_SAMPLE, 0, 16);       /* too short for its fields */
+	put(&d, 0x400000, 8);
+	rec_comm(&d, 43, "other", 300);
+	file_mode(&f, &d, 0, 0);
+	sbuf_reset(&msgs);
+	write_file(f.buf, f.len);
+	r = pd_reader__open(path);
+	if (r)
+		pd_reader__sideband_only(r);
+	while (r && (ret = pd_reader__next(r, &ev)) > 0) {
+		if (ev.type == PERF_RECORD_SAMPLE) {
+			samples++;
+			undecoded += !ev.sample.ip && !ev.sample.time && !ev.sample.callchain &&
+				     ev.size >= 16;
+		} else if (ev.type == PERF_RECORD_COMM) {
+			comms += !strcmp(ev.u.comm.comm, comms ? "other" : "prog") &&
+				 ev.sample.time == (comms ? 300u : 100u);
+		}
+	}
+	T("sideband only: every sample returned, none decoded", r && samples == 2 && undecoded == 2);
+	T("sideband only: the sideband decoded as ever", comms == 2);
+	T("sideband only: no sample counted bad, nothing said",
+	  r && !pd_reader__nr_bad_samples(r) && msgs.len == 0);
+	pd_reader__delete(r);
+	sbuf_release(&d);
+	sbuf_release(&f);
+}
+
 /* Unknown types of every kind are counted by type and said once, at the end. */
 static void test_unknown_counted(void)
 {
@@ -920,6 +958,7 @@ int main(void)
 	test_truncated_record();
 	test_bad_sizes();
 	test_unknown_and_malformed();
+	test_sideband_only();
 	test_attr_mismatch();
 	test_unknown_counted();
 	test_compressed();
