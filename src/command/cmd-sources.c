@@ -255,6 +255,10 @@ static size_t print_files(FILE *out, const struct jitmap *jm, const struct proc_
 				sbuf_addf(&what, "; %zu record%s of other processes of its pid "
 					  "namespace not used (their host pids are unknown)",
 					  fi->not_used, fi->not_used == 1 ? "" : "s");
+			if (fi->code_gone)
+				sbuf_addf(&what, "; the code of %zu load%s not read again: the "
+					  "file changed or went away after it was read", fi->code_gone,
+					  fi->code_gone == 1 ? "" : "s");
 			side_file_trust(fi, ps, &what);
 			refused += fi->refused != NULL;
 			fprintf(out, "  %-9s %s%s%s%s: %s%s%s\n", (*l)->name, fi->path,

@@ -80,6 +80,12 @@ struct jit_file_info {
 	uint64_t samples_after;
 	/* JIT_UNTIMED: its lines that repeat a timed load's range, not used before that load */
 	size_t repeats;
+	/*
+	 * JIT_TIMED: loads whose code was to be read again from the file (to
+	 * tell where calls end in it) when the file had changed or gone since
+	 * it was read: their callers are looked up as in code without bytes
+	 */
+	size_t code_gone;
 	size_t count[JIT_FILE_COUNTERS];
 };
 

@@ -175,6 +175,8 @@ struct jit_code_file {
 	uint64_t dev, ino;
 	int fd;                               /* -1: not open */
 	bool gone;                            /* no longer the file fed: no bytes */
+	bool warned;                          /* said that it changed (jitmap__call_ends_at()) */
+	struct jit_file_info *info;           /* the process's file info, for sources' count */
 	uint8_t *buf;
 	size_t alloc;
 };

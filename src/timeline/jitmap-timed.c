@@ -52,6 +52,7 @@ static struct jit_code_file *feed_code_file(struct jit_feed *f)
 	cf->ino = (uint64_t)st.st_ino;
 	cf->fd = -1;
 	cf->jm = f->jm;
+	cf->info = f->info;
 	cf->next = f->jm->code_files;
 	f->jm->code_files = cf;
 	return f->code_file = cf;
@@ -136,6 +137,23 @@ static const uint8_t *code_file_read(struct jit_code_file *cf, uint64_t off, uin
 	return cf->buf;
 }
 
+/*
+ * A load's code could not be read again: cf changed or went away after it
+ * was read. Counted for sources; said once per file, since the callers in
+ * such code are then looked up as in code without bytes.
+ */
+static void code_gone(struct jit_code_file *cf)
+{
+	cf->info->code_gone++;
+	if (cf->warned)
+		return;
+	cf->warned = true;
+	warning("'%s' changed or went away after it was read: where calls end in its "
+		"loads' code is not known, and callers in that code are looked up as in "
+		"code without bytes (keep a jitdump until jitsym has read the recording)",
+		cf->path);
+}
+
 bool jitmap__call_ends_at(const struct jit_sym *js, uint64_t off)
 {
 	struct jit_calls *c = js->calls;
@@ -146,10 +164,12 @@ bool jitmap__call_ends_at(const struct jit_sym *js, uint64_t off)
 		const uint8_t *code = code_file_read(c->file, c->off, c->size);
 		size_t n = c->size < 8 ? (size_t)c->size : 8;
 
-		if (code && !memcmp(code, c->head, n) && !memcmp(code + c->size - n, c->tail, n))
+		if (code && !memcmp(code, c->head, n) && !memcmp(code + c->size - n, c->tail, n)) {
 			c->set = callsite_set__new(code, c->size);
-		else
+		} else {
 			c->unknown = true;     /* as if the bytes were not given */
+			code_gone(c->file);
+		}
 	}
 	return c->unknown || callsite_set__has(c->set, off);
 }

@@ -59,6 +59,18 @@ static struct sbuf msgs = SBUF_INIT;
 static char dir[] = "/tmp/t-jitmap-XXXXXX";
 static const uint8_t code[0x200];
 
+/* How many times needle is in haystack. */
+static size_t count_of(const char *haystack, const char *needle)
+{
+	size_t n = 0;
+
+	while (haystack && (haystack = strstr(haystack, needle))) {
+		n++;
+		haystack += strlen(needle);
+	}
+	return n;
+}
+
 static void capture(const char *line)
 {
 	sbuf_addstr(&msgs, line);
@@ -362,7 +374,9 @@ static void test_unwind(struct strpool *pool)
  * Where calls end in a load's code is made from the code read again from
  * the jitdump, the first time a frame asks: the answers the bytes give
  * while the file is the one read; when it was rewritten (a load's code is
- * not what was fed) or is gone, the answers of code without bytes (true).
+ * not what was fed) or is gone, the answers of code without bytes (true),
+ * the loads counted for sources (one rewritten, then two gone) and one
+ * warning per file.
  */
 static void write_callers(const uint8_t *b_code)
 {
@@ -384,8 +398,10 @@ static void test_calls_read_again(struct strpool *pool)
 	static const uint8_t b_other[8] = { 0x90, 0xe8, 1, 0, 0, 0, 0x90, 0xc3 };
 	static const char *what[] = { "the file read", "rewritten in place", "gone" };
 	const struct jit_sym *a, *b;
+	const struct jit_file_info *fi;
 	struct jitmap *jm;
 	char *path = xasprintf("%s/jit-" STR(CALLER) ".dump", dir);
+	size_t said;
 	int pass;
 
 	for (pass = 0; pass < 3; pass++) {
@@ -414,6 +430,13 @@ static void test_calls_read_again(struct strpool *pool)
 			T(name.buf, a && jitmap__call_ends_at(a, 7) && b_ok);
 		else
 			T(name.buf, a_ok && b_ok);
+		sbuf_reset(&name);
+		fi = jitmap__file(jm, CALLER, jitdump_loader());
+		sbuf_addf(&name, "calls, %s: %d load%s counted for sources, said %s", what[pass],
+			  pass, pass == 1 ? "" : "s", pass ? "once" : "not at all");
+		said = count_of(msgs.buf, "changed or went away after it was read");
+		T(name.buf, fi && fi->code_gone == (size_t)pass && said == (pass ? 1 : 0));
+		sbuf_reset(&msgs);
 		sbuf_release(&name);
 		jitmap__delete(jm);
 	}
