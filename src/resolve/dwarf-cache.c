@@ -194,9 +194,10 @@ bool dwarf_cache__parse(const void *buf, size_t len, const uint8_t *bid, size_t 
 		struct table_row r;
 
 		memcpy(&r, p + sizeof(h) + i * sizeof(r), sizeof(r));
+		/* aligned as written: libdw reads a section's words where they are */
 		if (!memchr(r.name, '\0', sizeof(r.name)) || !r.name[0] ||
 		    r.offset < sizeof(h) + h.nr * sizeof(r) || r.offset > len ||
-		    r.size > len - r.offset)
+		    r.offset % DATA_ALIGN || r.size > len - r.offset)
 			return false;
 		memcpy(out[i].name, r.name, sizeof(r.name));
 		out[i].offset = r.offset;

@@ -44,7 +44,8 @@ struct dwarf_cache_section {
  * Parse an entry's image (buf, len) of the file for build id (bid, bid_len):
  * its sections into out (at most DWARF_CACHE_MAX_SECTIONS), how many in
  * *nr. False when it is not a whole, well-formed entry of that build id:
- * magic, version, byte order, build id, every section inside the image.
+ * magic, version, byte order, build id, every section inside the image
+ * and at an offset aligned to 64 bytes.
  * Reads nothing outside buf; checks no checksum (dwarf_cache__section()).
  */
 bool dwarf_cache__parse(const void *buf, size_t len, const uint8_t *bid, size_t bid_len,

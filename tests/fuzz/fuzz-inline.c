@@ -130,7 +130,8 @@ static void parse_as_cache_entry(const uint8_t *data, size_t size)
 	CHECK(nr >= 1 && nr <= DWARF_CACHE_MAX_SECTIONS);
 	for (i = 0; i < nr; i++)
 		CHECK(secs[i].name[0] && memchr(secs[i].name, '\0', sizeof(secs[i].name)) &&
-		      secs[i].offset <= size && secs[i].size <= size - secs[i].offset);
+		      secs[i].offset <= size && secs[i].size <= size - secs[i].offset &&
+		      secs[i].offset % 64 == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -17,8 +17,9 @@
  *   kinds of handle read everything from it;
  * - a cache directory that cannot be made: nothing written, the failure
  *   counted with its reason, the names right; JITSYM_CACHE_DIR empty: off;
- * - dwarf_cache__parse() refuses another build id and an image one byte
- *   short; the compressed file is the same after all this as before.
+ * - dwarf_cache__parse() refuses another build id, an image one byte
+ *   short and a section at an unaligned offset; the compressed file is
+ *   the same after all this as before.
  * Skipped (77) without objcopy, or when jitsym is built without libdeflate
  * (the cache keeps what dwarf-file.c inflates with it).
  */
@@ -187,6 +188,11 @@ int main(void)
 	T("not for another build id",
 	  img && !dwarf_cache__parse(img, len, bid, sizeof(bid) - 1, secs, &nr) && nr == 0);
 	T("not one byte short", img && !dwarf_cache__parse(img, len - 1, bid, sizeof(bid), secs, &nr));
+	/* the first table row's offset (header 64 bytes, then the row's 24-byte name) one past */
+	if (img && len > 64 + 32)
+		img[64 + 24]++;
+	T("not with a section at an unaligned offset",
+	  img && !dwarf_cache__parse(img, len, bid, sizeof(bid), secs, &nr));
 	free(img);
 
 	/* a byte of the first section changed: not read, inflated, written again */
