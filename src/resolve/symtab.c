@@ -5,6 +5,7 @@
 #include "common/common.h"
 #include "resolve/symtab.h"
 #include "common/bsearch.h"
+#include "common/radix.h"
 #include "resolve/demangle.h"
 #include "common/sbuf.h"
 #include "common/strpool.h"
@@ -203,48 +204,6 @@ static int rawsym__b_wins_cheaply(const struct rawsym *a, const struct rawsym *b
 
 /* ---- loading: perf's tree, as sorted arrays ---- */
 
-struct skey {
-	uint64_t start;
-	uint32_t idx;
-};
-
-/* Sort by start, equal starts keeping their order (LSD radix, 8 bits a pass). */
-static void skeys__sort(struct skey *k, size_t n)
-{
-	struct skey *tmp, *src = k, *dst, *swap;
-	size_t count[256], i, sum, c;
-	uint64_t diff = 0;
-	unsigned int shift;
-
-	for (i = 1; i < n && k[i - 1].start <= k[i].start; i++)
-		;
-	if (i >= n)
-		return;
-	for (i = 1; i < n; i++)
-		diff |= k[i].start ^ k[0].start;
-	dst = tmp = xmalloc(st_mult(n, sizeof(*tmp)));
-	for (shift = 0; shift < 64; shift += 8) {
-		if (!((diff >> shift) & 0xff))
-			continue;
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[(src[i].start >> shift) & 0xff]++;
-		for (i = 0, sum = 0; i < 256; i++) {
-			c = count[i];
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			dst[count[(src[i].start >> shift) & 0xff]++] = src[i];
-		swap = src;
-		src = dst;
-		dst = swap;
-	}
-	if (src != k)
-		memcpy(k, src, n * sizeof(*k));
-	free(tmp);
-}
-
 /*
  * The live nodes and the symbols raws[lo..hi) in the tree's order: by
  * start, each added symbol after those already there at its start.
@@ -253,20 +212,20 @@ static struct live *symload__merge(struct symtab *st, struct symload *ld, size_t
 				   size_t *nr)
 {
 	size_t n = hi - lo, i = 0, j = 0, k = 0;
-	struct skey *keys = xmalloc(st_mult(n ? n : 1, sizeof(*keys)));
+	struct radix_item *keys = xmalloc(st_mult(n ? n : 1, sizeof(*keys)));
 	struct live *items = xmalloc(st_mult(st_add(ld->nr_live, n) ? ld->nr_live + n : 1,
 					     sizeof(*items)));
 
 	for (i = 0; i < n; i++) {
-		keys[i].start = st->raws[lo + i].start;
-		keys[i].idx = (uint32_t)(lo + i);
+		keys[i].key = st->raws[lo + i].start;
+		keys[i].val = lo + i;
 	}
-	skeys__sort(keys, n);
+	radix_sort(keys, n);
 	for (i = 0; i < ld->nr_live || j < n; k++) {
-		if (j == n || (i < ld->nr_live && ld->live[i].start <= keys[j].start)) {
+		if (j == n || (i < ld->nr_live && ld->live[i].start <= keys[j].key)) {
 			items[k] = ld->live[i++];
 		} else {
-			items[k] = (struct live){ .start = keys[j].start, .rep = keys[j].idx,
+			items[k] = (struct live){ .start = keys[j].key, .rep = (uint32_t)keys[j].val,
 						  .first = NIL, .count = 1 };
 			j++;
 		}

@@ -2,6 +2,7 @@
 #include "timeline/jitmap-clock.h"
 #include "timeline/jitmap.h"
 #include "timeline/jitmap-untimed.h"
+#include "common/radix.h"
 #include "timeline/rangeset.h"
 #include "common/sbuf.h"
 
@@ -23,7 +24,7 @@ bool untimed_clock__overlaps(const struct untimed *u, size_t first)
 {
 	size_t n = u->nr_entries - first, i;
 	/* spans by start: the order of equal starts cannot change the answer (sizes > 0) */
-	struct untimed_key *s = xcalloc(n ? n : 1, sizeof(*s));
+	struct radix_item *s = xcalloc(n ? n : 1, sizeof(*s));
 	uint64_t reach = 0;
 	bool overlap = false;
 
@@ -31,7 +32,7 @@ bool untimed_clock__overlaps(const struct untimed *u, size_t first)
 		s[i].key = u->entries[first + i].start;
 		s[i].val = end_of(&u->entries[first + i]);
 	}
-	untimed__sort(s, n);
+	radix_sort(s, n);
 	for (i = 0; i < n && !overlap; i++) {
 		overlap = i && s[i].key < reach;
 		if (s[i].val > reach)

@@ -1,6 +1,7 @@
 #include "common/common.h"
 #include "timeline/jitmap-untimed.h"
 #include "common/bsearch.h"
+#include "common/radix.h"
 
 /*
  * From first to the next range's first, or to its entry's end where that
@@ -79,43 +80,6 @@ static uint64_t last_of(const struct untimed_entry *e)
 	return e->size - 1 > UINT64_MAX - e->start ? UINT64_MAX : e->start + (e->size - 1);
 }
 
-/* LSD radix, 8 bits a pass; the passes over bytes every key shares are left out. */
-void untimed__sort(struct untimed_key *v, size_t n)
-{
-	struct untimed_key *tmp, *src = v, *dst, *swap;
-	size_t count[256], i, sum, c;
-	uint64_t diff = 0;
-	unsigned int shift;
-
-	for (i = 1; i < n && v[i - 1].key <= v[i].key; i++)
-		;
-	if (i >= n)
-		return;
-	for (i = 1; i < n; i++)
-		diff |= v[i].key ^ v[0].key;
-	dst = tmp = xmalloc(st_mult(n, sizeof(*tmp)));
-	for (shift = 0; shift < 64; shift += 8) {
-		if (!((diff >> shift) & 0xff))
-			continue;
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[(src[i].key >> shift) & 0xff]++;
-		for (i = 0, sum = 0; i < 256; i++) {
-			c = count[i];
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
-		swap = src;
-		src = dst;
-		dst = swap;
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
-}
-
 /* A max-heap of entry indices: the top is the latest entry, the one that wins. */
 struct heap {
 	size_t *v;
@@ -173,7 +137,7 @@ void untimed__index(struct untimed *u)
 {
 	size_t n = u->nr_entries, i = 0;
 	/* entry indices by start, the earlier entry first on a tie */
-	struct untimed_key *order = xcalloc(n ? n : 1, sizeof(*order));
+	struct radix_item *order = xcalloc(n ? n : 1, sizeof(*order));
 	struct heap h = { xcalloc(n ? n : 1, sizeof(*h.v)), 0 };
 	uint64_t x = 0, prev_last = 0;
 
@@ -186,7 +150,7 @@ void untimed__index(struct untimed *u)
 		order[i].key = u->entries[i].start;
 		order[i].val = i;
 	}
-	untimed__sort(order, n);
+	radix_sort(order, n);
 	free(u->ranges);
 	u->ranges = xcalloc(st_mult(n ? n : 1, 2), sizeof(*u->ranges));
 	u->nr_ranges = 0;

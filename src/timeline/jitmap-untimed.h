@@ -45,17 +45,6 @@ void untimed__release(struct untimed *u);
 /* Add [start, start + size) named name (copied); size 0 covers nothing and is dropped. */
 void untimed__add(struct untimed *u, uint64_t start, uint64_t size, const char *name,
 		  const char *source, const struct jit_loader *loader);
-/* A key and what it keys: untimed__sort()'s element. */
-struct untimed_key {
-	uint64_t key, val;
-};
-
-/*
- * Sort v by key, equal keys keeping their order: by radix, since a node
- * perf map has ~100,000 lines and QEMU's millions (qsort() took 63 M
- * instructions for node-medium's 112,578).
- */
-void untimed__sort(struct untimed_key *v, size_t n);
 /* (Re)build the index over every entry added; lookups see only indexed entries. */
 void untimed__index(struct untimed *u);
 /* The entry that covers addr, or NULL; valid until the next add or release. */
