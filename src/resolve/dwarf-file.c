@@ -1,6 +1,7 @@
 #include "common/common.h"
 #include "resolve/dwarf-file.h"
 #include "resolve/dwarf-cache.h"
+#include "resolve/elf-image.h"
 #include "common/bsearch.h"
 
 #include <dwarf.h>
@@ -158,34 +159,6 @@ static void *inflate_section(struct libdeflate_decompressor *d, Elf_Data *data, 
 	return out;
 }
 
-/* The file's GNU build id, from its notes (a debug file keeps them); 0 when none. */
-static size_t file_build_id(Elf *elf, const uint8_t **bid)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, next, name_off, desc_off;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
-		    !(data = elf_getdata(scn, NULL)))
-			continue;
-		while (off < data->d_size &&
-		       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((const char *)data->d_buf + name_off, "GNU", 4) &&
-			    nh.n_descsz > 0 && nh.n_descsz <= 32) {
-				*bid = (const uint8_t *)data->d_buf + desc_off;
-				return nh.n_descsz;
-			}
-			off = next;
-		}
-	}
-	return 0;
-}
-
 /* Hand libdw buf (size bytes) as scn's data, stored uncompressed. */
 static void install(Elf_Scn *scn, GElf_Shdr *shdr, Elf_Data *data, void *buf, size_t size,
 		    uint64_t align)
@@ -212,7 +185,7 @@ static void inflate_sections(struct dwarf_file *df, bool lines)
 	struct dwarf_cache_put put[DWARF_CACHE_MAX_SECTIONS];
 	size_t nr_put = 0, shstrndx, hdr, bid_len = 0;
 	bool wrote_new = false;
-	const uint8_t *bid = NULL;
+	uint8_t bid[ELF_IMAGE_BUILD_ID_MAX];
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 	const char *name;
@@ -220,7 +193,7 @@ static void inflate_sections(struct dwarf_file *df, bool lines)
 	if (elf_getshdrstrndx(df->elf, &shstrndx) != 0)
 		return;
 	hdr = gelf_getclass(df->elf) == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
-	if (dwarf_cache__enabled() && (bid_len = file_build_id(df->elf, &bid)))
+	if (dwarf_cache__enabled() && (bid_len = elf_build_id(df->elf, bid)))
 		df->cached = dwarf_cache__open(bid, bid_len);
 	while ((scn = elf_nextscn(df->elf, scn))) {
 		const unsigned char *tail;

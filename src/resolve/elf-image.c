@@ -91,8 +91,8 @@ int elf_image__section_info(struct elf_image *img, const char *name,
 	return -ENOENT;
 }
 
-/* Look for the GNU build-id note in one block of notes. */
-static bool notes__build_id(Elf_Data *data, struct elf_image *img)
+/* Look for the GNU build-id note in one block of notes: its size, 0 when none. */
+static size_t notes__build_id(Elf_Data *data, uint8_t *out)
 {
 	size_t off = 0, next, name_off, desc_off;
 	GElf_Nhdr nh;
@@ -102,36 +102,36 @@ static bool notes__build_id(Elf_Data *data, struct elf_image *img)
 		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
 		    !memcmp((char *)data->d_buf + name_off, "GNU", 4) &&
 		    nh.n_descsz > 0 && nh.n_descsz <= ELF_IMAGE_BUILD_ID_MAX) {
-			memcpy(img->build_id, (char *)data->d_buf + desc_off, nh.n_descsz);
-			img->build_id_size = nh.n_descsz;
-			return true;
+			memcpy(out, (char *)data->d_buf + desc_off, nh.n_descsz);
+			return nh.n_descsz;
 		}
 		off = next;
 	}
-	return false;
+	return 0;
 }
 
 /* Sections first (debug files keep them), then PT_NOTE (no section headers). */
-static void elf_image__read_build_id(struct elf_image *img)
+size_t elf_build_id(Elf *elf, uint8_t out[ELF_IMAGE_BUILD_ID_MAX])
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 	GElf_Phdr phdr;
-	size_t i, n;
+	size_t i, n, len;
 
-	while ((scn = elf_nextscn(img->elf, scn)))
+	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_NOTE &&
-		    notes__build_id(elf_getdata(scn, NULL), img))
-			return;
-	if (elf_getphdrnum(img->elf, &n))
-		return;
+		    (len = notes__build_id(elf_getdata(scn, NULL), out)))
+			return len;
+	if (elf_getphdrnum(elf, &n))
+		return 0;
 	for (i = 0; i < n; i++) {
-		if (!gelf_getphdr(img->elf, (int)i, &phdr) || phdr.p_type != PT_NOTE)
+		if (!gelf_getphdr(elf, (int)i, &phdr) || phdr.p_type != PT_NOTE)
 			continue;
-		if (notes__build_id(elf_getdata_rawchunk(img->elf, (int64_t)phdr.p_offset,
-				phdr.p_filesz, phdr.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR), img))
-			return;
+		if ((len = notes__build_id(elf_getdata_rawchunk(elf, (int64_t)phdr.p_offset,
+				phdr.p_filesz, phdr.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR), out)))
+			return len;
 	}
+	return 0;
 }
 
 /* Fail with err: free img, set errno, return NULL. */
@@ -155,7 +155,7 @@ static struct elf_image *elf_image__init(struct elf_image *img)
 	/* Old libelf crashed in elf_strptr() on a truncated string table. */
 	img->shstr_ok = !elf_getshdrstrndx(img->elf, &shstrndx) &&
 		elf_rawdata(elf_getscn(img->elf, shstrndx), NULL) != NULL;
-	elf_image__read_build_id(img);
+	img->build_id_size = elf_build_id(img->elf, img->build_id);
 	return img;
 }
 

@@ -73,6 +73,11 @@ Elf *elf_image__elf(struct elf_image *img);
 const GElf_Ehdr *elf_image__ehdr(const struct elf_image *img);
 /* The GNU build id from the notes; NULL and *size 0 when none. */
 const uint8_t *elf_image__build_id(const struct elf_image *img, size_t *size);
+/*
+ * Any ELF handle's GNU build id, from its note sections (debug files keep
+ * them), else its PT_NOTE segments, into out: its size, 0 when none.
+ */
+size_t elf_build_id(Elf *elf, uint8_t out[ELF_IMAGE_BUILD_ID_MAX]);
 
 /*
  * The first section of this type named name (any name when NULL), its
