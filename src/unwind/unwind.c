@@ -299,10 +299,20 @@ static bool slot_from_cfi(struct slot *s, Dwarf_CFI *cfi, uint64_t addr)
 	return true;
 }
 
+static bool slot_holds(const struct slot *s, const void *object, uint64_t addr)
+{
+	return s->state != SLOT_EMPTY && s->object == object && s->pc == addr;
+}
+
 /*
  * The rules for pc in the object c names: from the cache, else from its
  * primary CFI, else from its fallback CFI (asked for only then), else a
- * cached "no CFI". Never NULL.
+ * cached "no CFI". Never NULL; valid until the next lookup.
+ *
+ * The cache is 2-way: a pc's set is two adjacent slots, the newer rules
+ * in the first. Direct-mapped, two frames of one walk that hashed alike
+ * evicted each other at every walk (which addresses collide depends on
+ * where the code is loaded).
  */
 static const struct slot *rules_lookup(struct unwinder *u, const struct unwind_space *space,
 				       const struct unwind_cfi *c, uint64_t pc)
@@ -310,15 +320,18 @@ static const struct slot *rules_lookup(struct unwinder *u, const struct unwind_s
 	uint64_t addr = pc - c->bias;
 	uint64_t h = (addr ^ (uint64_t)(uintptr_t)c->object * 0xff51afd7ed558ccdULL) *
 		     0x9E3779B97F4A7C15ULL;
-	struct slot *s = &u->slots[h >> (64 - u->bits)];
+	struct slot *s = &u->slots[(h >> (64 - u->bits)) & ~(uint64_t)1];
 	struct unwind_cfi fb;
 
 	u->stats.lookups++;
-	if (s->state != SLOT_EMPTY && s->object == c->object && s->pc == addr) {
+	if (slot_holds(&s[0], c->object, addr) || slot_holds(&s[1], c->object, addr)) {
 		u->stats.hits++;
-		return s;
+		return slot_holds(&s[0], c->object, addr) ? &s[0] : &s[1];
 	}
-	slot_release(s);
+	/* the older way goes; the newer moves over to it */
+	slot_release(&s[1]);
+	s[1] = s[0];
+	memset(&s[0], 0, sizeof(s[0]));
 	s->object = c->object;
 	s->pc = addr;
 	if (slot_from_cfi(s, c->cfi, addr))
