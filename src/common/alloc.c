@@ -23,6 +23,15 @@ void *xcalloc(size_t nmemb, size_t size)
 	return p;
 }
 
+void *xcalloc_written(size_t nmemb, size_t size)
+{
+	size_t bytes = st_mult(nmemb ? nmemb : 1, size ? size : 1);
+	void *p = xmalloc(bytes);
+
+	memset(p, 0, bytes);
+	return p;
+}
+
 void *xrealloc(void *ptr, size_t size)
 {
 	void *p = realloc(ptr, size ? size : 1);

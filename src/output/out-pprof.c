@@ -110,7 +110,7 @@ struct pprof_builder *pprof_builder__new(const struct pprof_opts *opts)
 		       opts->label_category + opts->label_tier;
 	b->loc_table_size = 1u << 12;
 	b->loc_table = xcalloc(b->loc_table_size, sizeof(*b->loc_table));
-	b->loc_cache = xcalloc(1u << LOC_CACHE_BITS, sizeof(*b->loc_cache));
+	b->loc_cache = xcalloc_written(1u << LOC_CACHE_BITS, sizeof(*b->loc_cache));
 	b->stacks = stack_store__new();
 	b->type = "events";
 	b->unit = "count";

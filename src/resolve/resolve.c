@@ -249,8 +249,8 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	r->rec.compressed = info->compressed;
 	r->rec.has_build_ids = info->nr_build_ids > 0;
 	r->dsos = dso_cache__new(&dopts, pool);
-	r->cache = xcalloc(FRAME_CACHE_SIZE, sizeof(*r->cache));
-	r->calls = xcalloc((size_t)1 << CALL_CACHE_BITS, sizeof(*r->calls));
+	r->cache = xcalloc_written(FRAME_CACHE_SIZE, sizeof(*r->cache));
+	r->calls = xcalloc_written((size_t)1 << CALL_CACHE_BITS, sizeof(*r->calls));
 	r->s_unknown = strpool__intern(pool, UNKNOWN_LABEL);
 	r->s_kernel = strpool__intern(pool, KSYM_DSO_KERNEL);
 	index_build_ids(r, info);

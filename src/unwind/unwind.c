@@ -93,7 +93,7 @@ struct unwinder *unwinder__new(const struct unwind_opts *opts)
 	u->bits = opts && opts->cache_bits ? opts->cache_bits : CACHE_BITS_DEFAULT;
 	if (u->bits > CACHE_BITS_MAX)
 		u->bits = CACHE_BITS_MAX;
-	u->slots = xcalloc((size_t)1 << u->bits, sizeof(*u->slots));
+	u->slots = xcalloc_written((size_t)1 << u->bits, sizeof(*u->slots));
 	return u;
 }
 
@@ -103,19 +103,26 @@ static void slot_release(struct slot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void unwinder__flush(struct unwinder *u)
+/* Free the expressions the slots own; the slots are left as they are. */
+static void free_slot_ops(struct unwinder *u)
 {
 	size_t i;
 
 	for (i = 0; i < (size_t)1 << u->bits; i++)
-		slot_release(&u->slots[i]);
+		free(u->slots[i].ops);
+}
+
+void unwinder__flush(struct unwinder *u)
+{
+	free_slot_ops(u);
+	memset(u->slots, 0, ((size_t)1 << u->bits) * sizeof(*u->slots));
 }
 
 void unwinder__delete(struct unwinder *u)
 {
 	if (!u)
 		return;
-	unwinder__flush(u);
+	free_slot_ops(u);
 	free(u->slots);
 	free(u);
 }
