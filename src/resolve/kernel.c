@@ -2,10 +2,17 @@
 #include "resolve/kernel.h"
 #include "common/bsearch.h"
 #include "common/cursor.h"
+#include "common/radix.h"
 #include "common/strpool.h"
 #include "common/utf8.h"
 
+#define uthash_malloc(sz) xmalloc(sz)
+#define uthash_free(ptr, sz) free(ptr)
+#include <uthash.h>
+
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -19,35 +26,53 @@
 #define BUILD_ID_SHA1_SIZE 20
 #define BUILD_ID_MAX 64
 
-/* Bytes read from a kallsyms file at a time; more than a line's worth. */
-#define KALLSYMS_CHUNK (64u << 10)
+/* kallsyms read whole: the first buffer, and the most we read (about 10 MB is usual). */
+#define KALLSYMS_TEXT_FIRST ((size_t)16 << 20)
+#define KALLSYMS_TEXT_MAX ((size_t)1 << 30)
 
+/*
+ * A kallsyms symbol as read: 24 bytes, its name left in the file's text
+ * (kallsyms is 120,000 lines and more, read at every run with kernel
+ * frames: copying each name and growing 72-byte entries was a third of
+ * a short recording's page faults). A struct ksym is made for the few
+ * thousand a recording's frames ask for.
+ */
 struct kentry {
-	struct ksym sym;        /* sym.name not interned until interned is set */
-	size_t seq;             /* line order, to break ties between aliases */
-	size_t name_off;        /* in kernel_syms.names, while loading */
-	bool interned;
-	bool bpf;               /* a BPF program: its DSO is its name */
+	uint64_t start;
+	uint32_t name_off;      /* in kernel_syms.text */
+	uint16_t name_len;
+	char type;
+	uint32_t mod;           /* in kernel_syms.mods; 0: the core kernel */
+};
+
+/* A module as kallsyms names it: "[ext4]" (what perf prints) and "ext4". */
+struct kmod {
+	const char *dso, *module;       /* interned, so pointers compare */
+	bool bpf;                       /* "[bpf]": a program's DSO is its name */
+};
+
+/* A symbol handed out, made on first use. */
+struct kmade {
+	size_t idx;
+	struct ksym sym;
+	UT_hash_handle hh;
 };
 
 struct kernel_syms {
 	struct kentry *syms;    /* sorted by start, one per address */
 	size_t nr;
+	struct kmod *mods;
+	size_t nr_mods, alloc_mods;
+	struct kmade *made;     /* by index */
 	struct strpool *pool;
-	char *names;            /* the kept names, each NUL-terminated, until interned */
+	char *text;             /* the file's bytes: mapped (text_mapped) or read */
+	size_t text_len;
+	bool text_mapped;
 	char *path;             /* a file still to read (kernel_syms__new()), else NULL */
 	int err;                /* why reading gave no symbols: errno, else 0 */
 };
 
-/* Reads a file line by line, a chunk at a time. */
-struct line_reader {
-	FILE *fp;
-	char *buf;              /* KALLSYMS_CHUNK bytes */
-	size_t pos, len;        /* unread: buf[pos..len) */
-	bool eof;
-};
-
-/* One line from read_line(): not NUL-terminated, may contain NULs. */
+/* One line of the text: not NUL-terminated, may contain NULs. */
 struct kline {
 	const char *p;
 	size_t len;
@@ -60,44 +85,6 @@ struct load_stats {
 	size_t parsed;
 	size_t zero_addr;
 };
-
-/*
- * Read one line; false at end of file. A line longer than
- * KALLSYMS_LINE_MAX is consumed whole and comes back too_long.
- */
-static bool read_line(struct line_reader *lr, struct kline *l)
-{
-	bool too_long = false;
-	size_t n;
-
-	for (;;) {
-		char *start = lr->buf + lr->pos;
-		size_t avail = lr->len - lr->pos;
-		char *nl = avail ? memchr(start, '\n', avail) : NULL;
-
-		if (nl || (lr->eof && (avail || too_long))) {
-			n = nl ? (size_t)(nl - start) : avail;
-			l->p = start;
-			l->len = n;
-			l->too_long = too_long || n > KALLSYMS_LINE_MAX;
-			lr->pos += n + (nl != NULL);
-			return true;
-		}
-		if (lr->eof)
-			return false;
-		if (avail > KALLSYMS_LINE_MAX) {
-			too_long = true;
-			avail = 0;
-		}
-		memmove(lr->buf, lr->buf + lr->len - avail, avail);
-		lr->pos = 0;
-		lr->len = avail;
-		n = fread(lr->buf + lr->len, 1, KALLSYMS_CHUNK - lr->len, lr->fp);
-		lr->len += n;
-		if (!n)
-			lr->eof = true;
-	}
-}
 
 /*
  * kallsyms runs to 10 MB (120,000 lines and more), read at every run that
@@ -153,6 +140,14 @@ static const char *skip_word(const char *p, const char *end)
 	return p;
 }
 
+/* What parse_line() found: the name is left in the line. */
+struct kparsed {
+	uint64_t addr;
+	char type;
+	const char *name, *mod;         /* mod: "[ext4]", NULL for core kernel */
+	size_t name_len, mod_len;
+};
+
 static bool keep_type(char type)
 {
 	switch (type) {
@@ -164,19 +159,11 @@ static bool keep_type(char type)
 	}
 }
 
-/* What parse_line() found: the name is left in the line, to copy if kept. */
-struct kparsed {
-	uint64_t addr;
-	char type;
-	const char *name, *mod;         /* mod: "[ext4]", NULL for core kernel */
-	size_t name_len, mod_len;
-};
-
 /*
  * Parse "ADDR TYPE NAME [\t[MODULE]]". Returns false for a malformed line,
  * with *why set.
  */
-static bool parse_line(const struct kline *l, struct kparsed *k, const char **why)
+static bool parse_line(const struct kline *l, bool has_nul, struct kparsed *k, const char **why)
 {
 	const char *p = l->p, *end = l->p + l->len;
 	const char *name_end, *mod_end;
@@ -185,7 +172,7 @@ static bool parse_line(const struct kline *l, struct kparsed *k, const char **wh
 		*why = "line too long";
 		return false;
 	}
-	if (memchr(l->p, '\0', l->len)) {
+	if (has_nul && memchr(l->p, '\0', l->len)) {
 		*why = "NUL byte";
 		return false;
 	}
@@ -231,47 +218,62 @@ static bool parse_line(const struct kline *l, struct kparsed *k, const char **wh
 }
 
 /*
- * Fill e's module and DSO, interned (so that pointers compare modules);
- * consecutive lines of one module share the last lookup.
+ * The index in ks->mods of the module k names; consecutive lines of one
+ * module share the last lookup (*last).
  */
-static void kentry__set_module(struct kentry *e, const struct kparsed *k,
-			       struct strpool *pool, struct ksym *last)
+static uint32_t kmod_index(struct kernel_syms *ks, const struct kparsed *k, uint32_t *last)
 {
-	if (!k->mod) {
-		e->sym.dso = KSYM_DSO_KERNEL;
-		e->sym.module = NULL;
-		return;
-	}
-	if (!last->dso || strlen(last->dso) != k->mod_len ||
-	    memcmp(last->dso, k->mod, k->mod_len)) {
-		last->dso = strpool__intern_len(pool, k->mod, k->mod_len);
-		last->module = strpool__intern_len(pool, k->mod + 1, k->mod_len - 2);
-	}
-	e->sym.dso = last->dso;
-	e->sym.module = last->module;
+	const char *dso;
+	uint32_t i;
+
+	if (!k->mod)
+		return 0;
+	if (*last && strlen(ks->mods[*last].dso) == k->mod_len &&
+	    !memcmp(ks->mods[*last].dso, k->mod, k->mod_len))
+		return *last;
+	dso = strpool__intern_len(ks->pool, k->mod, k->mod_len);
+	for (i = 1; i < ks->nr_mods; i++)
+		if (ks->mods[i].dso == dso)
+			return *last = i;
+	if (ks->nr_mods > UINT32_MAX - 1)
+		return 0;
+	ALLOC_GROW(ks->mods, ks->nr_mods + 1, ks->alloc_mods);
+	ks->mods[i].dso = dso;
+	ks->mods[i].module = strpool__intern_len(ks->pool, k->mod + 1, k->mod_len - 2);
 	/* perf names a BPF program's DSO after the program itself. */
-	e->bpf = !strcmp(e->sym.module, "bpf");
+	ks->mods[i].bpf = !strcmp(ks->mods[i].module, "bpf");
+	ks->nr_mods++;
+	return *last = i;
 }
 
-static int read_kallsyms(FILE *fp, const char *path, struct kernel_syms *ks,
-			 struct load_stats *st)
+/* Parse ks->text into ks->syms, in line order. */
+static void parse_kallsyms(struct kernel_syms *ks, const char *path, struct load_stats *st)
 {
-	struct line_reader lr = { .fp = fp, .buf = xmalloc(KALLSYMS_CHUNK) };
-	size_t alloc = 0, nr_names = 0, alloc_names = 0, i;
-	struct ksym last = { 0 };
-	struct kparsed k;
-	struct kline l;
-	const char *why;
+	const char *p = ks->text, *end = ks->text + ks->text_len;
+	bool has_nul = memchr(p, '\0', ks->text_len) != NULL;
+	size_t lines = 0, alloc;
+	uint32_t last = 0;
+	const char *q;
 
-	while (read_line(&lr, &l)) {
+	/* one entry per line at most: counted, so the array is never grown */
+	for (q = p; q < end && (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		lines++;
+	alloc = lines + 1;
+	ks->syms = xreallocarray(NULL, alloc, sizeof(*ks->syms));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct kline l = { .p = p, .len = nl ? (size_t)(nl - p) : (size_t)(end - p) };
+		struct kparsed k;
 		struct kentry *e;
+		const char *why;
 
+		p += l.len + (nl != NULL);
+		l.too_long = l.len > KALLSYMS_LINE_MAX;
 		st->lines++;
 		if (!l.too_long && skip_blanks(l.p, l.p + l.len) == l.p + l.len)
 			continue;
-		if (!parse_line(&l, &k, &why)) {
-			warning("'%s':%zu: malformed kallsyms line (%s)",
-				path, st->lines, why);
+		if (!parse_line(&l, has_nul, &k, &why)) {
+			warning("'%s':%zu: malformed kallsyms line (%s)", path, st->lines, why);
 			continue;
 		}
 		st->parsed++;
@@ -281,34 +283,13 @@ static int read_kallsyms(FILE *fp, const char *path, struct kernel_syms *ks,
 		}
 		if (!keep_type(k.type) || k.name[0] == '$')
 			continue;
-		ALLOC_GROW(ks->syms, ks->nr + 1, alloc);
-		e = &ks->syms[ks->nr];
-		memset(e, 0, sizeof(*e));
-		e->seq = ks->nr++;
-		e->sym.start = k.addr;
-		e->sym.type = k.type;
-		kentry__set_module(e, &k, ks->pool, &last);
-		e->name_off = nr_names;
-		ALLOC_GROW(ks->names, st_add(nr_names, k.name_len + 1), alloc_names);
-		memcpy(ks->names + nr_names, k.name, k.name_len);
-		ks->names[nr_names + k.name_len] = '\0';
-		nr_names += k.name_len + 1;
+		e = &ks->syms[ks->nr++];
+		e->start = k.addr;
+		e->name_off = (uint32_t)(k.name - ks->text);
+		e->name_len = (uint16_t)k.name_len;
+		e->type = k.type;
+		e->mod = kmod_index(ks, &k, &last);
 	}
-	for (i = 0; i < ks->nr; i++)
-		ks->syms[i].sym.name = ks->names + ks->syms[i].name_off;
-	free(lr.buf);
-	if (ferror(fp))
-		return error("cannot read '%s': %s", path, strerror(errno));
-	return 0;
-}
-
-static int cmp_kentry(const void *a, const void *b)
-{
-	const struct kentry *x = a, *y = b;
-
-	if (x->sym.start != y->sym.start)
-		return x->sym.start < y->sym.start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /*
@@ -324,34 +305,117 @@ static uint64_t page_end(uint64_t start)
 	return ((start + page - 1) & ~(page - 1)) + page;
 }
 
-/* Sort (kallsyms mostly is), keep the last-listed alias at each address, set the ends. */
+/* Sort (kallsyms mostly is), keeping line order at equal addresses. */
+static void sort_syms(struct kernel_syms *ks)
+{
+	struct radix_item *v;
+	struct kentry *sorted;
+	size_t i;
+
+	for (i = 1; i < ks->nr && ks->syms[i - 1].start <= ks->syms[i].start; i++)
+		;
+	if (i >= ks->nr)
+		return;
+	v = xreallocarray(NULL, ks->nr, sizeof(*v));
+	for (i = 0; i < ks->nr; i++) {
+		v[i].key = ks->syms[i].start;
+		v[i].val = i;
+	}
+	radix_sort(v, ks->nr);
+	sorted = xreallocarray(NULL, ks->nr, sizeof(*sorted));
+	for (i = 0; i < ks->nr; i++)
+		sorted[i] = ks->syms[v[i].val];
+	free(ks->syms);
+	ks->syms = sorted;
+	free(v);
+}
+
+/* Sort, and keep the last-listed alias at each address. */
 static void index_syms(struct kernel_syms *ks)
 {
 	size_t i, n = 0;
 
-	for (i = 1; i < ks->nr && ks->syms[i - 1].sym.start <= ks->syms[i].sym.start; i++)
-		;
-	if (i < ks->nr)
-		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_kentry);
+	sort_syms(ks);
 	for (i = 0; i < ks->nr; i++) {
-		if (i + 1 < ks->nr && ks->syms[i + 1].sym.start == ks->syms[i].sym.start)
+		if (i + 1 < ks->nr && ks->syms[i + 1].start == ks->syms[i].start)
 			continue;
 		ks->syms[n++] = ks->syms[i];
 	}
 	ks->nr = n;
-	for (i = 0; i < n; i++) {
-		struct ksym *s = &ks->syms[i].sym;
-		uint64_t pend = page_end(s->start);
+}
 
-		if (i + 1 == n) {
-			s->end = pend;
-			continue;
+/*
+ * Where syms[i] ends: at the next symbol, or one page past its own page
+ * boundary when it is the last, or the next is another module's and
+ * further away (perf's ends for symbols it cannot bound).
+ */
+static uint64_t kentry__end(const struct kernel_syms *ks, size_t i)
+{
+	const struct kentry *e = &ks->syms[i];
+	uint64_t pend = page_end(e->start);
+
+	if (i + 1 == ks->nr)
+		return pend;
+	if (e[1].mod != e->mod && pend < e[1].start)
+		return pend;
+	return e[1].start;
+}
+
+/*
+ * The whole file in ks->text: mapped when it is a regular file, else
+ * (/proc/kallsyms says its size is 0) read. 0, or an errno.
+ */
+static int read_text(struct kernel_syms *ks, int fd)
+{
+	size_t alloc = KALLSYMS_TEXT_FIRST;
+	struct stat sb;
+
+	if (fstat(fd, &sb))
+		return errno;
+	if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		void *m;
+
+		if ((uint64_t)sb.st_size > KALLSYMS_TEXT_MAX)
+			return EFBIG;
+		m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			ks->text = m;
+			ks->text_len = (size_t)sb.st_size;
+			ks->text_mapped = true;
+			return 0;
 		}
-		s->end = ks->syms[i + 1].sym.start;
-		/* Interned, so pointers compare modules (NULL: core kernel). */
-		if (ks->syms[i + 1].sym.module != s->module && pend < s->end)
-			s->end = pend;
 	}
+	/* a large first buffer: glibc maps it, and realloc() moves pages, not bytes */
+	ks->text = xmalloc(alloc);
+	for (;;) {
+		ssize_t n;
+
+		if (ks->text_len == alloc) {
+			if (alloc >= KALLSYMS_TEXT_MAX)
+				return EFBIG;
+			alloc *= 2;
+			ks->text = xrealloc(ks->text, alloc);
+		}
+		n = read(fd, ks->text + ks->text_len, alloc - ks->text_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (!n)
+			return 0;
+		ks->text_len += (size_t)n;
+	}
+}
+
+static void kernel_syms__drop_text(struct kernel_syms *ks)
+{
+	if (ks->text_mapped)
+		munmap(ks->text, ks->text_len);
+	else
+		free(ks->text);
+	ks->text = NULL;
+	ks->text_len = 0;
+	ks->text_mapped = false;
 }
 
 /* Read ks->path into ks; on failure ks has no symbols and ks->err says why. */
@@ -359,38 +423,46 @@ static void kernel_syms__read(struct kernel_syms *ks)
 {
 	struct load_stats st = { 0 };
 	char *path = ks->path;
-	FILE *fp;
-	int ret;
+	int fd, err;
 
 	if (!path)
 		return;
 	ks->path = NULL;
-	fp = fopen(path, "r");
-	if (!fp) {
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		ks->err = errno;
 		error("cannot open '%s': %s", path, strerror(ks->err));
 		free(path);
 		return;
 	}
-	ret = read_kallsyms(fp, path, ks, &st);
-	fclose(fp);
-	if (ret < 0) {
-		ks->err = EIO;
-	} else if (!ks->nr) {
-		if (st.parsed && st.zero_addr == st.parsed)
-			warning("'%s' lists only zero addresses (kptr_restrict?): "
-				"no kernel symbols", path);
+	err = read_text(ks, fd);
+	close(fd);
+	if (err) {
+		if (err == EFBIG)
+			error("cannot read '%s': larger than %u MiB", path,
+			      (unsigned)(KALLSYMS_TEXT_MAX >> 20));
 		else
-			warning("no kernel text symbols in '%s'", path);
-		ks->err = ENODATA;
+			error("cannot read '%s': %s", path, strerror(err));
+		ks->err = EIO;
 	} else {
-		index_syms(ks);
-		note("'%s': %zu kernel symbols from %zu lines", path, ks->nr, st.lines);
+		parse_kallsyms(ks, path, &st);
+		if (!ks->nr) {
+			if (st.parsed && st.zero_addr == st.parsed)
+				warning("'%s' lists only zero addresses (kptr_restrict?): "
+					"no kernel symbols", path);
+			else
+				warning("no kernel text symbols in '%s'", path);
+			ks->err = ENODATA;
+		} else {
+			index_syms(ks);
+			note("'%s': %zu kernel symbols from %zu lines", path, ks->nr, st.lines);
+		}
 	}
 	if (ks->err) {
 		ks->nr = 0;
 		free(ks->syms);
 		ks->syms = NULL;
+		kernel_syms__drop_text(ks);
 	}
 	free(path);
 }
@@ -401,6 +473,12 @@ struct kernel_syms *kernel_syms__new(const char *path, struct strpool *pool)
 
 	ks->pool = pool;
 	ks->path = xstrdup(path);
+	/* index 0: the core kernel */
+	ALLOC_GROW(ks->mods, 1, ks->alloc_mods);
+	ks->mods[0].dso = KSYM_DSO_KERNEL;
+	ks->mods[0].module = NULL;
+	ks->mods[0].bpf = false;
+	ks->nr_mods = 1;
 	return ks;
 }
 
@@ -421,10 +499,17 @@ struct kernel_syms *kernel_syms__load(const char *path, struct strpool *pool)
 
 void kernel_syms__delete(struct kernel_syms *ks)
 {
+	struct kmade *m, *tmp;
+
 	if (!ks)
 		return;
+	HASH_ITER(hh, ks->made, m, tmp) {
+		HASH_DEL(ks->made, m);
+		free(m);
+	}
 	free(ks->syms);
-	free(ks->names);
+	free(ks->mods);
+	kernel_syms__drop_text(ks);
 	free(ks->path);
 	free(ks);
 }
@@ -435,16 +520,26 @@ bool kernel_syms__usable(struct kernel_syms *ks)
 	return ks->nr > 0;
 }
 
-/* The entry's symbol, its name interned on first use. */
-static const struct ksym *kentry__sym(struct kernel_syms *ks, struct kentry *e)
+/* The symbol of syms[idx], made (its name interned) on first use. */
+static const struct ksym *kentry__sym(struct kernel_syms *ks, size_t idx)
 {
-	if (!e->interned) {
-		e->sym.name = strpool__intern(ks->pool, e->sym.name);
-		if (e->bpf)
-			e->sym.dso = e->sym.name;
-		e->interned = true;
-	}
-	return &e->sym;
+	const struct kentry *e = &ks->syms[idx];
+	const struct kmod *mod = &ks->mods[e->mod];
+	struct kmade *m;
+
+	HASH_FIND(hh, ks->made, &idx, sizeof(idx), m);
+	if (m)
+		return &m->sym;
+	m = xcalloc(1, sizeof(*m));
+	m->idx = idx;
+	m->sym.start = e->start;
+	m->sym.end = kentry__end(ks, idx);
+	m->sym.name = strpool__intern_len(ks->pool, ks->text + e->name_off, e->name_len);
+	m->sym.module = mod->module;
+	m->sym.dso = mod->bpf ? m->sym.name : mod->dso;
+	m->sym.type = e->type;
+	HASH_ADD(hh, ks->made, idx, sizeof(m->idx), m);
+	return &m->sym;
 }
 
 const struct ksym *kernel_syms__find(struct kernel_syms *ks, uint64_t addr)
@@ -453,11 +548,11 @@ const struct ksym *kernel_syms__find(struct kernel_syms *ks, uint64_t addr)
 
 	kernel_syms__read(ks);
 	/* The last symbol starting at or before addr may hold it. */
-	lo = bsearch_last_le(ks->syms, ks->nr, sizeof(*ks->syms), offsetof(struct kentry, sym.start),
+	lo = bsearch_last_le(ks->syms, ks->nr, sizeof(*ks->syms), offsetof(struct kentry, start),
 			     addr);
-	if (!lo || addr >= ks->syms[lo - 1].sym.end)
+	if (!lo || addr >= kentry__end(ks, lo - 1))
 		return NULL;
-	return kentry__sym(ks, &ks->syms[lo - 1]);
+	return kentry__sym(ks, lo - 1);
 }
 
 size_t kernel_syms__nr(struct kernel_syms *ks)
@@ -469,7 +564,7 @@ size_t kernel_syms__nr(struct kernel_syms *ks)
 const struct ksym *kernel_syms__at(struct kernel_syms *ks, size_t idx)
 {
 	kernel_syms__read(ks);
-	return idx < ks->nr ? kentry__sym(ks, &ks->syms[idx]) : NULL;
+	return idx < ks->nr ? kentry__sym(ks, idx) : NULL;
 }
 
 const char *ksym__dso_name(const struct ksym *sym)
