@@ -7,6 +7,7 @@
 #include "resolve/elf-image.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -197,6 +198,24 @@ bool elf_image__in_memory(const struct elf_image *img)
 const char *elf_image__path(const struct elf_image *img)
 {
 	return img->path;
+}
+
+const void *elf_image__map_range(struct elf_image *img, uint64_t off, size_t n,
+				 void **base, size_t *len)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), start = off & ~(page - 1);
+	struct stat sb;
+	void *m;
+
+	if (img->fd < 0 || !n || fstat(img->fd, &sb) || sb.st_size < 0 ||
+	    off > (uint64_t)sb.st_size || n > (uint64_t)sb.st_size - off)
+		return NULL;
+	m = mmap(NULL, (size_t)(off - start) + n, PROT_READ, MAP_PRIVATE, img->fd, (off_t)start);
+	if (m == MAP_FAILED)
+		return NULL;
+	*base = m;
+	*len = (size_t)(off - start) + n;
+	return (const uint8_t *)m + (off - start);
 }
 
 ssize_t elf_image__pread(struct elf_image *img, void *buf, size_t n, uint64_t off)

@@ -68,6 +68,14 @@ const char *elf_image__path(const struct elf_image *img);
  * on EINTR): how many, 0 past the end, -1 with errno set.
  */
 ssize_t elf_image__pread(struct elf_image *img, void *buf, size_t n, uint64_t off);
+/*
+ * The file's bytes [off, off + n) in a read-only mapping of their own,
+ * which outlives the image: the pointer to offset off, with *base and
+ * *len for munmap(). NULL for an image in memory, a range past the end of
+ * the file, or a failed mmap(2).
+ */
+const void *elf_image__map_range(struct elf_image *img, uint64_t off, size_t n,
+				 void **base, size_t *len);
 /* The libelf handle and the ELF header; owned by the image. */
 Elf *elf_image__elf(struct elf_image *img);
 const GElf_Ehdr *elf_image__ehdr(const struct elf_image *img);

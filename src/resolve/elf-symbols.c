@@ -8,6 +8,7 @@
 #include "resolve/symtab.h"
 
 #include <limits.h>
+#include <sys/mman.h>
 
 #ifndef STT_GNU_IFUNC
 #define STT_GNU_IFUNC 10
@@ -73,6 +74,31 @@ static bool elf_sym__in_alloc_section(struct elf_image *img, const GElf_Sym *sym
 
 
 /* Add the wanted symbols of img's first section of this type; returns how many. */
+/*
+ * The string table strscn (its data strdata) kept by st: the file's bytes
+ * mapped where they are the table as it stands, NUL-terminated; else a copy.
+ */
+static const char *keep_strtab(struct symtab *st, struct elf_image *img, Elf_Scn *strscn,
+			       Elf_Data *strdata)
+{
+	const char *kept = symtab__kept_strings(st, strdata), *m;
+	GElf_Shdr sh;
+	void *base;
+	size_t len;
+
+	if (kept)
+		return kept;
+	if (gelf_getshdr(strscn, &sh) && sh.sh_type == SHT_STRTAB &&
+	    !(sh.sh_flags & SHF_COMPRESSED) && sh.sh_size == strdata->d_size &&
+	    strdata->d_size && ((const char *)strdata->d_buf)[strdata->d_size - 1] == '\0' &&
+	    (m = elf_image__map_range(img, sh.sh_offset, sh.sh_size, &base, &len))) {
+		if (m[sh.sh_size - 1] == '\0')      /* the file may have changed since */
+			return symtab__keep_mapping(st, strdata, m, base, len);
+		munmap(base, len);
+	}
+	return symtab__keep_strings(st, strdata, strdata->d_buf, strdata->d_size);
+}
+
 static size_t elf_symbols__read_table(struct symtab *st, struct elf_image *img,
 				      Elf64_Word type)
 {
@@ -91,7 +117,7 @@ static size_t elf_symbols__read_table(struct symtab *st, struct elf_image *img,
 	if (!strscn || !gelf_getshdr(strscn, &strshdr) || strshdr.sh_type != SHT_STRTAB ||
 	    !(strdata = elf_getdata(strscn, NULL)) || !strdata->d_buf || !strdata->d_size)
 		return 0;
-	strs = symtab__keep_strings(st, strdata, strdata->d_buf, strdata->d_size);
+	strs = keep_strtab(st, img, strscn, strdata);
 	secs = xcalloc(SHN_LORESERVE, 1);
 	for (i = 1; i < INT_MAX && gelf_getsym(data, (int)i, &sym); i++) {
 		bool is_label;
@@ -201,6 +227,8 @@ static struct plt_rel *plt_rels__read(Elf_Data *data, bool rela, size_t n, bool 
 /* The symbol table a PLT relocation section names, and its strings. */
 struct plt_syms {
 	Elf_Data *syms, *strs;
+	Elf_Scn *strscn;
+	struct elf_image *img;          /* the image they are read from */
 	const char *copy;               /* strs, kept in the symtab */
 };
 
@@ -213,6 +241,8 @@ static bool plt_syms__open(struct plt_syms *ps, struct elf_image *rt, size_t lin
 	    (shdr.sh_type != SHT_DYNSYM && shdr.sh_type != SHT_SYMTAB))
 		return false;
 	strscn = elf_getscn(elf_image__elf(rt), shdr.sh_link);
+	ps->img = rt;
+	ps->strscn = strscn;
 	return strscn && gelf_getshdr(strscn, &strshdr) && strshdr.sh_type == SHT_STRTAB &&
 	       (ps->strs = elf_getdata(strscn, NULL)) && ps->strs->d_buf && ps->strs->d_size &&
 	       (ps->syms = elf_getdata(scn, NULL));
@@ -243,7 +273,7 @@ static const char *plt_entry_name(struct symtab *st, struct plt_syms *ps, const 
 		return NULL;
 	if (strs[sym.st_name]) {
 		if (!ps->copy)
-			ps->copy = symtab__keep_strings(st, ps->strs, strs, ps->strs->d_size);
+			ps->copy = keep_strtab(st, ps->img, ps->strscn, ps->strs);
 		return ps->copy + sym.st_name;
 	}
 	if (eh->e_machine == EM_X86_64 && rel->type == R_X86_64_IRELATIVE) {

@@ -11,6 +11,8 @@
 #include "common/strpool.h"
 #include "resolve/symtree.h"
 
+#include <sys/mman.h>
+
 #include <elf.h>
 
 /* No symbol, in indexes and the tree's links. */
@@ -47,8 +49,10 @@ struct kept {
 };
 
 struct strings {
-	char *copy;                     /* with a NUL at the end */
+	char *copy;                     /* with a NUL at the end (a mapping's: checked) */
 	const void *src;                /* the caller's key, while loading */
+	void *map;                      /* copy lies in this mapping, else NULL */
+	size_t map_len;
 };
 
 /*
@@ -540,8 +544,12 @@ void symtab__delete(struct symtab *st)
 
 	if (!st)
 		return;
-	for (i = 0; i < st->nr_strings; i++)
-		free(st->strings[i].copy);
+	for (i = 0; i < st->nr_strings; i++) {
+		if (st->strings[i].map)
+			munmap(st->strings[i].map, st->strings[i].map_len);
+		else
+			free(st->strings[i].copy);
+	}
 	free(st->strings);
 	free(st->raws);
 	free(st->ld.live);
@@ -554,19 +562,43 @@ void symtab__delete(struct symtab *st)
 	free(st);
 }
 
-const char *symtab__keep_strings(struct symtab *st, const void *src, const char *buf,
-				 size_t size)
+const char *symtab__kept_strings(struct symtab *st, const void *src)
 {
-	char *copy;
 	size_t i;
 
 	for (i = 0; i < st->nr_strings; i++)
 		if (st->strings[i].src && st->strings[i].src == src)
 			return st->strings[i].copy;
+	return NULL;
+}
+
+const char *symtab__keep_mapping(struct symtab *st, const void *src, const char *strs,
+				 void *base, size_t len)
+{
+	struct strings *k;
+
+	ALLOC_GROW(st->strings, st->nr_strings + 1, st->alloc_strings);
+	k = &st->strings[st->nr_strings++];
+	k->copy = (char *)strs;
+	k->src = src;
+	k->map = base;
+	k->map_len = len;
+	return strs;
+}
+
+const char *symtab__keep_strings(struct symtab *st, const void *src, const char *buf,
+				 size_t size)
+{
+	const char *kept = symtab__kept_strings(st, src);
+	char *copy;
+
+	if (kept)
+		return kept;
 	copy = xmalloc(st_add(size, 1));
 	memcpy(copy, buf, size);
 	copy[size] = '\0';
 	ALLOC_GROW(st->strings, st->nr_strings + 1, st->alloc_strings);
+	memset(&st->strings[st->nr_strings], 0, sizeof(st->strings[0]));
 	st->strings[st->nr_strings].copy = copy;
 	st->strings[st->nr_strings++].src = src;
 	return copy;
@@ -669,6 +701,7 @@ const char *symtab__keep_copy(struct symtab *st, const char *s)
 
 	memcpy(copy, s, len + 1);
 	ALLOC_GROW(st->strings, st->nr_strings + 1, st->alloc_strings);
+	memset(&st->strings[st->nr_strings], 0, sizeof(st->strings[0]));
 	st->strings[st->nr_strings].copy = copy;
 	st->strings[st->nr_strings++].src = NULL;
 	return copy;

@@ -50,6 +50,18 @@ void symtab__delete(struct symtab *st);
 const char *symtab__keep_strings(struct symtab *st, const void *src, const char *buf,
 				 size_t size);
 /*
+ * The string table at strs, in a read-only mapping [base, base + len)
+ * the table now owns (munmap()s when deleted), NUL-terminated by the
+ * caller's check; found again by src like symtab__keep_strings()'s copy.
+ * A mapping of the file, not a copy: node's 13 MB of symbol names cost a
+ * memcpy and 3,400 page faults at every run, where a mapping's pages come
+ * sixteen to a fault, as they are read.
+ */
+const char *symtab__keep_mapping(struct symtab *st, const void *src, const char *strs,
+				 void *base, size_t len);
+/* The string table src was kept as, or NULL. */
+const char *symtab__kept_strings(struct symtab *st, const void *src);
+/*
  * Add a symbol covering [start, end) (end == start: zero-sized) with ELF
  * name raw (borrowed, e.g. from symtab__keep_strings()) and binding bind;
  * plt: a PLT entry, shown as "<raw's shown name>@plt". 0, or -ENOSPC when

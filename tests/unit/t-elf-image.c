@@ -17,6 +17,7 @@
 #include "test.h"
 #include "test-files.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 static struct strpool *pool;
@@ -132,6 +133,42 @@ static void test_elf_image__self(void)
 	elf_image__delete(img);
 }
 
+/* The file's bytes mapped, and symbol names that outlive the image they came from. */
+static void test_elf_image__mapped(void)
+{
+	struct elf_image *img = elf_image__open("/proc/self/exe");
+	struct elf_section_info text;
+	const struct symbol *sym;
+	unsigned char buf[64];
+	struct symtab *st;
+	const void *m;
+	void *base = NULL;
+	size_t len = 0;
+	uint64_t addr;
+
+	T("opens the test executable", img != NULL);
+	if (!img)
+		return;
+	T(".text found", !elf_image__section_info(img, ".text", &text) && text.size > 64);
+	m = elf_image__map_range(img, text.offset + 3, 61, &base, &len);
+	T("a range at an unaligned offset is mapped", m != NULL && base && len >= 61);
+	T("with the file's bytes", m && elf_image__pread(img, buf, 61, text.offset + 3) == 61 &&
+	  !memcmp(m, buf, 61));
+	if (base)
+		munmap(base, len);
+	T("past the end: none", !elf_image__map_range(img, UINT64_MAX - 8, 4, &base, &len));
+	T("empty: none", !elf_image__map_range(img, 0, 0, &base, &len));
+
+	addr = symbol_address(img, "t_elf_image_target");
+	st = symtab__new(pool, true, 0);
+	elf_symbols__load(st, img, img);
+	elf_image__delete(img);
+	sym = symtab__find(st, addr);
+	T("a name read after the image is closed",
+	  sym && !strcmp(sym->name, "t_elf_image_target"));
+	symtab__delete(st);
+}
+
 static void test_elf_image__errors(void)
 {
 	char *path = tpath("not-elf");
@@ -235,6 +272,7 @@ int main(void)
 	pool = strpool__new();
 	tmpdir_create("t-elf-image", "T_ELF_IMAGE_KEEP");
 	test_elf_image__self();
+	test_elf_image__mapped();
 	test_elf_image__errors();
 	test_elf_image__debug_frame();
 	test_dso__elf_image();
