@@ -210,9 +210,9 @@ struct aggregator *aggregator__new(const struct aggregate_opts *opts)
 	a->pool = strpool__new();
 	new_label(a, "", 0);        /* id 0: the root's */
 	a->frame_table_size = 1u << 12;
-	a->frame_table = xcalloc(a->frame_table_size, sizeof(*a->frame_table));
+	a->frame_table = xcalloc_written(a->frame_table_size, sizeof(*a->frame_table));
 	a->table_size = 1u << 12;
-	a->table = xcalloc(a->table_size, sizeof(*a->table));
+	a->table = xcalloc_written(a->table_size, sizeof(*a->table));
 	ALLOC_GROW(a->nodes, 1, a->alloc_nodes);
 	memset(&a->nodes[AGG_ROOT], 0, sizeof(a->nodes[AGG_ROOT]));
 	a->nr_nodes = 1;
@@ -345,7 +345,7 @@ static bool same_frame(const struct frame_slot *e, const struct frame_id *fr)
 static void grow_frame_table(struct aggregator *a)
 {
 	size_t size = a->frame_table_size * 2, mask = size - 1, i;
-	struct frame_slot *table = xcalloc(size, sizeof(*table));
+	struct frame_slot *table = xcalloc_written(size, sizeof(*table));
 
 	for (i = 0; i < a->frame_table_size; i++) {
 		const struct frame_slot *e = &a->frame_table[i];
@@ -543,7 +543,7 @@ static inline size_t table_pos(const struct aggregator *a, uint64_t h)
 static void grow_table(struct aggregator *a)
 {
 	size_t size = a->table_size * 2, i;
-	uint32_t *table = xcalloc(size, sizeof(*table));
+	uint32_t *table = xcalloc_written(size, sizeof(*table));
 	/* the nodes' path hashes: a parent comes before its children */
 	uint64_t *hash = xcalloc(a->nr_nodes, sizeof(*hash));
 

@@ -109,7 +109,7 @@ static void hash_grow(struct tiers *t)
 
 	free(t->hash);
 	t->hash_size = t->hash_size ? st_mult(t->hash_size, 2) : 64;
-	t->hash = xcalloc(t->hash_size, sizeof(*t->hash));
+	t->hash = xcalloc_written(t->hash_size, sizeof(*t->hash));
 	for (i = 0; i < t->nr_groups; i++)
 		hash_insert(t, i);
 }

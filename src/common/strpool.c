@@ -97,7 +97,7 @@ static void grow_table(struct strpool *pool)
 	size_t i, old_size = pool->size;
 
 	pool->size = old_size ? st_mult(old_size, 2) : 1024;
-	pool->slots = xcalloc(pool->size, sizeof(*pool->slots));
+	pool->slots = xcalloc_written(pool->size, sizeof(*pool->slots));
 	for (i = 0; i < old_size; i++)
 		if (old[i].str)
 			*find_slot(pool, old[i].str, old[i].len, old[i].hash) = old[i];

@@ -75,7 +75,7 @@ struct inline_cache {
 
 struct inline_cache *inline_cache__new(struct strpool *pool, bool demangle)
 {
-	struct inline_cache *c = xcalloc(1, sizeof(*c));
+	struct inline_cache *c = xcalloc_written(1, sizeof(*c));
 
 	c->pool = pool;
 	c->demangle = demangle;

@@ -207,7 +207,7 @@ static void index_sym(struct jitmap *jm, struct jit_sym *sym)
 		return;
 	if (jm->by_index_nr + 1 > old_size / 2) {
 		jm->by_index_size = st_mult(old_size, 2);
-		jm->by_index = xcalloc(jm->by_index_size, sizeof(*jm->by_index));
+		jm->by_index = xcalloc_written(jm->by_index_size, sizeof(*jm->by_index));
 		jm->by_index_nr = 0;
 		for (i = 0; i < old_size; i++)
 			if (old[i])
@@ -225,7 +225,7 @@ static struct jit_sym *find_by_index(struct jitmap *jm, uint64_t index, uint64_t
 
 	if (!jm->by_index) {
 		jm->by_index_size = 64;
-		jm->by_index = xcalloc(jm->by_index_size, sizeof(*jm->by_index));
+		jm->by_index = xcalloc_written(jm->by_index_size, sizeof(*jm->by_index));
 		/* untimed syms have no code_index: a move never takes one */
 		for (i = 0; i < jm->nr_syms; i++)
 			if (jm->syms[i]->loader->kind == JIT_TIMED)
