@@ -15,9 +15,14 @@
 #include <unistd.h>
 #include <uthash.h>
 
-/* Direct-mapped cache of resolved frames; a power of two. */
-#define FRAME_CACHE_BITS 16
-#define FRAME_CACHE_SIZE (1u << FRAME_CACHE_BITS)
+/*
+ * Direct-mapped cache of resolved frames, 2^12 slots at first, four times
+ * as many (up to 2^16) each time it has been filled twice over: a short
+ * recording does not pay for writing 9 MB it never uses (17% of a small
+ * --call-graph dwarf recording's first thread), a long one soon has them.
+ */
+#define FRAME_CACHE_BITS_MIN 12
+#define FRAME_CACHE_BITS_MAX 16
 
 struct frame_slot {
 	const void *space;      /* proc (or kernel) the address belongs to */
@@ -33,7 +38,8 @@ struct frame_slot {
  * 3% of fold in pread). A direct-mapped cache of the answers by (DSO,
  * address) saves the system call.
  */
-#define CALL_CACHE_BITS 15
+#define CALL_CACHE_BITS_MIN 11
+#define CALL_CACHE_BITS_MAX 15
 
 struct call_answer {
 	const struct dso *dso;      /* NULL: empty */
@@ -73,6 +79,8 @@ struct resolver {
 	struct bid_entry *bids;
 	struct frame_slot *cache;
 	struct call_answer *calls;
+	unsigned cache_bits, calls_bits;
+	size_t cache_fills, calls_fills;    /* since the cache was made */
 	const char *s_unknown, *s_kernel;
 	struct dso_recording rec;   /* for [vdso]: the DSO cache borrows it */
 };
@@ -249,8 +257,10 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 	r->rec.compressed = info->compressed;
 	r->rec.has_build_ids = info->nr_build_ids > 0;
 	r->dsos = dso_cache__new(&dopts, pool);
-	r->cache = xcalloc_written(FRAME_CACHE_SIZE, sizeof(*r->cache));
-	r->calls = xcalloc_written((size_t)1 << CALL_CACHE_BITS, sizeof(*r->calls));
+	r->cache_bits = FRAME_CACHE_BITS_MIN;
+	r->cache = xcalloc_written((size_t)1 << r->cache_bits, sizeof(*r->cache));
+	r->calls_bits = CALL_CACHE_BITS_MIN;
+	r->calls = xcalloc_written((size_t)1 << r->calls_bits, sizeof(*r->calls));
 	r->s_unknown = strpool__intern(pool, UNKNOWN_LABEL);
 	r->s_kernel = strpool__intern(pool, KSYM_DSO_KERNEL);
 	index_build_ids(r, info);
@@ -518,18 +528,42 @@ static bool resolve_elf(struct resolver *r, const struct map_hit *hit, uint64_t 
 	return true;
 }
 
+/*
+ * One more fill of a cache of 2^*bits slots of size bytes: filled twice
+ * over since it was made, it grows four times (up to 2^max), and this
+ * returns it made anew, empty (cache freed); else NULL.
+ */
+static void *cache_grow(void *cache, unsigned *bits, size_t *fills, unsigned max, size_t size)
+{
+	if (++*fills <= (size_t)2 << *bits || *bits >= max)
+		return NULL;
+	*bits = *bits + 2 < max ? *bits + 2 : max;
+	*fills = 0;
+	free(cache);
+	return xcalloc_written((size_t)1 << *bits, size);
+}
+
 /* dso__call_ends_at(d, addr), through the cache of answers. */
 static int elf_call_ends_at(struct resolver *r, struct dso *d, uint64_t addr)
 {
 	uint64_t h = (addr ^ (uintptr_t)d) * 0x9E3779B97F4A7C15ULL;
-	struct call_answer *c = &r->calls[h >> (64 - CALL_CACHE_BITS)];
+	struct call_answer *c = &r->calls[h >> (64 - r->calls_bits)];
+	struct call_answer *grown;
+	int answer;
 
-	if (c->dso != d || c->addr != addr) {
-		c->dso = d;
-		c->addr = addr;
-		c->answer = dso__call_ends_at(d, addr);
+	if (c->dso == d && c->addr == addr)
+		return c->answer;
+	answer = dso__call_ends_at(d, addr);
+	grown = cache_grow(r->calls, &r->calls_bits, &r->calls_fills, CALL_CACHE_BITS_MAX,
+			   sizeof(*r->calls));
+	if (grown) {
+		r->calls = grown;
+		return answer;
 	}
-	return c->answer;
+	c->dso = d;
+	c->addr = addr;
+	c->answer = answer;
+	return answer;
 }
 
 /* A timed JIT lookup already made for a frame, to be reused. */
@@ -645,7 +679,7 @@ static struct frame_slot *cache_slot(const struct resolver *r, const void *space
 {
 	uint64_t h = (key ^ (uintptr_t)space) * 0x9E3779B97F4A7C15ULL;
 
-	return &r->cache[h >> (64 - FRAME_CACHE_BITS)];
+	return &r->cache[h >> (64 - r->cache_bits)];
 }
 
 void resolver__prefetch_chain(const struct resolver *r, const struct thread *t,
@@ -683,7 +717,7 @@ void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 	bool kernel = kernel_mode(cpumode);
 	const void *space = kernel ? (const void *)r : (const void *)t->proc;
 	uint64_t key = ip << 1 | caller, gen;
-	struct frame_slot *slot = cache_slot(r, space, key);
+	struct frame_slot *slot = cache_slot(r, space, key), *grown;
 
 	/* kernel symbols do not change during a run; a process's addresses do */
 	gen = kernel ? 1 : proc__generation_at(t->proc, ip);
@@ -703,6 +737,12 @@ void resolver__frame(struct resolver *r, struct thread *t, uint16_t cpumode,
 		resolve_kernel(r, ip, caller, out);
 	else
 		resolve_user(r, t, ip, caller, out);
+	grown = cache_grow(r->cache, &r->cache_bits, &r->cache_fills, FRAME_CACHE_BITS_MAX,
+			   sizeof(*r->cache));
+	if (grown) {
+		r->cache = grown;
+		return;
+	}
 	slot->space = space;
 	slot->key = key;
 	slot->gen = gen;

@@ -24,6 +24,12 @@ static const uint8_t perf_reg_of[NREGS] = {
 
 #define CACHE_BITS_DEFAULT 14
 #define CACHE_BITS_MAX 24
+/*
+ * The cache starts at 2^10 slots (or fewer, if asked) and grows four times
+ * each time it has been filled twice over, to the size asked for: a short
+ * recording does not write 5 MB of slots it never uses.
+ */
+#define CACHE_BITS_FIRST 10
 /* Bounds of the expression evaluator: ops per slot, values on its stack. */
 #define SLOT_OPS_MAX 64
 #define EXPR_STACK_MAX 16
@@ -64,7 +70,8 @@ struct slot {
 
 struct unwinder {
 	bool supported;
-	unsigned bits;
+	unsigned bits, max_bits;        /* now, and at most */
+	size_t fills;                   /* since the cache was made */
 	struct slot *slots;
 	struct unwind_stats stats;
 };
@@ -90,9 +97,12 @@ struct unwinder *unwinder__new(const struct unwind_opts *opts)
 	const char *arch = opts ? opts->arch : NULL;
 
 	u->supported = !arch || !strcmp(arch, "x86_64");
-	u->bits = opts && opts->cache_bits ? opts->cache_bits : CACHE_BITS_DEFAULT;
-	if (u->bits > CACHE_BITS_MAX)
-		u->bits = CACHE_BITS_MAX;
+	u->max_bits = opts && opts->cache_bits ? opts->cache_bits : CACHE_BITS_DEFAULT;
+	if (u->max_bits > CACHE_BITS_MAX)
+		u->max_bits = CACHE_BITS_MAX;
+	if (u->max_bits < 1)
+		u->max_bits = 1;
+	u->bits = u->max_bits < CACHE_BITS_FIRST ? u->max_bits : CACHE_BITS_FIRST;
 	u->slots = xcalloc_written((size_t)1 << u->bits, sizeof(*u->slots));
 	return u;
 }
@@ -334,6 +344,14 @@ static const struct slot *rules_lookup(struct unwinder *u, const struct unwind_s
 	if (slot_holds(&s[0], c->object, addr) || slot_holds(&s[1], c->object, addr)) {
 		u->stats.hits++;
 		return slot_holds(&s[0], c->object, addr) ? &s[0] : &s[1];
+	}
+	if (++u->fills > (size_t)2 << u->bits && u->bits < u->max_bits) {
+		free_slot_ops(u);
+		free(u->slots);
+		u->bits = u->bits + 2 < u->max_bits ? u->bits + 2 : u->max_bits;
+		u->fills = 0;
+		u->slots = xcalloc_written((size_t)1 << u->bits, sizeof(*u->slots));
+		s = &u->slots[(h >> (64 - u->bits)) & ~(uint64_t)1];
 	}
 	/* the older way goes; the newer moves over to it */
 	slot_release(&s[1]);
