@@ -18,6 +18,8 @@
 
 /* Longest kallsyms line we accept: KSYM_NAME_LEN is 512, module names 56. */
 #define KALLSYMS_LINE_MAX 1024
+/* Shortest line an entry comes from: "1 t x" and a newline (the last may lack it). */
+#define KALLSYMS_LINE_MIN 5
 #define KERNEL_PAGE_SIZE 4096
 #define NOTES_PATH "/sys/kernel/notes"
 #define NOTES_MAX (64u << 10)
@@ -28,7 +30,7 @@
 
 /* kallsyms read whole: the first buffer, and the most we read (about 10 MB is usual). */
 #define KALLSYMS_TEXT_FIRST ((size_t)16 << 20)
-#define KALLSYMS_TEXT_MAX ((size_t)1 << 30)
+#define KALLSYMS_TEXT_MAX ((size_t)256 << 20)
 
 /*
  * A kallsyms symbol as read: 24 bytes, its name left in the file's text
@@ -251,15 +253,14 @@ static void parse_kallsyms(struct kernel_syms *ks, const char *path, struct load
 {
 	const char *p = ks->text, *end = ks->text + ks->text_len;
 	bool has_nul = memchr(p, '\0', ks->text_len) != NULL;
-	size_t lines = 0, alloc;
 	uint32_t last = 0;
-	const char *q;
 
-	/* one entry per line at most: counted, so the array is never grown */
-	for (q = p; q < end && (q = memchr(q, '\n', (size_t)(end - q))); q++)
-		lines++;
-	alloc = lines + 1;
-	ks->syms = xreallocarray(NULL, alloc, sizeof(*ks->syms));
+	/*
+	 * An entry's line is at least "0 t x\n": the array is never grown (nor
+	 * the lines counted first); what it has past the last entry it uses is
+	 * never touched, so never paid for.
+	 */
+	ks->syms = xreallocarray(NULL, ks->text_len / KALLSYMS_LINE_MIN + 1, sizeof(*ks->syms));
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct kline l = { .p = p, .len = nl ? (size_t)(nl - p) : (size_t)(end - p) };
