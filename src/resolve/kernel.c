@@ -219,6 +219,63 @@ static bool parse_line(const struct kline *l, bool has_nul, struct kparsed *k, c
 	return true;
 }
 
+/* Where a name or module ends in a line parse_usual_line() takes. */
+static const bool word_end[256] = {
+	[' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true, ['\0'] = true,
+};
+
+/*
+ * The line at *p as parse_line() would take it, when it is a line as the
+ * kernel writes them, "%016lx %c %s" and "\t[%s]" for a module's, ending
+ * in a newline or the text: *p moved past it. Else false, *p unmoved, for
+ * parse_line() to say what it makes of the line. One pass over the bytes,
+ * where finding each line's end first (memchr) was a third of the parse.
+ */
+static bool parse_usual_line(const char **p, const char *end, struct kparsed *k)
+{
+	const unsigned char *s = (const unsigned char *)*p, *e = (const unsigned char *)end;
+	const unsigned char *name, *q;
+	uint64_t v = 0;
+	unsigned i, d, ok = 1;
+
+	if (e - s < 21 || s[16] != ' ' || s[18] != ' ' || word_end[s[17]])
+		return false;
+	for (i = 0; i < 16; i++) {
+		d = hex_digit[s[i]];
+		ok &= d != 0;
+		v = v << 4 | ((d - 1) & 0xf);
+	}
+	if (!ok)
+		return false;
+	name = s + 19;
+	for (q = name; q < e && !word_end[*q]; q++)
+		;
+	if (q == name)
+		return false;
+	k->addr = v;
+	k->type = (char)s[17];
+	k->name = (const char *)name;
+	k->name_len = (size_t)(q - name);
+	k->mod = NULL;
+	k->mod_len = 0;
+	if (q < e && *q == '\t') {
+		const unsigned char *mod = ++q;
+
+		for (; q < e && !word_end[*q]; q++)
+			;
+		if (q - mod < 3 || mod[0] != '[' || q[-1] != ']')
+			return false;
+		k->mod = (const char *)mod;
+		k->mod_len = (size_t)(q - mod);
+	}
+	if (q < e && *q != '\n')
+		return false;
+	if ((const char *)q - *p > KALLSYMS_LINE_MAX)
+		return false;
+	*p = (const char *)q + (q < e);
+	return true;
+}
+
 /*
  * The index in ks->mods of the module k names; consecutive lines of one
  * module share the last lookup (*last).
@@ -262,20 +319,22 @@ static void parse_kallsyms(struct kernel_syms *ks, const char *path, struct load
 	 */
 	ks->syms = xreallocarray(NULL, ks->text_len / KALLSYMS_LINE_MIN + 1, sizeof(*ks->syms));
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		struct kline l = { .p = p, .len = nl ? (size_t)(nl - p) : (size_t)(end - p) };
 		struct kparsed k;
 		struct kentry *e;
-		const char *why;
 
-		p += l.len + (nl != NULL);
-		l.too_long = l.len > KALLSYMS_LINE_MAX;
 		st->lines++;
-		if (!l.too_long && skip_blanks(l.p, l.p + l.len) == l.p + l.len)
-			continue;
-		if (!parse_line(&l, has_nul, &k, &why)) {
-			warning("'%s':%zu: malformed kallsyms line (%s)", path, st->lines, why);
-			continue;
+		if (!parse_usual_line(&p, end, &k)) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p)), *why;
+			struct kline l = { .p = p, .len = nl ? (size_t)(nl - p) : (size_t)(end - p) };
+
+			p += l.len + (nl != NULL);
+			l.too_long = l.len > KALLSYMS_LINE_MAX;
+			if (!l.too_long && skip_blanks(l.p, l.p + l.len) == l.p + l.len)
+				continue;
+			if (!parse_line(&l, has_nul, &k, &why)) {
+				warning("'%s':%zu: malformed kallsyms line (%s)", path, st->lines, why);
+				continue;
+			}
 		}
 		st->parsed++;
 		if (!k.addr) {
