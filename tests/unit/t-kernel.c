@@ -393,6 +393,52 @@ static void test_kernel__proc(struct strpool *pool)
 	kernel_syms__delete(ks);
 }
 
+/*
+ * Lines spelt otherwise than the kernel writes them (which the parser
+ * takes in one pass) but meaning the same: the same table.
+ */
+static void test_kernel__spellings(struct strpool *pool)
+{
+	static const char usual[] =
+		"ffffffff81000000 T first\n"
+		"ffffffff81000100 t second\n"
+		"ffffffff81000200 T third\n"
+		"ffffffff81000300 T fourth\n"
+		"ffffffff81000400 T fifth\n"
+		"ffffffffc0000000 t in_mod\t[mod]\n"
+		"ffffffffc0000100 t in_mod2\t[mod]\n"
+		"ffffffffc0000200 t last\t[mod2]\n";
+	static const char unusual[] =
+		"  ffffffff81000000 T first\n"         /* leading blanks */
+		"ffffffff81000100  t second\r\n"      /* two spaces; CR */
+		"FFFFFFFF81000200 T third \n"          /* upper case; a trailing blank */
+		"ffffffff81000300\tT\tfourth\n"       /* tabs */
+		"0ffffffff81000400 T fifth\n"          /* 17 digits */
+		"ffffffffc0000000 t in_mod [mod]\n"    /* the module after a space */
+		"ffffffffc0000100 t in_mod2\t\t[mod]\t\n"
+		"ffffffffc0000200 t last\t[mod2]";     /* no newline at the end */
+	char *pu = write_file("usual", usual, sizeof(usual) - 1);
+	char *pn = write_file("unusual", unusual, sizeof(unusual) - 1);
+	struct kernel_syms *a = kernel_syms__load(pu, pool), *b = kernel_syms__load(pn, pool);
+	size_t i, same = 0, n = a ? kernel_syms__nr(a) : 0;
+
+	T("spellings: the usual lines load", n == 8);
+	T("spellings: as many from the others", b && kernel_syms__nr(b) == n);
+	for (i = 0; b && i < n && i < kernel_syms__nr(b); i++) {
+		const struct ksym *x = kernel_syms__at(a, i), *y = kernel_syms__at(b, i);
+
+		same += x->start == y->start && x->end == y->end && x->type == y->type &&
+			!strcmp(x->name, y->name) && x->dso == y->dso && x->module == y->module;
+	}
+	T("spellings: the same symbols, ends, types and modules", n && same == n);
+	kernel_syms__delete(a);
+	kernel_syms__delete(b);
+	unlink(pu);
+	unlink(pn);
+	free(pu);
+	free(pn);
+}
+
 int main(void)
 {
 	struct strpool *pool = strpool__new();
@@ -411,6 +457,7 @@ int main(void)
 	test_kernel__running();
 	test_kernel__kallsyms_path();
 	test_kernel__proc(pool);
+	test_kernel__spellings(pool);
 
 	rmdir(tmpdir);
 	strpool__delete(pool);
