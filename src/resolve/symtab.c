@@ -737,6 +737,13 @@ void symtab__finish(struct symtab *st)
 	st->finished = true;
 }
 
+const struct symbol *symtab__find_by_tree(struct symtab *st, uint64_t addr)
+{
+	if (!st->finished)
+		BUG("symtab__find_by_tree() before symtab__finish()");
+	return symtab__find_in_tree(st, addr);
+}
+
 size_t symtab__nr_symbols(const struct symtab *st)
 {
 	return st->nr_syms;
