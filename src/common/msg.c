@@ -24,16 +24,30 @@ static unsigned long total_warnings;
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static void (*sink)(const char *line);
-static int muted;
 static void (*flush_fn)(void *ctx);
 static void *flush_ctx;
-static const char *context;     /* msg_set_context()'s recording, or NULL */
+
+/* Each thread's own: its mute count, its recording, where its messages are kept. */
+static __thread int muted;
+static __thread const char *context;    /* msg_set_context()'s recording, or NULL */
+static __thread struct msg_capture *capturing;
+
+/* A message kept by msg_capture_begin(), as it is to be printed. */
+struct kept_msg {
+	const char *fmt;        /* a warning's call site; NULL: an error or a note */
+	char *body;             /* a warning's text, for the summary */
+	char *line;             /* the whole line */
+};
+
+struct msg_capture {
+	pthread_mutex_t lock;   /* a recording's threads keep theirs in one */
+	struct kept_msg *v;
+	size_t nr, alloc;
+};
 
 void msg_mute(bool on)
 {
-	pthread_mutex_lock(&lock);
 	muted += on ? 1 : -1;
-	pthread_mutex_unlock(&lock);
 }
 
 void msg_set_sink(void (*fn)(const char *line))
@@ -64,30 +78,69 @@ static void print_line(const char *line)
 	fprintf(stderr, "%s\n", line);
 }
 
+#define BODY_MAX 4096
+#define QUOTED_MAX 1024
+#define LINE_MAX_ (BODY_MAX + QUOTED_MAX + 32)
+
+/* The message's text in body, and in line as printed: with prefix and the recording. */
+static void format_msg(const char *prefix, const char *fmt, va_list ap, char *body, char *line)
+{
+	char quoted[QUOTED_MAX];
+
+	vsnprintf(body, BODY_MAX, fmt, ap);
+	/* the recording, unless the message quotes it already */
+	if (context)
+		snprintf(quoted, sizeof(quoted), "'%s'", context);
+	if (context && !strstr(body, quoted))
+		snprintf(line, LINE_MAX_, "jitsym: %s%s: %s", prefix, quoted, body);
+	else
+		snprintf(line, LINE_MAX_, "jitsym: %s%s", prefix, body);
+}
+
+static void keep(const char *fmt, const char *body, const char *line)
+{
+	struct msg_capture *c = capturing;
+	struct kept_msg *k;
+
+	pthread_mutex_lock(&c->lock);
+	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
+	k = &c->v[c->nr++];
+	k->fmt = fmt;
+	k->body = fmt ? xstrdup(body) : NULL;
+	k->line = xstrdup(line);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* keep: the thread's capture may take it (not die()'s last words). */
+static void vreport_as(const char *prefix, const char *fmt, va_list ap, bool may_keep)
+{
+	char body[BODY_MAX], line[LINE_MAX_];
+
+	if (muted)
+		return;
+	format_msg(prefix, fmt, ap, body, line);
+	if (may_keep && capturing) {
+		keep(NULL, body, line);
+		return;
+	}
+	pthread_mutex_lock(&lock);
+	print_line(line);
+	pthread_mutex_unlock(&lock);
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	char body[4096], quoted[1024], line[sizeof(body) + sizeof(quoted) + 32];
-
-	pthread_mutex_lock(&lock);
-	if (!muted) {
-		vsnprintf(body, sizeof(body), fmt, ap);
-		/* the recording, unless the message quotes it already */
-		if (context)
-			snprintf(quoted, sizeof(quoted), "'%s'", context);
-		if (context && !strstr(body, quoted))
-			snprintf(line, sizeof(line), "jitsym: %s%s: %s", prefix, quoted, body);
-		else
-			snprintf(line, sizeof(line), "jitsym: %s%s", prefix, body);
-		print_line(line);
-	}
-	pthread_mutex_unlock(&lock);
+	vreport_as(prefix, fmt, ap, true);
 }
 
 void msg_set_context(const char *recording)
 {
-	pthread_mutex_lock(&lock);
 	context = recording;
-	pthread_mutex_unlock(&lock);
+}
+
+const char *msg_context(void)
+{
+	return context;
 }
 
 int error(const char *fmt, ...)
@@ -123,14 +176,24 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A warning of site fmt counted; whether it is to be printed. Under lock. */
+static bool count_warning(const char *fmt, const char *body)
+{
+	struct warn_site *site = site_for(fmt);
+
+	total_warnings++;
+	/* as vwarning_locked() keeps it: the first 511 bytes */
+	if (site && ++site->count == 1)
+		site->first = xstrndup(body, 511);
+	return !(site && site->count > MSG_WARN_LIMIT) && verbosity >= 0;
+}
+
 /* vwarning() with the lock held. */
 static void vwarning_locked(const char *fmt, va_list args)
 {
 	struct warn_site *site;
 	va_list ap;
 
-	if (muted)
-		return;
 	site = site_for(fmt);
 	total_warnings++;
 	if (site && ++site->count == 1) {
@@ -152,6 +215,15 @@ static void vwarning_locked(const char *fmt, va_list args)
 
 void vwarning(const char *fmt, va_list args)
 {
+	if (muted)
+		return;
+	if (capturing) {
+		char body[BODY_MAX], line[LINE_MAX_];
+
+		format_msg("warning: ", fmt, args, body, line);
+		keep(fmt, body, line);
+		return;
+	}
 	pthread_mutex_lock(&lock);
 	vwarning_locked(fmt, args);
 	pthread_mutex_unlock(&lock);
@@ -173,7 +245,7 @@ void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("fatal: ", fmt, ap);
+	vreport_as("fatal: ", fmt, ap, false);
 	va_end(ap);
 	exit(EXIT_INPUT);
 }
@@ -188,6 +260,58 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	abort();
+}
+
+struct msg_capture *msg_capture_new(void)
+{
+	struct msg_capture *c = xcalloc(1, sizeof(*c));
+
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+void msg_capture_begin(struct msg_capture *c)
+{
+	capturing = c;
+}
+
+void msg_capture_end(void)
+{
+	capturing = NULL;
+}
+
+struct msg_capture *msg_capturing(void)
+{
+	return capturing;
+}
+
+void msg_capture_replay(struct msg_capture *c)
+{
+	size_t i;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < c->nr; i++) {
+		const struct kept_msg *k = &c->v[i];
+
+		if (!k->fmt || count_warning(k->fmt, k->body))
+			print_line(k->line);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void msg_capture_delete(struct msg_capture *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr; i++) {
+		free(c->v[i].body);
+		free(c->v[i].line);
+	}
+	free(c->v);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
 }
 
 unsigned long msg_warning_count(void)

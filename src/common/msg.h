@@ -13,13 +13,15 @@
  * terminal.
  *
  * Any thread may call every function here (the resolver's second thread
- * warns). The module's state (the per-site counts and first messages, the
- * warning total, the mute count, the sink and the output stream's flush
- * hook) is guarded by one mutex, which is also held while a message is
- * flushed and printed; it is not thread-local, because the rate limits,
- * the total and msg_summary() are the run's, whichever thread warned, a
- * mute is for the whole process as before, and a line printed whole under
- * the lock cannot interleave with another thread's.
+ * warns). The run's state (the per-site counts and first messages, the
+ * warning total, the sink and the output stream's flush hook) is guarded
+ * by one mutex, which is also held while a message is flushed and
+ * printed: the rate limits, the total and msg_summary() are the run's,
+ * whichever thread warned, and a line printed whole under the lock cannot
+ * interleave with another thread's. What a thread says of its own work is
+ * the thread's: its mute count, the recording its messages name
+ * (msg_set_context()) and whether it keeps them (msg_capture_begin()),
+ * as several recordings may be read at once, each on its own thread.
  */
 #ifndef JITSYM_MSG_H
 #define JITSYM_MSG_H
@@ -61,12 +63,14 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
 /*
- * Until the next call, every message names recording (a path) first,
- * "jitsym: warning: 'a.data': ...", unless it quotes it already; NULL:
- * none. command.c sets it while each of several merged recordings is
- * read. recording must outlive the call.
+ * Until the next call, every message of the calling thread names
+ * recording (a path) first, "jitsym: warning: 'a.data': ...", unless it
+ * quotes it already; NULL: none. command.c sets it while each of several
+ * merged recordings is read. recording must outlive the call.
  */
 void msg_set_context(const char *recording);
+/* The calling thread's recording: what a thread it starts for the same work is to name. */
+const char *msg_context(void);
 /* Send each message line (no newline) to fn instead of stderr; NULL restores stderr. For tests. */
 void msg_set_sink(void (*fn)(const char *line));
 /*
@@ -79,9 +83,30 @@ void msg_set_flush(void (*fn)(void *ctx), void *ctx);
 /*
  * While muted (calls nest), errors, warnings and notes are neither printed
  * nor counted: for a second, silent pass over an input whose first pass
- * says what is wrong with it.
+ * says what is wrong with it. The calling thread's messages only, as
+ * msg_set_context()'s recording is the calling thread's.
  */
 void msg_mute(bool on);
+/*
+ * Messages kept to be said later, in an order a run decides rather than
+ * as threads happen to reach them: between msg_capture_begin(c) and
+ * msg_capture_end(), the calling thread's errors, warnings and notes (not
+ * die()'s) are formatted, with its recording, and kept in c, neither
+ * printed nor counted; msg_capture_replay(c) then says them on the
+ * calling thread as if they were issued there and then (each warning
+ * counted, and printed within its call site's limit), and may be called
+ * once. Several recordings read at once each keep their messages so, and
+ * the run says them recording by recording (command.c); the threads
+ * reading one recording keep theirs in one capture (pipeline.c).
+ */
+struct msg_capture;
+struct msg_capture *msg_capture_new(void);
+void msg_capture_begin(struct msg_capture *c);
+void msg_capture_end(void);
+/* Where the calling thread keeps its messages, or NULL: what a thread it starts is to keep them in. */
+struct msg_capture *msg_capturing(void);
+void msg_capture_replay(struct msg_capture *c);
+void msg_capture_delete(struct msg_capture *c);     /* accepts NULL */
 
 /* Number of warnings issued so far, printed or not. */
 unsigned long msg_warning_count(void);

@@ -23,12 +23,17 @@ struct pipeline {
 	bool busy;                    /* the worker holds an item */
 	bool stop;                    /* no more items will come */
 	bool failed;
+	const char *context;          /* the maker's recording, which the worker's messages name */
+	struct msg_capture *capture;  /* where the maker keeps its messages: the worker too */
 };
 
 static void *worker(void *arg)
 {
 	struct pipeline *p = arg;
 
+	msg_set_context(p->context);
+	if (p->capture)
+		msg_capture_begin(p->capture);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		void *item;
@@ -84,6 +89,8 @@ struct pipeline *pipeline__new(pipeline_fn fn, void *ctx, void *const *items, si
 	p->queue = xcalloc(nr_items, sizeof(*p->queue));
 	memcpy(p->free_items, items, nr_items * sizeof(*items));
 	p->nr_free = nr_items;
+	p->context = msg_context();
+	p->capture = msg_capturing();
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->room, NULL);

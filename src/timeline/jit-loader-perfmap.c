@@ -11,6 +11,8 @@
 #include "timeline/jit-name.h"
 #include "common/sbuf.h"
 
+#include <pthread.h>
+
 #include <perfmap/perfmap.h>
 
 enum { C_ENTRIES, C_BAD, C_BAD_NAME, C_PARTIAL };
@@ -20,6 +22,14 @@ static int perfmap_print(enum perfmap_print_level level, const char *fmt, va_lis
 	if (level == PERFMAP_WARN)
 		vwarning(fmt, ap);
 	return 0;
+}
+
+/* The library's messages through ours: set once, as recordings may be read on several threads. */
+static pthread_once_t print_once = PTHREAD_ONCE_INIT;
+
+static void set_print(void)
+{
+	perfmap__set_print(perfmap_print);
 }
 
 static void perfmap_file_name(uint32_t pid, char *buf, size_t size)
@@ -55,7 +65,7 @@ static int perfmap_read(struct jit_feed *f, const char *path)
 	struct perfmap_stats st;
 	int ret;
 
-	perfmap__set_print(perfmap_print);
+	pthread_once(&print_once, set_print);
 	sbuf_init(&fc.name, SBUF_MAX_SYMNAME);
 	ret = perfmap__read_each(path, feed_entry, &fc, &st);
 	sbuf_release(&fc.name);
