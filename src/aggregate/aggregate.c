@@ -778,6 +778,44 @@ uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs)
 	return node;
 }
 
+void aggregator__merge(struct aggregator *a, const struct aggregator *src)
+{
+	uint32_t *labels, *nodes;
+	uint64_t *hash;
+	size_t i;
+
+	if (!a->table_size || a->opts.node_frames || a->opts.by_frame || src->opts.node_frames ||
+	    src->opts.by_frame)
+		BUG("aggregator__merge() of frozen, by-frame or node-frame trees");
+	labels = xmalloc(st_mult(src->nr_labels ? src->nr_labels : 1, sizeof(*labels)));
+	for (i = 0; i < src->nr_labels; i++)
+		labels[i] = new_label(a, src->labels[i].str, src->labels[i].len);
+	/* a node's parent comes before it: each node's is known when it comes */
+	nodes = xmalloc(st_mult(src->nr_nodes, sizeof(*nodes)));
+	hash = xmalloc(st_mult(src->nr_nodes, sizeof(*hash)));
+	nodes[AGG_ROOT] = AGG_ROOT;
+	hash[AGG_ROOT] = PATH_SEED;
+	for (i = 1; i < src->nr_nodes; i++) {
+		const struct agg_node *n = &src->nodes[i];
+		uint32_t label = labels[n->label];
+
+		hash[i] = path_hash(hash[n->parent], label);
+		nodes[i] = child(a, nodes[n->parent], label, AGG_NO_FRAME, hash[i], false);
+		a->nodes[nodes[i]].weight += n->weight;
+		if (a->nr_nodes * 2 > a->table_size)
+			grow_table(a);
+	}
+	if (!a->event && src->event)
+		a->event = strpool__intern(a->pool, src->event);
+	a->nr_samples += src->nr_samples;
+	a->period += src->period;
+	/* the next session's pointers are not src's */
+	a->last_valid = false;
+	free(labels);
+	free(nodes);
+	free(hash);
+}
+
 void aggregator__freeze(struct aggregator *a)
 {
 	free(a->table);

@@ -102,6 +102,14 @@ void aggregator__new_session(struct aggregator *a);
 /* Add one sample; returns the node its stack ends at. BUG() after aggregator__freeze(). */
 uint32_t aggregator__add(struct aggregator *a, const struct resolved_sample *rs);
 /*
+ * Add src's stacks and weights to a's, by their labels' text, as if src's
+ * samples had come to a (both made with the same options, a not frozen,
+ * neither keeping node frames nor keyed by frame: fold's trees). What
+ * several recordings read at once (each into its own tree) make, merged
+ * in the recordings' order.
+ */
+void aggregator__merge(struct aggregator *a, const struct aggregator *src);
+/*
  * No more samples: free what only adding needs (the child table), before
  * a writer allocates its own. Reading works before and after.
  */

@@ -47,6 +47,11 @@ void folder__add(struct folder *f, const struct resolved_sample *rs)
 	aggregator__add(f->agg, rs);
 }
 
+void folder__merge(struct folder *f, const struct folder *part)
+{
+	aggregator__merge(f->agg, part->agg);
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 /*

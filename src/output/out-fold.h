@@ -38,6 +38,12 @@ void folder__new_recording(struct folder *f);
  * Write all stacks; 0, or -1 when writing failed (out's error flag is
  * set: input_opts__close_output() reports it, once).
  */
+/*
+ * Add the stacks of part (a folder made with the same options, into which
+ * one recording was read) to f's, as if that recording had been read
+ * into f: several recordings read at once are merged so, in order.
+ */
+void folder__merge(struct folder *f, const struct folder *part);
 int folder__write(struct folder *f, FILE *out);
 
 #endif
