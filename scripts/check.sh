@@ -59,7 +59,7 @@ if $sanitize; then
 	# t-threads on a large recording) and the hand-off itself; a data race
 	# stops jitsym with exit 66, which fails the test
 	echo "== build with ThreadSanitizer and run the two-thread tests"
-	check_tests="tests/golden/run.sh tests/cli/t-threads.sh tests/unit/t-pipeline"
+	check_tests="tests/golden/run.sh tests/cli/t-threads.sh tests/cli/t-multi.sh tests/unit/t-pipeline"
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
 		build build-tsan --enable-werror --enable-tsan
 	check_tests=

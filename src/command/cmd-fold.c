@@ -87,6 +87,39 @@ static int fold_finish(void *ctx, const struct session *s, FILE *out)
 	return folder__write(cmd->folder, out);
 }
 
+/* A recording's part of the output, read on a thread of its own (command.h). */
+static void *fold_part_new(void *ctx)
+{
+	struct fold_cmd *cmd = ctx;
+
+	return folder__new(&cmd->opts);
+}
+
+static int fold_part_start(void *part, const struct session *s)
+{
+	(void)s;
+	folder__new_recording(part);
+	return 0;
+}
+
+static void fold_part_sample(void *part, const struct resolved_sample *rs)
+{
+	folder__add(part, rs);
+}
+
+static void fold_part_join(void *ctx, void *part)
+{
+	struct fold_cmd *cmd = ctx;
+
+	folder__merge(cmd->folder, part);
+	folder__delete(part);
+}
+
+static void fold_part_delete(void *part)
+{
+	folder__delete(part);
+}
+
 static void fold_release(void *ctx)
 {
 	struct fold_cmd *cmd = ctx;
@@ -107,6 +140,11 @@ static const struct command fold_command = {
 	.sample = fold_sample,
 	.finish = fold_finish,
 	.release = fold_release,
+	.part_new = fold_part_new,
+	.part_start = fold_part_start,
+	.part_sample = fold_part_sample,
+	.part_join = fold_part_join,
+	.part_delete = fold_part_delete,
 };
 
 int cmd_fold(int argc, char **argv)

@@ -130,6 +130,22 @@ struct command {
 	int (*finish)(void *ctx, const struct session *s, FILE *out);
 	/* Free what prepare() and the hooks made; called whenever prepare() may have been. */
 	void (*release)(void *ctx);
+	/*
+	 * merges, several recordings and --threads above 1: the recordings
+	 * are read that many at a time, each on its own thread into a part
+	 * of the output of its own: part_new() makes one (after prepare()),
+	 * part_start() and part_sample() are start() and sample() for it on
+	 * the thread reading its recording, and part_join() merges it into
+	 * the output and frees it, part by part in the recordings' order, on
+	 * the command's thread; part_delete() frees one not merged. The
+	 * output must be as if the recordings had been read one after
+	 * another. NULL: they are (input_end() is not called for parts).
+	 */
+	void *(*part_new)(void *ctx);
+	int (*part_start)(void *part, const struct session *s);
+	void (*part_sample)(void *part, const struct resolved_sample *rs);
+	void (*part_join)(void *ctx, void *part);
+	void (*part_delete)(void *part);
 };
 
 /*

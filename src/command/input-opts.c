@@ -54,8 +54,9 @@ const struct cmd_option input_options[] = {
 	{ .name = "perfmap", .id = OPT_PERFMAP, .arg = " PID=FILE",
 	  .help = "\nprocess PID's perf map is FILE (repeatable)" },
 	{ .name = "threads", .id = OPT_THREADS, .arg = " N",
-	  .help = "threads to work with (default: one per CPU, at\n"
-		  "most 2); the output is the same with any N" },
+	  .help = "threads to work with (default: one per CPU): two\n"
+		  "read a recording, and fold reads N/2 of several at\n"
+		  "a time; the output is the same with any N" },
 	{ .name = "quiet", .short_name = 'q',
 	  .help = "no warnings" },
 	{ .name = "verbose", .short_name = 'v',

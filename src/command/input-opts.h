@@ -20,11 +20,14 @@ enum {
 };
 
 /*
- * The most threads a run puts to work at once (--threads): the session's
- * and one more, which takes the sample hook (handoff.h) or the writing of
- * the output (async-out.h), as the command chooses.
+ * The most threads a run puts to work at once (--threads). One recording
+ * is read by two: the session's and one more, which takes the sample
+ * hook (handoff.h) or the writing of the output (async-out.h), as the
+ * command chooses. Several recordings merged by fold are read that many
+ * at a time, each by one thread (struct command's parts), each with a
+ * session of its own in memory.
  */
-#define INPUT_MAX_THREADS 2
+#define INPUT_MAX_THREADS 64
 
 /* The heading of the input options in --help, with a ':' after it, and in jitsym.1 */
 #define INPUT_OPTS_HEADING "Options for reading the recording"

@@ -591,7 +591,7 @@ static struct progress *start_progress(const struct pd_reader *r)
 static int run_records(struct session *s)
 {
 	struct order_queue *q = order_queue__new(deliver, s);
-	struct progress *progress = start_progress(s->reader);
+	struct progress *progress = s->opts->no_progress ? NULL : start_progress(s->reader);
 	uint64_t nr_samples = 0, done = 0;
 	struct pd_event ev;
 	int ret;

@@ -54,6 +54,7 @@ struct session_opts {
 	 */
 	unsigned int threads;
 	bool sample_anywhere;         /* the hook reads only its resolved_sample */
+	bool no_progress;             /* no progress line (several recordings read at once) */
 	/*
 	 * --off-cpu, --on-off-cpu (offcpu.h): the hook gets each switch-out
 	 * stack as a sample whose period is the ns the thread was off the CPU

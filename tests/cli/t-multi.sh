@@ -8,7 +8,8 @@
 # to see a recording dropped or counted twice. flamegraph, pprof and report
 # merge too; tiers, script, sources take one recording, diff two; a
 # missing recording among several is an input error (exit 2) with the
-# others still written; --threads 1 and 2 give the same bytes.
+# others still written; --threads 1 and 2 give the same bytes, and so do
+# 4 and more, with which fold reads several recordings at a time.
 set -u
 # shellcheck source=../tap.sh
 . "$(dirname "$0")/../tap.sh"
@@ -76,6 +77,23 @@ else
 fi
 cmp -s merged1.fold merged2.fold && ok "merged fold: --threads 1 and 2 the same bytes" ||
 	bad "merged fold: --threads 1 and 2 the same bytes"
+# --threads 4 and more: the recordings are read two at a time (N/2), each
+# on two threads, their messages kept and said in order: the same bytes
+# on stdout and stderr, and the same exit status, as one after another
+"$JITSYM" fold -v --threads 4 $opts $inputs 2>&1 >/dev/null | grep -q "reading $n recordings, 2 at a time" &&
+	ok "fold --threads 4 of $n recordings reads two at a time" ||
+	bad "fold --threads 4 of $n recordings reads two at a time"
+same=0
+for t in 4 5 8 64; do
+	"$JITSYM" fold --threads $t $opts $inputs >merged$t.fold 2>merged$t.err
+	st=$?
+	[ $st -eq 0 ] && cmp -s merged1.fold merged$t.fold && cmp -s merged1.err merged$t.err &&
+		same=$((same + 1))
+done
+[ -s merged1.err ] && [ $same -eq 4 ] &&
+	ok "merged fold: --threads 4, 5, 8 and 64 the bytes, messages and status of 1" ||
+	{ bad "merged fold: --threads 4, 5, 8 and 64 the bytes, messages and status of 1 ($same of 4)"
+	  diff merged1.err merged4.err | head -n 10; }
 # the check itself sees a recording dropped or counted twice
 ! cmp -s dropped.fold merged1.fold && ! cmp -s twice.fold merged1.fold &&
 	ok "the sum check fails with a recording dropped or counted twice" ||
@@ -173,6 +191,28 @@ sum_folds "$2.fold" cut.fold "$3.fold" >three.fold
 	cmp -s partial3.fold three.fold &&
 	ok "a damaged recording: exit 2, named, what is whole merged" ||
 	{ bad "a damaged recording: exit 2, named, what is whole merged (exit $st1 $st)"; cat partial3.err; }
+
+# read two at a time, the same as one after another: a missing, a damaged
+# and no readable recording, and a filter a recording cannot apply, which
+# stops the run (the recordings after it neither said nor merged)
+same=0 cases=0
+for set in "$1 missing.data $2" "$2 r$n/cut.data $3 $4" "missing.data missing2.data" \
+	"--off-cpu $1 $2 $3" "$1 $2 --off-cpu missing.data"; do
+	cases=$((cases + 1))
+	for t in 1 4; do
+		rm -f set$t.fold
+		# shellcheck disable=SC2086
+		"$JITSYM" fold --threads $t $opts -o set$t.fold $set >set$t.out 2>set$t.err
+		echo $? >set$t.st
+		[ -e set$t.fold ] || echo none >set$t.fold
+	done
+	cmp -s set1.fold set4.fold && cmp -s set1.err set4.err && cmp -s set1.st set4.st &&
+		cmp -s set1.out set4.out && same=$((same + 1)) ||
+		{ echo "# differs: fold $set"; diff set1.err set4.err | head -n 5; }
+done
+[ $same -eq $cases ] &&
+	ok "missing, damaged, unreadable and stopping recordings: --threads 4 as 1" ||
+	bad "missing, damaged, unreadable and stopping recordings: --threads 4 as 1 ($same of $cases)"
 
 # the commands that take one recording say so
 for c in tiers script sources; do
