@@ -39,10 +39,21 @@ struct kept_msg {
 	char *line;             /* the whole line */
 };
 
+/*
+ * A capture's warnings of one call site: those past the limit are only
+ * counted, as no count the run reaches when they are said can print them.
+ */
+struct kept_site {
+	const char *fmt;
+	unsigned long kept, more;
+};
+
 struct msg_capture {
 	pthread_mutex_t lock;   /* a recording's threads keep theirs in one */
 	struct kept_msg *v;
 	size_t nr, alloc;
+	struct kept_site sites[64];
+	size_t nr_sites;
 };
 
 void msg_mute(bool on)
@@ -103,6 +114,25 @@ static void keep(const char *fmt, const char *body, const char *line)
 	struct kept_msg *k;
 
 	pthread_mutex_lock(&c->lock);
+	if (fmt) {
+		struct kept_site *ks = NULL;
+		size_t i;
+
+		for (i = 0; i < c->nr_sites && !ks; i++)
+			if (c->sites[i].fmt == fmt)
+				ks = &c->sites[i];
+		if (!ks && c->nr_sites < ARRAY_SIZE(c->sites)) {
+			ks = &c->sites[c->nr_sites++];
+			ks->fmt = fmt;
+		}
+		if (ks && ks->kept >= MSG_WARN_LIMIT) {
+			ks->more++;
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
+		if (ks)
+			ks->kept++;
+	}
 	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
 	k = &c->v[c->nr++];
 	k->fmt = fmt;
@@ -295,6 +325,13 @@ void msg_capture_replay(struct msg_capture *c)
 
 		if (!k->fmt || count_warning(k->fmt, k->body))
 			print_line(k->line);
+	}
+	for (i = 0; i < c->nr_sites; i++) {
+		struct warn_site *site = site_for(c->sites[i].fmt);
+
+		total_warnings += c->sites[i].more;
+		if (site)
+			site->count += c->sites[i].more;
 	}
 	pthread_mutex_unlock(&lock);
 }

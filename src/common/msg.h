@@ -95,7 +95,9 @@ void msg_mute(bool on);
  * printed nor counted; msg_capture_replay(c) then says them on the
  * calling thread as if they were issued there and then (each warning
  * counted, and printed within its call site's limit), and may be called
- * once. Several recordings read at once each keep their messages so, and
+ * once. A capture holds at most MSG_WARN_LIMIT warnings of a call site
+ * and counts the rest, which no count could print when they are said.
+ * Several recordings read at once each keep their messages so, and
  * the run says them recording by recording (command.c); the threads
  * reading one recording keep theirs in one capture (pipeline.c).
  */

@@ -89,8 +89,27 @@ static void test_msg__kept_and_said(void)
 	msg_set_sink(NULL);
 }
 
+/* Kept past the limit: counted, not held (a damaged input's millions of warnings). */
+static void test_msg__kept_past_limit(void)
+{
+	struct msg_capture *c = msg_capture_new();
+	unsigned long before = msg_warning_count();
+
+	msg_set_sink(sink);
+	nr_lines = 0;
+	msg_capture_begin(c);
+	warn_n(100, 1000);
+	msg_capture_end();
+	msg_capture_replay(c);
+	T("past the limit: all counted when said", msg_warning_count() == before + 1000);
+	T("past the limit: none printed (the site is past it already)", nr_lines == 0);
+	msg_capture_delete(c);
+	msg_set_sink(NULL);
+}
+
 int main(void)
 {
 	test_msg__kept_and_said();
+	test_msg__kept_past_limit();
 	return test_done();
 }
