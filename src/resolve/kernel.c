@@ -423,7 +423,11 @@ static uint64_t kentry__end(const struct kernel_syms *ks, size_t i)
 
 /*
  * The whole file in ks->text: mapped when it is a regular file, else
- * (/proc/kallsyms says its size is 0) read. 0, or an errno.
+ * (/proc/kallsyms says its size is 0) read. 0, or an errno. perf writes
+ * its build-id cache's copy elsewhere and renames it into place, so the
+ * mapped file is not cut short while it is read; one truncated in place
+ * meanwhile would end the run with SIGBUS, as an ELF file libelf maps
+ * would.
  */
 static int read_text(struct kernel_syms *ks, int fd)
 {
