@@ -212,50 +212,31 @@ static bool count_warning(const char *fmt, const char *body)
 	struct warn_site *site = site_for(fmt);
 
 	total_warnings++;
-	/* as vwarning_locked() keeps it: the first 511 bytes */
+	/* the summary's text: its first 511 bytes */
 	if (site && ++site->count == 1)
 		site->first = xstrndup(body, 511);
 	return !(site && site->count > MSG_WARN_LIMIT) && verbosity >= 0;
 }
 
-/* vwarning() with the lock held. */
-static void vwarning_locked(const char *fmt, va_list args)
-{
-	struct warn_site *site;
-	va_list ap;
-
-	site = site_for(fmt);
-	total_warnings++;
-	if (site && ++site->count == 1) {
-		char buf[512];
-
-		va_copy(ap, args);
-		vsnprintf(buf, sizeof(buf), fmt, ap);
-		va_end(ap);
-		site->first = xstrdup(buf);
-	}
-	if (site && site->count > MSG_WARN_LIMIT)
-		return;
-	if (verbosity < 0)
-		return;
-	va_copy(ap, args);
-	vreport("warning: ", fmt, ap);
-	va_end(ap);
-}
-
 void vwarning(const char *fmt, va_list args)
 {
+	char body[BODY_MAX] = "", line[LINE_MAX_];
+	struct warn_site *site;
+
 	if (muted)
 		return;
 	if (capturing) {
-		char body[BODY_MAX], line[LINE_MAX_];
-
 		format_msg("warning: ", fmt, args, body, line);
 		keep(fmt, body, line);
 		return;
 	}
 	pthread_mutex_lock(&lock);
-	vwarning_locked(fmt, args);
+	/* formatted only to be printed, or kept as its site's first: past the limit, counted */
+	site = site_for(fmt);
+	if (!site || site->count < MSG_WARN_LIMIT)
+		format_msg("warning: ", fmt, args, body, line);
+	if (count_warning(fmt, body))
+		print_line(line);
 	pthread_mutex_unlock(&lock);
 }
 
