@@ -18,8 +18,8 @@
 
 /* Longest kallsyms line we accept: KSYM_NAME_LEN is 512, module names 56. */
 #define KALLSYMS_LINE_MAX 1024
-/* Shortest line an entry comes from: "1 t x" and a newline (the last may lack it). */
-#define KALLSYMS_LINE_MIN 5
+/* A kallsyms line's usual length: what its entries array is first sized by. */
+#define KALLSYMS_LINE_USUAL 40
 #define KERNEL_PAGE_SIZE 4096
 #define NOTES_PATH "/sys/kernel/notes"
 #define NOTES_MAX (64u << 10)
@@ -313,11 +313,13 @@ static void parse_kallsyms(struct kernel_syms *ks, const char *path, struct load
 	uint32_t last = 0;
 
 	/*
-	 * An entry's line is at least "0 t x\n": the array is never grown (nor
-	 * the lines counted first); what it has past the last entry it uses is
-	 * never touched, so never paid for.
+	 * Room for the lines a kallsyms of this size usually has (40 bytes or
+	 * more each), grown like any array when it has more: not counted in a
+	 * pass of their own, nor sized for the shortest lines a file holds.
 	 */
-	ks->syms = xreallocarray(NULL, ks->text_len / KALLSYMS_LINE_MIN + 1, sizeof(*ks->syms));
+	size_t alloc = ks->text_len / KALLSYMS_LINE_USUAL + 16;
+
+	ks->syms = xreallocarray(NULL, alloc, sizeof(*ks->syms));
 	while (p < end) {
 		struct kparsed k;
 		struct kentry *e;
@@ -343,6 +345,7 @@ static void parse_kallsyms(struct kernel_syms *ks, const char *path, struct load
 		}
 		if (!keep_type(k.type) || k.name[0] == '$')
 			continue;
+		ALLOC_GROW(ks->syms, ks->nr + 1, alloc);
 		e = &ks->syms[ks->nr++];
 		e->start = k.addr;
 		e->name_off = (uint32_t)(k.name - ks->text);
