@@ -5,7 +5,7 @@
  */
 #include "common/common.h"
 #include "aggregate/tiers.h"
-#include "common/utf8.h"
+#include "output/json-out.h"
 
 #define SPARK_COLUMNS 100   /* the table's over-time line: at most this wide */
 
@@ -188,40 +188,6 @@ int tiers__write_csv(const struct tiers_view *v, FILE *out)
 
 /* --- JSON --- */
 
-/*
- * A JSON string. Names may hold any byte: control characters are
- * escaped, bytes that are not UTF-8 become U+FFFD, so that the output is
- * always valid JSON.
- */
-static void json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	while (*p) {
-		size_t n;
-
-		if (*p == '"' || *p == '\\') {
-			fprintf(out, "\\%c", *p++);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(out, "\\u%04x", *p++);
-		} else if (*p < 0x80) {
-			fputc(*p++, out);
-		} else if ((n = utf8__seq(p, NULL))) {
-			fwrite(p, 1, n, out);
-			p += n;
-		} else {
-			fputs("\\ufffd", out);
-			p++;
-		}
-	}
-	fputc('"', out);
-}
-
 static void json_array(FILE *out, const uint64_t *v, size_t n)
 {
 	size_t i;
@@ -235,11 +201,11 @@ static void json_array(FILE *out, const uint64_t *v, size_t n)
 static void json_series(FILE *out, const struct tiers_view *v, const struct tiers_series *s)
 {
 	fputs("{\"category\":", out);
-	json_str(out, frame_category__name(s->category));
+	json_fput_str(out, frame_category__name(s->category));
 	fputs(",\"tier\":", out);
-	json_str(out, s->tier);
+	json_fput_str(out, s->tier);
 	fputs(",\"runtime\":", out);
-	json_str(out, s->runtime);
+	json_fput_str(out, s->runtime);
 	fprintf(out, ",\"total_samples\":%" PRIu64 ",\"total_weight\":%" PRIu64 ",\"samples\":",
 		s->total_samples, s->total_weight);
 	json_array(out, s->samples, v->nr_intervals);
@@ -258,7 +224,7 @@ static void json_group(FILE *out, const struct tiers_view *v, const struct tiers
 	else
 		fputs("null", out);
 	fputs(",\"comm\":", out);
-	json_str(out, g->comm);
+	json_fput_str(out, g->comm);
 	fprintf(out, ",\"total\":{\"samples\":%" PRIu64 ",\"weight\":%" PRIu64 "}",
 		g->total_samples, g->total_weight);
 	fputs(",\"warm_after_s\":", out);
