@@ -1,0 +1,533 @@
+#include "common/common.h"
+#include "aggregate/timeline.h"
+#include "resolve/srcline.h"
+#include "timeline/jitmap.h"
+#include "common/strpool.h"
+
+#include <uthash.h>
+
+/*
+ * A resolved frame's answer (its timeline frames, outermost first) is kept
+ * in a direct-mapped cache keyed by what decides it: a hot loop's frames
+ * look nothing up twice. Chains deeper than CHAIN_MAX are not kept.
+ */
+#define FRONT_BITS 15
+#define CHAIN_MAX 8
+
+struct front_key {
+	const char *sym, *dso;
+	const void *obj, *jit;
+	uint64_t elf_addr, symoff, ip;
+	uint32_t kind;
+};
+
+struct front_slot {
+	struct front_key key;
+	uint32_t chain[CHAIN_MAX];
+	uint32_t n;             /* 0: empty */
+};
+
+struct res_entry {
+	struct { const char *path; bool jit; } key;
+	uint32_t index;
+	UT_hash_handle hh;
+};
+
+struct func_entry {
+	struct { const char *name, *file; uint32_t resource; } key;
+	uint32_t index;
+	UT_hash_handle hh;
+};
+
+struct frame_entry {
+	struct { uint32_t func, line, column, depth, category, subcategory; } key;
+	uint32_t index;
+	UT_hash_handle hh;
+};
+
+struct thread_entry {
+	struct { uintptr_t id; const char *comm; uint32_t pid, tid; } key;
+	uint32_t index;
+	UT_hash_handle hh;
+};
+
+struct timeline {
+	struct timeline_opts opts;
+	struct strpool *pool;
+	struct srcline_cache *srcline;
+	struct front_slot *front;
+	struct res_entry *res_hash;
+	struct func_entry *func_hash;
+	struct frame_entry *frame_hash;
+	struct thread_entry *thread_hash;
+	struct tl_resource *resources;
+	size_t nr_resources, alloc_resources;
+	struct tl_func *funcs;
+	size_t nr_funcs, alloc_funcs;
+	struct tl_frame *frames;
+	size_t nr_frames, alloc_frames;
+	struct tl_stack *stacks;
+	size_t nr_stacks, alloc_stacks;
+	uint32_t *stack_slots;          /* open addressing: stack index + 1; 0 empty */
+	size_t stack_slots_size;        /* a power of two, at most half full */
+	struct tl_thread *threads;
+	size_t nr_threads, alloc_threads;
+	struct thread_entry *last_thread;
+	struct tl_subcategories subcats[FC_NR_CATEGORIES];
+	struct timeline_view view;
+	bool finished;
+};
+
+struct timeline *timeline__new(const struct timeline_opts *opts)
+{
+	struct timeline *t = xcalloc(1, sizeof(*t));
+	size_t i;
+
+	t->opts = *opts;
+	t->pool = strpool__new();
+	t->srcline = srcline_cache__new(t->pool);
+	/* the front cache asks each address once */
+	srcline_cache__no_memo(t->srcline);
+	t->front = xcalloc_written((size_t)1 << FRONT_BITS, sizeof(*t->front));
+	t->stack_slots_size = 1u << 12;
+	t->stack_slots = xcalloc_written(t->stack_slots_size, sizeof(*t->stack_slots));
+	for (i = 0; i < FC_NR_CATEGORIES; i++) {
+		ALLOC_GROW(t->subcats[i].names, 1, t->subcats[i].alloc);
+		t->subcats[i].names[t->subcats[i].nr++] = "Other";
+	}
+	return t;
+}
+
+#define FREE_HASH(head, type)                          \
+	do {                                            \
+		type *e_, *tmp_;                        \
+		HASH_ITER(hh, head, e_, tmp_) {         \
+			HASH_DEL(head, e_);             \
+			free(e_);                       \
+		}                                       \
+	} while (0)
+
+void timeline__delete(struct timeline *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	FREE_HASH(t->res_hash, struct res_entry);
+	FREE_HASH(t->func_hash, struct func_entry);
+	FREE_HASH(t->frame_hash, struct frame_entry);
+	FREE_HASH(t->thread_hash, struct thread_entry);
+	for (i = 0; i < t->nr_threads; i++) {
+		free(t->threads[i].stack);
+		free(t->threads[i].time);
+		free(t->threads[i].weight);
+	}
+	for (i = 0; i < FC_NR_CATEGORIES; i++)
+		free(t->subcats[i].names);
+	free(t->threads);
+	free(t->stacks);
+	free(t->stack_slots);
+	free(t->frames);
+	free(t->funcs);
+	free(t->resources);
+	free(t->front);
+	srcline_cache__delete(t->srcline);
+	strpool__delete(t->pool);
+	free(t);
+}
+
+static uint32_t index_of(size_t n, const char *what)
+{
+	if (n >= TL_NONE)
+		die("more than 2^32 %s in one timeline", what);
+	return (uint32_t)n;
+}
+
+/* The basename of a path ("/usr/lib/libc.so.6": "libc.so.6"). */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static const char *hex_build_id(struct timeline *t, const uint8_t *id, size_t size)
+{
+	static const char digits[] = "0123456789abcdef";
+	char hex[2 * 64 + 1];
+	size_t i;
+
+	if (!id || !size || size > 64)
+		return NULL;
+	for (i = 0; i < size; i++) {
+		hex[2 * i] = digits[id[i] >> 4];
+		hex[2 * i + 1] = digits[id[i] & 15];
+	}
+	hex[2 * size] = '\0';
+	return strpool__intern(t->pool, hex);
+}
+
+/* The resource of a frame: its JIT side file, or its native file; TL_NONE for none. */
+static uint32_t frame_resource(struct timeline *t, const struct frame *f)
+{
+	struct res_entry *e;
+	struct tl_resource *r;
+	const char *path;
+	bool jit = f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP;
+
+	if (jit)
+		path = f->jit && f->jit->source ? f->jit->source : NULL;
+	else
+		path = f->dso && strcmp(f->dso, "[unknown]") ? f->dso : NULL;
+	if (!path)
+		return TL_NONE;
+	path = strpool__intern(t->pool, path);
+	{
+		struct res_entry key;
+
+		memset(&key, 0, sizeof(key));
+		key.key.path = path;
+		key.key.jit = jit;
+		HASH_FIND(hh, t->res_hash, &key.key, sizeof(key.key), e);
+	}
+	if (e)
+		return e->index;
+	ALLOC_GROW(t->resources, t->nr_resources + 1, t->alloc_resources);
+	r = &t->resources[t->nr_resources];
+	r->path = path;
+	r->name = strpool__intern(t->pool, base_name(path));
+	r->jit = jit;
+	r->build_id = !jit && f->obj ? hex_build_id(t, f->obj->build_id, f->obj->build_id_size) : NULL;
+	e = xcalloc(1, sizeof(*e));
+	e->key.path = path;
+	e->key.jit = jit;
+	e->index = index_of(t->nr_resources++, "resources");
+	HASH_ADD(hh, t->res_hash, key, sizeof(e->key), e);
+	return e->index;
+}
+
+static uint32_t func_intern(struct timeline *t, const char *name, const char *file,
+			    uint32_t resource, enum frame_category category)
+{
+	struct func_entry *e, key;
+	struct tl_func *fn;
+
+	memset(&key, 0, sizeof(key));
+	key.key.name = name;
+	key.key.file = file;
+	key.key.resource = resource;
+	HASH_FIND(hh, t->func_hash, &key.key, sizeof(key.key), e);
+	if (e)
+		return e->index;
+	ALLOC_GROW(t->funcs, t->nr_funcs + 1, t->alloc_funcs);
+	fn = &t->funcs[t->nr_funcs];
+	fn->name = name;
+	fn->file = file;
+	fn->resource = resource;
+	fn->category = category;
+	e = xcalloc(1, sizeof(*e));
+	e->key = key.key;
+	e->index = index_of(t->nr_funcs++, "functions");
+	HASH_ADD(hh, t->func_hash, key, sizeof(e->key), e);
+	return e->index;
+}
+
+static uint32_t frame_intern(struct timeline *t, const struct tl_frame *want)
+{
+	struct frame_entry *e, key;
+
+	memset(&key, 0, sizeof(key));
+	key.key.func = want->func;
+	key.key.line = want->line;
+	key.key.column = want->column;
+	key.key.depth = want->inline_depth;
+	key.key.category = want->category;
+	key.key.subcategory = want->subcategory;
+	HASH_FIND(hh, t->frame_hash, &key.key, sizeof(key.key), e);
+	if (e)
+		return e->index;
+	ALLOC_GROW(t->frames, t->nr_frames + 1, t->alloc_frames);
+	t->frames[t->nr_frames] = *want;
+	e = xcalloc(1, sizeof(*e));
+	e->key = key.key;
+	e->index = index_of(t->nr_frames++, "frames");
+	HASH_ADD(hh, t->frame_hash, key, sizeof(e->key), e);
+	return e->index;
+}
+
+/* The index of tier in category c's subcategories, added when new; 0 ("Other") for none. */
+static uint32_t subcategory(struct timeline *t, enum frame_category c, const char *tier)
+{
+	struct tl_subcategories *s = &t->subcats[c];
+	size_t i;
+
+	if (!tier)
+		return 0;
+	for (i = 1; i < s->nr; i++)
+		if (!strcmp(s->names[i], tier))
+			return (uint32_t)i;
+	ALLOC_GROW(s->names, s->nr + 1, s->alloc);
+	s->names[s->nr] = strpool__intern(t->pool, tier);
+	return (uint32_t)s->nr++;
+}
+
+/*
+ * The timeline frames of a resolved frame into chain[SRCLINE_MAX_DEPTH],
+ * outermost (the real function) first; how many.
+ */
+static size_t frame_chain(struct timeline *t, const struct frame *f, uint32_t *chain)
+{
+	struct src_loc src[SRCLINE_MAX_DEPTH];
+	struct frame_class fc;
+	uint32_t resource, subcat;
+	size_t n = 0, i;
+
+	frameclass__classify(f->kind, f->sym, &fc);
+	subcat = subcategory(t, fc.category, fc.tier);
+	resource = frame_resource(t, f);
+	if (f->sym)
+		n = srcline__lookup(t->srcline, f, src, SRCLINE_MAX_DEPTH);
+	if (!n) {
+		memset(src, 0, sizeof(src[0]));
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		/* src[n - 1] is the real function, named by its symbol */
+		const struct src_loc *s = &src[n - 1 - i];
+		const char *name = i ? s->function : f->sym;
+		struct tl_frame want = {
+			.line = s->line,
+			.column = s->column,
+			.inline_depth = (uint32_t)i,
+			.category = fc.category,
+			.subcategory = subcat,
+		};
+
+		name = strpool__intern(t->pool, name ? name : "[unknown]");
+		want.func = func_intern(t, name, s->file, resource, fc.category);
+		chain[i] = frame_intern(t, &want);
+	}
+	return n;
+}
+
+static uint64_t front_hash(const struct front_key *k)
+{
+	uint64_t h = (k->elf_addr ^ k->symoff * 0x100000001b3ULL ^ k->ip) * 0x9E3779B97F4A7C15ULL;
+
+	h ^= (uintptr_t)k->sym * 0xff51afd7ed558ccdULL;
+	h ^= (uintptr_t)k->jit + k->kind;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h >> (64 - FRONT_BITS);
+}
+
+/* frame_chain() through the front cache; *chain points at the answer. */
+static size_t frame_chain_cached(struct timeline *t, const struct frame *f, uint32_t *scratch,
+				 const uint32_t **chain)
+{
+	struct front_key k;
+	struct front_slot *slot;
+	size_t n;
+
+	memset(&k, 0, sizeof(k));
+	k.sym = f->sym;
+	k.dso = f->dso;
+	k.obj = f->obj;
+	k.jit = f->jit;
+	k.elf_addr = f->elf_addr;
+	k.symoff = f->symoff;
+	k.ip = f->ip;
+	k.kind = f->kind;
+	slot = &t->front[front_hash(&k)];
+	if (slot->n && !memcmp(&slot->key, &k, sizeof(k))) {
+		*chain = slot->chain;
+		return slot->n;
+	}
+	n = frame_chain(t, f, scratch);
+	*chain = scratch;
+	if (n <= CHAIN_MAX) {
+		slot->key = k;
+		memcpy(slot->chain, scratch, n * sizeof(*scratch));
+		slot->n = (uint32_t)n;
+	}
+	return n;
+}
+
+static uint64_t stack_hash(uint32_t prefix, uint32_t frame)
+{
+	uint64_t h = ((uint64_t)prefix << 32 | frame) * 0x9E3779B97F4A7C15ULL;
+
+	return h ^ h >> 31;
+}
+
+static void grow_stack_slots(struct timeline *t)
+{
+	size_t size = t->stack_slots_size * 2, mask = size - 1, i;
+	uint32_t *slots = xcalloc_written(size, sizeof(*slots));
+
+	for (i = 0; i < t->nr_stacks; i++) {
+		size_t pos = stack_hash(t->stacks[i].prefix, t->stacks[i].frame) & mask;
+
+		while (slots[pos])
+			pos = (pos + 1) & mask;
+		slots[pos] = (uint32_t)i + 1;
+	}
+	free(t->stack_slots);
+	t->stack_slots = slots;
+	t->stack_slots_size = size;
+}
+
+static uint32_t stack_intern(struct timeline *t, uint32_t prefix, uint32_t frame)
+{
+	size_t mask = t->stack_slots_size - 1, pos = stack_hash(prefix, frame) & mask;
+	uint32_t s;
+
+	for (; (s = t->stack_slots[pos]); pos = (pos + 1) & mask) {
+		const struct tl_stack *st = &t->stacks[s - 1];
+
+		if (st->prefix == prefix && st->frame == frame)
+			return s - 1;
+	}
+	if (t->nr_stacks + 1 >= TL_NONE)
+		die("more than 2^32 stacks in one timeline");
+	ALLOC_GROW(t->stacks, t->nr_stacks + 1, t->alloc_stacks);
+	t->stacks[t->nr_stacks].prefix = prefix;
+	t->stacks[t->nr_stacks].frame = frame;
+	t->stack_slots[pos] = (uint32_t)++t->nr_stacks;
+	if (t->nr_stacks * 2 > t->stack_slots_size)
+		grow_stack_slots(t);
+	return (uint32_t)(t->nr_stacks - 1);
+}
+
+static struct tl_thread *find_thread(struct timeline *t, const struct resolved_sample *rs)
+{
+	struct thread_entry *e = t->last_thread, key;
+	struct tl_thread *th;
+
+	memset(&key, 0, sizeof(key));
+	key.key.id = rs->thread_id;
+	key.key.comm = rs->comm;
+	key.key.pid = rs->facts.pid;
+	key.key.tid = rs->facts.tid;
+	if (!e || memcmp(&e->key, &key.key, sizeof(key.key)))
+		HASH_FIND(hh, t->thread_hash, &key.key, sizeof(key.key), e);
+	if (!e) {
+		ALLOC_GROW(t->threads, t->nr_threads + 1, t->alloc_threads);
+		th = &t->threads[t->nr_threads];
+		memset(th, 0, sizeof(*th));
+		th->pid = rs->facts.pid;
+		th->tid = rs->facts.tid;
+		th->comm = strpool__intern(t->pool, rs->comm ? rs->comm : "[unknown]");
+		e = xcalloc(1, sizeof(*e));
+		e->key = key.key;
+		e->index = index_of(t->nr_threads++, "threads");
+		HASH_ADD(hh, t->thread_hash, key, sizeof(e->key), e);
+	}
+	t->last_thread = e;
+	return &t->threads[e->index];
+}
+
+void timeline__add(struct timeline *t, const struct resolved_sample *rs)
+{
+	uint32_t scratch[SRCLINE_MAX_DEPTH];
+	uint32_t stack = TL_NONE;
+	struct tl_thread *th;
+	uint64_t w;
+	size_t i, j;
+
+	if (t->finished)
+		BUG("timeline__add() after timeline__finish()");
+	for (i = rs->nr_frames; i-- > 0;) {
+		const struct frame *f = &rs->frames[i];
+		const uint32_t *chain;
+		size_t n;
+
+		if (t->opts.stack.no_kernel && f->kind == FRAME_KERNEL)
+			continue;
+		n = frame_chain_cached(t, f, scratch, &chain);
+		for (j = 0; j < n; j++)
+			stack = stack_intern(t, stack, chain[j]);
+	}
+	th = find_thread(t, rs);
+	w = t->opts.stack.weight_period ? rs->facts.period : 1;
+	if (th->nr_samples == th->alloc) {
+		th->alloc = th->alloc ? th->alloc * 2 : 64;
+		th->stack = xrealloc(th->stack, th->alloc * sizeof(*th->stack));
+		th->time = xrealloc(th->time, th->alloc * sizeof(*th->time));
+		th->weight = xrealloc(th->weight, th->alloc * sizeof(*th->weight));
+	}
+	th->stack[th->nr_samples] = stack;
+	th->time[th->nr_samples] = rs->facts.time;
+	th->weight[th->nr_samples] = w;
+	th->nr_samples++;
+	if (!t->view.nr_samples++) {
+		t->view.first_time = t->view.last_time = rs->facts.time;
+		t->view.event = rs->facts.event.name ? strpool__intern(t->pool, rs->facts.event.name) : NULL;
+		t->view.event_is_clock = rs->facts.event.is_clock;
+	}
+	if (rs->facts.time < t->view.first_time)
+		t->view.first_time = rs->facts.time;
+	if (rs->facts.time > t->view.last_time)
+		t->view.last_time = rs->facts.time;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct tl_thread *x = a, *y = b;
+	bool xm = x->tid == x->pid, ym = y->tid == y->pid;
+	int c;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (xm != ym)
+		return xm ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	c = strcmp(x->comm, y->comm);
+	if (c)
+		return c;
+	/* the same thread and name twice (a reused pid): by first sample */
+	if (x->nr_samples && y->nr_samples && x->time[0] != y->time[0])
+		return x->time[0] < y->time[0] ? -1 : 1;
+	return 0;
+}
+
+const struct timeline_view *timeline__finish(struct timeline *t)
+{
+	struct timeline_view *v = &t->view;
+
+	if (t->finished)
+		BUG("timeline__finish() twice");
+	t->finished = true;
+	t->last_thread = NULL;
+	/* a stable order: qsort is not, so equal keys are ordered by their first sample */
+	qsort(t->threads, t->nr_threads, sizeof(*t->threads), cmp_thread);
+	v->resources = t->resources;
+	v->nr_resources = t->nr_resources;
+	v->funcs = t->funcs;
+	v->nr_funcs = t->nr_funcs;
+	v->frames = t->frames;
+	v->nr_frames = t->nr_frames;
+	v->stacks = t->stacks;
+	v->nr_stacks = t->nr_stacks;
+	v->threads = t->threads;
+	v->nr_threads = t->nr_threads;
+	v->subcategories = t->subcats;
+	v->weight_period = t->opts.stack.weight_period;
+	return v;
+}
+
+size_t timeline__stack_frames(const struct timeline_view *v, uint32_t stack, uint32_t *out,
+			      size_t max)
+{
+	size_t n = 0, i;
+	uint32_t s;
+
+	for (s = stack; s != TL_NONE; s = v->stacks[s].prefix)
+		n++;
+	if (n > max)
+		return n;
+	i = n;
+	for (s = stack; s != TL_NONE; s = v->stacks[s].prefix)
+		out[--i] = v->stacks[s].frame;
+	return n;
+}

@@ -1,0 +1,121 @@
+/*
+ * timeline: samples in time order per thread, over shared tables of
+ * functions, frames and stacks: what the timeline formats (the Firefox
+ * Profiler's processed profile, speedscope's file format) are made of.
+ *
+ * Each sample's resolved frames (the session's, without its inlined
+ * functions' frames: session_opts.no_inline) become one frame per source
+ * level (srcline.h): a native frame in code the compiler inlined gives
+ * its inlined functions' frames too, innermost deepest, as pprof's
+ * locations do, each with its file and line; a JIT frame gets its
+ * jitdump's line. A frame is a function at a line and inline depth, in
+ * a category (frameclass.h: kernel, native, interpreted, baseline,
+ * optimizing JIT, ...) and a subcategory (the runtime's tier name, or
+ * "Other"); a function is a name, its file and its resource (the native
+ * file, or the JIT side file, its code came from). A stack is a frame
+ * and the stack it was called from, the root's prefix TL_NONE.
+ * Functions, frames, stacks, resources and threads are numbered in the
+ * order the samples first use them, so the tables are the same whoever
+ * resolved the samples (--threads).
+ *
+ * Memory grows with the distinct functions, frames and stacks, and by 20
+ * bytes a sample (its stack, time and weight).
+ *
+ * Lifecycle: timeline__new(), timeline__add() per sample (one thread at
+ * a time), timeline__finish() once, the view read until
+ * timeline__delete(). Strings in the view are the timeline's own.
+ */
+#ifndef JITSYM_TIMELINE_H
+#define JITSYM_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aggregate/frameclass.h"
+#include "aggregate/stack-opts.h"
+#include "resolve/sample.h"
+
+#define TL_NONE UINT32_MAX
+
+struct timeline_opts {
+	struct stack_opts stack;        /* no_kernel; weight_period: weigh by period */
+};
+
+/* Where a function's code came from: a native file (a library), or a JIT side file. */
+struct tl_resource {
+	const char *name;               /* basename */
+	const char *path;               /* the DSO's name, or the side file's path */
+	const char *build_id;           /* hex; NULL: none known, or JIT */
+	bool jit;
+};
+
+struct tl_func {
+	const char *name;
+	const char *file;               /* source file; NULL: none known */
+	uint32_t resource;              /* TL_NONE: none */
+	enum frame_category category;   /* of its first frame */
+};
+
+struct tl_frame {
+	uint32_t func;
+	uint32_t line, column;          /* 0: unknown */
+	uint32_t inline_depth;          /* 0: the real function; its inlined callees 1, 2, ... */
+	enum frame_category category;
+	uint32_t subcategory;           /* index into the category's tiers; 0: "Other" */
+};
+
+struct tl_stack {
+	uint32_t prefix;                /* the caller's stack; TL_NONE at the root */
+	uint32_t frame;
+};
+
+struct tl_thread {
+	uint32_t pid, tid;
+	const char *comm;               /* its comm at its first sample */
+	size_t nr_samples;
+	uint32_t *stack;                /* [nr_samples] (TL_NONE: a sample without frames) */
+	uint64_t *time;                 /* [nr_samples], ns, in the recording's order */
+	uint64_t *weight;               /* [nr_samples] */
+	size_t alloc;
+};
+
+/* The tiers seen in one category: its subcategories, "Other" first. */
+struct tl_subcategories {
+	const char **names;
+	size_t nr, alloc;
+};
+
+struct timeline_view {
+	const struct tl_resource *resources;
+	size_t nr_resources;
+	const struct tl_func *funcs;
+	size_t nr_funcs;
+	const struct tl_frame *frames;
+	size_t nr_frames;
+	const struct tl_stack *stacks;
+	size_t nr_stacks;
+	/* sorted: pid, the process's main thread (tid == pid) first, tid, comm */
+	const struct tl_thread *threads;
+	size_t nr_threads;
+	const struct tl_subcategories *subcategories;   /* [FC_NR_CATEGORIES] */
+	uint64_t first_time, last_time;  /* ns, over every sample; 0, 0: none */
+	uint64_t nr_samples;
+	bool weight_period;
+	const char *event;              /* the first sample's event name, or NULL */
+	bool event_is_clock;            /* its period is in ns */
+};
+
+struct timeline;
+
+struct timeline *timeline__new(const struct timeline_opts *opts);   /* never NULL */
+void timeline__delete(struct timeline *t);                         /* accepts NULL */
+void timeline__add(struct timeline *t, const struct resolved_sample *rs);
+/* Once, after the last sample; the view lives until timeline__delete(). */
+const struct timeline_view *timeline__finish(struct timeline *t);
+
+/* The stack's frames, root first, into out[max]; how many (all of them when <= max). */
+size_t timeline__stack_frames(const struct timeline_view *v, uint32_t stack, uint32_t *out,
+			      size_t max);
+
+#endif
