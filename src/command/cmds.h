@@ -24,6 +24,7 @@ int cmd_sources(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_tiers(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
 #endif

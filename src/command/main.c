@@ -24,6 +24,7 @@ static const struct cmd commands[] = {
 	{ "script", cmd_script, "samples as perf script prints them" },
 	{ "report", cmd_report, "flat profile: children and self per symbol, source lines" },
 	{ "tiers", cmd_tiers, "time per execution tier (interpreter, JIT tiers, GC) over time" },
+	{ "timeline", cmd_timeline, "samples over time per thread: Firefox Profiler, speedscope" },
 	{ "diff", cmd_diff, "what grew and shrank between two recordings (folded, table, SVG)" },
 	{ "sources", cmd_sources, "per process: the JIT files used, and who resolved its frames" },
 	{ "pprof", cmd_pprof, "a gzipped pprof profile for go tool pprof, Pyroscope, Parca" },
