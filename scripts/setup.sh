@@ -20,7 +20,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
  flex bison xz-utils
  libtraceevent-dev libzstd-dev uthash-dev libelf-dev libdw-dev libiberty-dev
  libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev
- linux-perf elfutils binutils perl golang-go
+ linux-perf elfutils binutils perl python3 golang-go
  libclang-rt-14-dev"
 
 # Only tests use these, and they skip without them: chromium for the flame
