@@ -314,6 +314,13 @@ static void run_sample(void *ctx, const struct resolved_sample *rs)
 	run->c->sample(run->ctx, rs);
 }
 
+static void run_record(void *ctx, const struct pd_event *ev)
+{
+	struct command_run *run = ctx;
+
+	run->c->record(run->ctx, ev);
+}
+
 static void run_finish(void *ctx, const struct session *s)
 {
 	struct command_run *run = ctx;
@@ -558,6 +565,7 @@ static int run_session(struct command_run *run)
 		.start = run_start,
 		.sample = run_sample,
 		.finish = run_finish,
+		.record = run->c->record ? run_record : NULL,
 		.ctx = run,
 	};
 	struct input_opts *in = &run->opts.in;

@@ -45,6 +45,8 @@
 #include "aggregate/stack-opts.h"
 #include "command/input-opts.h"
 
+struct pd_event;
+
 /* Options several commands take; a command lists the ones it accepts. */
 enum command_shared {
 	CMD_WEIGHT      = 1u << 0,   /* --weight=period|count */
@@ -117,6 +119,11 @@ struct command {
 	 */
 	int (*start)(void *ctx, const struct session *s, FILE *out);
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
+	/*
+	 * Each record that is not a sample, on the session's thread
+	 * (session.h's record hook); NULL: none. Not for commands that merge.
+	 */
+	void (*record)(void *ctx, const struct pd_event *ev);
 	/*
 	 * merges: after each recording's samples but the last one's, its
 	 * session still there (what is kept of it let go). NULL: none.

@@ -434,6 +434,8 @@ static void deliver(void *ctx, const struct pd_event *ev)
 	default:
 		break;
 	}
+	if (s->hooks->record && ev->type != PERF_RECORD_SAMPLE)
+		s->hooks->record(s->hooks->ctx, ev);
 }
 
 /* The attr samples are kept for, per the filter; -1 if --event names none. */

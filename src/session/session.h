@@ -87,6 +87,14 @@ struct session_hooks {
 	void (*sample)(void *ctx, const struct resolved_sample *rs);
 	/* After the last sample, with the session's state still there. */
 	void (*finish)(void *ctx, const struct session *s);
+	/*
+	 * Each record that is not a sample (MMAP, COMM, LOST, THROTTLE, ...),
+	 * in time order with the samples, once the session has applied it;
+	 * NULL: none. Always on the session's thread, also when the sample
+	 * hook runs on another (handoff.h): what it keeps must be kept apart
+	 * from what the sample hook touches until finish.
+	 */
+	void (*record)(void *ctx, const struct pd_event *ev);
 	void *ctx;
 };
 
