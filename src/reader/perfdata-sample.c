@@ -374,6 +374,11 @@ bool pd_reader__decode_sideband(struct pd_reader *r, const uint8_t *rec, size_t 
 		ev->u.lost.id = REC64(rec, struct perf_record_lost, id, swap);
 		ev->u.lost.lost = REC64(rec, struct perf_record_lost, lost, swap);
 		return true;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (end < sizeof(struct perf_record_lost_samples))
+			return false;
+		ev->u.lost.lost = REC64(rec, struct perf_record_lost_samples, lost, swap);
+		return true;
 	case PERF_RECORD_KSYMBOL:
 		if (end < offsetof(struct perf_record_ksymbol, name))
 			return false;
