@@ -487,3 +487,29 @@ const struct jit_line *jit_sym__line(const struct jit_sym *sym, uint64_t addr)
 
 	return n ? &sym->lines[n - 1] : NULL;
 }
+
+void jitmap__each_timed(const struct jitmap *jm, uint32_t pid,
+			void (*fn)(void *ctx, const struct jit_timed *e), void *ctx)
+{
+	const struct jitproc *p = jitmap__find_proc(jm, pid);
+	size_t i;
+
+	for (i = 0; p && i < p->nr_events; i++) {
+		const struct jit_event *ev = &p->events[i];
+		struct jit_timed e;
+
+		memset(&e, 0, sizeof(e));
+		e.time = ev->time;
+		if (ev->kind == JIT_EV_LOAD) {
+			e.sym = ev->sym;
+			e.source = ev->sym->source;
+		} else {
+			e.old_addr = ev->move->old_addr;
+			e.new_addr = ev->move->new_addr;
+			e.size = ev->move->size;
+			e.code_index = ev->move->code_index;
+			e.source = ev->move->source;
+		}
+		fn(ctx, &e);
+	}
+}

@@ -273,6 +273,23 @@ bool jitmap__advance(struct jitmap *jm, uint32_t pid, uint64_t time);
  * of pid and its parents. sym->loader->kind tells which answered.
  */
 const struct jit_sym *jitmap__find(struct jitmap *jm, uint32_t pid, uint64_t ip, bool fallback);
+/* A timed entry of a process, as jitmap__each_timed() gives it. */
+struct jit_timed {
+	uint64_t time;
+	const struct jit_sym *sym;      /* a load: the function; NULL for a move */
+	/* a move: where the code at old_addr (size bytes, code_index) went */
+	uint64_t old_addr, new_addr, size, code_index;
+	const char *source;             /* the file that said so */
+};
+
+/*
+ * Call fn for each timed entry (load or move) of pid's process image as
+ * the timeline has it now, in time order; for a run's end (markers), not
+ * while samples are resolved.
+ */
+void jitmap__each_timed(const struct jitmap *jm, uint32_t pid,
+			void (*fn)(void *ctx, const struct jit_timed *e), void *ctx);
+
 /* The untimed entry alone: what jitmap__find() falls back to when no timed code is at ip. */
 const struct jit_sym *jitmap__find_untimed(struct jitmap *jm, uint32_t pid, uint64_t ip);
 /* The source line of addr in sym, or NULL. */
