@@ -2,7 +2,12 @@
 #include "aggregate/timeline.h"
 #include "resolve/srcline.h"
 #include "timeline/jitmap.h"
+#include "timeline/user-markers.h"
 #include "common/strpool.h"
+#include "common/sbuf.h"
+#include "reader/perfdata.h"
+
+#include <linux/perf_event.h>
 
 #include <uthash.h>
 
@@ -51,6 +56,18 @@ struct thread_entry {
 	UT_hash_handle hh;
 };
 
+/* A marker file a process mapped (timeline__record(): the session's thread). */
+struct marker_file {
+	uint32_t pid;
+	char *path;
+};
+
+/* A function seen optimized (tier-ups): its name without the tier's mark. */
+struct optimized_entry {
+	const char *key;
+	UT_hash_handle hh;
+};
+
 struct timeline {
 	struct timeline_opts opts;
 	struct strpool *pool;
@@ -74,6 +91,10 @@ struct timeline {
 	size_t nr_threads, alloc_threads;
 	struct thread_entry *last_thread;
 	struct tl_subcategories subcats[FC_NR_CATEGORIES];
+	struct tl_marker *markers;      /* timeline__record()'s, then timeline__end()'s */
+	size_t nr_markers, alloc_markers;
+	struct marker_file *marker_files;
+	size_t nr_marker_files, alloc_marker_files;
 	struct timeline_view view;
 	bool finished;
 };
@@ -124,6 +145,10 @@ void timeline__delete(struct timeline *t)
 	}
 	for (i = 0; i < FC_NR_CATEGORIES; i++)
 		free(t->subcats[i].names);
+	for (i = 0; i < t->nr_marker_files; i++)
+		free(t->marker_files[i].path);
+	free(t->marker_files);
+	free(t->markers);
 	free(t->threads);
 	free(t->stacks);
 	free(t->stack_slots);
@@ -470,6 +495,206 @@ void timeline__add(struct timeline *t, const struct resolved_sample *rs)
 		t->view.last_time = rs->facts.time;
 }
 
+static struct tl_marker *new_marker(struct timeline *t, enum tl_marker_kind kind, uint32_t pid,
+				     uint32_t tid, uint64_t start, uint64_t end)
+{
+	struct tl_marker *m;
+
+	ALLOC_GROW(t->markers, t->nr_markers + 1, t->alloc_markers);
+	m = &t->markers[t->nr_markers];
+	memset(m, 0, sizeof(*m));
+	m->kind = kind;
+	m->pid = pid;
+	m->tid = tid;
+	m->start = start;
+	m->end = end;
+	m->category = FC_UNKNOWN;
+	m->seq = t->nr_markers++;
+	return m;
+}
+
+void timeline__record(struct timeline *t, const struct pd_event *ev)
+{
+	uint32_t file_pid;
+	size_t i;
+
+	if (t->finished)
+		BUG("timeline__record() after timeline__finish()");
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (!ev->u.mmap.filename ||
+		    !user_markers__is_marker_file(ev->u.mmap.filename, &file_pid))
+			return;
+		for (i = 0; i < t->nr_marker_files; i++)
+			if (t->marker_files[i].pid == ev->u.mmap.pid &&
+			    !strcmp(t->marker_files[i].path, ev->u.mmap.filename))
+				return;
+		ALLOC_GROW(t->marker_files, t->nr_marker_files + 1, t->alloc_marker_files);
+		t->marker_files[t->nr_marker_files].pid = ev->u.mmap.pid;
+		t->marker_files[t->nr_marker_files].path = xstrdup(ev->u.mmap.filename);
+		t->nr_marker_files++;
+		return;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		/* without a time there is nowhere to put it */
+		if (!ev->sample.has_time)
+			return;
+		new_marker(t, ev->type == PERF_RECORD_LOST ? TLM_LOST : TLM_LOST_SAMPLES,
+			   ev->sample.pid, ev->sample.tid, ev->sample.time,
+			   ev->sample.time)->count = ev->u.lost.lost;
+		return;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		if (!ev->sample.has_time)
+			return;
+		new_marker(t, ev->type == PERF_RECORD_THROTTLE ? TLM_THROTTLE : TLM_UNTHROTTLE,
+			   ev->sample.pid, ev->sample.tid, ev->sample.time, ev->sample.time);
+		return;
+	default:
+		return;
+	}
+}
+
+struct jit_marking {
+	struct timeline *t;
+	uint32_t pid;
+	struct optimized_entry *optimized;
+	struct sbuf key;
+};
+
+static void jit_marker(void *ctx, const struct jit_timed *e)
+{
+	struct jit_marking *jm = ctx;
+	struct timeline *t = jm->t;
+	struct frame_class fc;
+	struct tl_marker *m;
+	struct optimized_entry *o;
+	const char *key;
+
+	if (!e->sym) {
+		m = new_marker(t, TLM_JIT_MOVE, jm->pid, 0, e->time, e->time);
+		m->addr = e->new_addr;
+		m->old_addr = e->old_addr;
+		m->size = e->size;
+		m->source = e->source ? strpool__intern(t->pool, e->source) : NULL;
+		return;
+	}
+	frameclass__classify(FRAME_JIT, e->sym->name, &fc);
+	m = new_marker(t, TLM_JIT_LOAD, jm->pid, 0, e->time, e->time);
+	m->name = strpool__intern(t->pool, e->sym->name);
+	m->tier = fc.tier ? strpool__intern(t->pool, fc.tier) : NULL;
+	m->category = fc.category;
+	m->addr = e->sym->start;
+	m->size = e->sym->size;
+	m->source = e->source ? strpool__intern(t->pool, e->source) : NULL;
+	if (fc.category != FC_OPTIMIZED)
+		return;
+	/* the first optimized code of the function: its name without the tier's mark */
+	sbuf_reset(&jm->key);
+	sbuf_add(&jm->key, e->sym->name, fc.mark_off);
+	sbuf_addstr(&jm->key, e->sym->name + fc.mark_off + fc.mark_len);
+	key = strpool__intern(t->pool, jm->key.buf);
+	HASH_FIND_PTR(jm->optimized, &key, o);
+	if (o)
+		return;
+	o = xmalloc(sizeof(*o));
+	o->key = key;
+	HASH_ADD_PTR(jm->optimized, key, o);
+	m = new_marker(t, TLM_TIER_UP, jm->pid, 0, e->time, e->time);
+	m->name = t->markers[t->nr_markers - 2].name;
+	m->tier = t->markers[t->nr_markers - 2].tier;
+	m->category = FC_OPTIMIZED;
+	m->source = t->markers[t->nr_markers - 2].source;
+}
+
+/* A marker file's spans, as TLM_USER markers of pid. */
+static void read_marker_file(struct timeline *t, const struct marker_file *mf, const char *data_dir)
+{
+	struct user_markers um = { 0 };
+	struct sbuf beside = SBUF_INIT;
+	const char *used = mf->path, *base = strrchr(mf->path, '/');
+	size_t i;
+
+	if (user_markers__read(&um, mf->path, t->pool)) {
+		sbuf_addf(&beside, "%s/%s", data_dir, base ? base + 1 : mf->path);
+		used = beside.buf;
+		if (user_markers__read(&um, beside.buf, t->pool)) {
+			warning("marker file '%s' of process %" PRIu32 " is neither there nor next "
+				"to the recording ('%s'): its spans are not shown", mf->path, mf->pid,
+				beside.buf);
+			sbuf_release(&beside);
+			return;
+		}
+	}
+	if (um.nr_bad)
+		warning("'%s': %zu line%s not 'START END NAME' with times in ns (the first: line %zu); "
+			"left out", used, um.nr_bad, um.nr_bad == 1 ? " is" : "s are", um.first_bad);
+	if (um.nr_dropped)
+		warning("'%s': more than %u spans; %zu not shown", used, USER_MARKERS_MAX,
+			um.nr_dropped);
+	used = strpool__intern(t->pool, used);
+	for (i = 0; i < um.nr; i++) {
+		struct tl_marker *m = new_marker(t, TLM_USER, mf->pid, 0, um.v[i].start, um.v[i].end);
+
+		m->name = um.v[i].name;
+		m->source = used;
+	}
+	user_markers__release(&um);
+	sbuf_release(&beside);
+}
+
+static bool sampled_pid(const struct timeline *t, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_threads; i++)
+		if (t->threads[i].pid == pid)
+			return true;
+	return false;
+}
+
+void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data_dir)
+{
+	uint32_t *pids = xcalloc(t->nr_threads + 1, sizeof(*pids));
+	size_t nr_pids = 0, i, k;
+
+	if (t->finished)
+		BUG("timeline__end() after timeline__finish()");
+	for (i = 0; i < t->nr_threads; i++) {
+		for (k = 0; k < nr_pids && pids[k] != t->threads[i].pid; k++)
+			;
+		if (k == nr_pids)
+			pids[nr_pids++] = t->threads[i].pid;
+	}
+	for (k = 0; jm && k < nr_pids; k++) {
+		struct jit_marking m = { .t = t, .pid = pids[k], .key = SBUF_INIT };
+		struct optimized_entry *o, *tmp;
+
+		jitmap__each_timed(jm, pids[k], jit_marker, &m);
+		HASH_ITER(hh, m.optimized, o, tmp) {
+			HASH_DEL(m.optimized, o);
+			free(o);
+		}
+		sbuf_release(&m.key);
+	}
+	for (i = 0; i < t->nr_marker_files; i++)
+		if (sampled_pid(t, t->marker_files[i].pid))
+			read_marker_file(t, &t->marker_files[i], data_dir);
+	free(pids);
+}
+
+static int cmp_marker(const void *a, const void *b)
+{
+	const struct tl_marker *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static int cmp_thread(const void *a, const void *b)
 {
 	const struct tl_thread *x = a, *y = b;
@@ -501,6 +726,12 @@ const struct timeline_view *timeline__finish(struct timeline *t)
 	t->last_thread = NULL;
 	/* a stable order: qsort is not, so equal keys are ordered by their first sample */
 	qsort(t->threads, t->nr_threads, sizeof(*t->threads), cmp_thread);
+	qsort(t->markers, t->nr_markers, sizeof(*t->markers), cmp_marker);
+	v->zero_time = v->first_time;
+	if (t->nr_markers && (!v->nr_samples || t->markers[0].start < v->zero_time))
+		v->zero_time = t->markers[0].start;
+	v->markers = t->markers;
+	v->nr_markers = t->nr_markers;
 	v->resources = t->resources;
 	v->nr_resources = t->nr_resources;
 	v->funcs = t->funcs;

@@ -86,6 +86,32 @@ struct tl_subcategories {
 	size_t nr, alloc;
 };
 
+enum tl_marker_kind {
+	TLM_USER,               /* a span of the program's own marker file (user-markers.h) */
+	TLM_JIT_LOAD,           /* a timed load: JIT code made (a jitdump's) */
+	TLM_JIT_MOVE,           /* JIT code moved */
+	TLM_TIER_UP,            /* a function's first optimized code */
+	TLM_LOST,               /* PERF_RECORD_LOST: records the kernel dropped */
+	TLM_LOST_SAMPLES,       /* PERF_RECORD_LOST_SAMPLES */
+	TLM_THROTTLE,           /* the kernel throttled sampling */
+	TLM_UNTHROTTLE,
+	TLM_NR,
+};
+
+struct tl_marker {
+	enum tl_marker_kind kind;
+	uint32_t pid, tid;      /* tid 0: the process's (its main track) */
+	uint64_t start, end;    /* ns; end == start: an instant */
+	const char *name;       /* the function (loads, tier-ups), a span's name; else NULL */
+	const char *tier;       /* loads, tier-ups: the runtime's tier name; else NULL */
+	enum frame_category category;
+	uint64_t addr, size;    /* loads: the code; moves: where it went, its size */
+	uint64_t old_addr;      /* moves: where it was */
+	uint64_t count;         /* lost: how many */
+	const char *source;     /* loads, moves, spans: the file that said so */
+	size_t seq;             /* the order made: ties keep it */
+};
+
 struct timeline_view {
 	const struct tl_resource *resources;
 	size_t nr_resources;
@@ -100,6 +126,10 @@ struct timeline_view {
 	size_t nr_threads;
 	const struct tl_subcategories *subcategories;   /* [FC_NR_CATEGORIES] */
 	uint64_t first_time, last_time;  /* ns, over every sample; 0, 0: none */
+	uint64_t zero_time;     /* the earlier of the first sample and the first marker: time 0 */
+	/* sorted by time, then kind; pid, tid as the samples' */
+	const struct tl_marker *markers;
+	size_t nr_markers;
 	uint64_t nr_samples;
 	bool weight_period;
 	const char *event;              /* the first sample's event name, or NULL */
@@ -111,6 +141,24 @@ struct timeline;
 struct timeline *timeline__new(const struct timeline_opts *opts);   /* never NULL */
 void timeline__delete(struct timeline *t);                         /* accepts NULL */
 void timeline__add(struct timeline *t, const struct resolved_sample *rs);
+struct pd_event;
+struct jitmap;
+
+/*
+ * A record that is not a sample (the session's record hook), on the
+ * session's thread: lost and throttle records become markers, marker
+ * files mapped are remembered. Touches nothing timeline__add() does.
+ */
+void timeline__record(struct timeline *t, const struct pd_event *ev);
+/*
+ * At the end, before timeline__finish(): the markers of the sampled
+ * processes' JIT code loads and moves (jm's timed entries) and tier-ups,
+ * and the spans of the marker files they mapped, each read where the
+ * recording says, else next to perf.data (data_dir; a warning when in
+ * neither, or with lines that are not spans).
+ */
+void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data_dir);
+
 /* Once, after the last sample; the view lives until timeline__delete(). */
 const struct timeline_view *timeline__finish(struct timeline *t);
 

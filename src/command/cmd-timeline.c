@@ -86,10 +86,20 @@ static void timeline_sample(void *ctx, const struct resolved_sample *rs)
 	timeline__add(cmd->timeline, rs);
 }
 
+static void timeline_record(void *ctx, const struct pd_event *ev)
+{
+	struct timeline_cmd *cmd = ctx;
+
+	timeline__record(cmd->timeline, ev);
+}
+
 static int timeline_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct timeline_cmd *cmd = ctx;
 	const struct pd_reader *r = session__reader(s);
+	const char *path = pd_reader__path(r), *slash = strrchr(path, '/');
+	char *dir = !strcmp(path, "-") || !slash ? xstrdup(".") :
+		    slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
 	const struct pd_info *info = pd_reader__info(r);
 	struct timeline_meta m = {
 		.name = pd_reader__path(r),
@@ -101,6 +111,8 @@ static int timeline_finish(void *ctx, const struct session *s, FILE *out)
 	};
 	const struct pd_attr *a = pd_reader__nr_attrs(r) ? pd_reader__attr(r, 0) : NULL;
 
+	timeline__end(cmd->timeline, session__jitmap(s), dir);
+	free(dir);
 	if (a && a->attr.freq && a->attr.sample_freq)
 		m.interval_ms = 1000.0 / (double)a->attr.sample_freq;
 	else if (a && !a->attr.freq && a->attr.sample_period && a->attr.type == PERF_TYPE_SOFTWARE)
@@ -126,6 +138,7 @@ static const struct command timeline_command = {
 	.parse = timeline_opt,
 	.prepare = timeline_prepare,
 	.sample = timeline_sample,
+	.record = timeline_record,
 	.finish = timeline_finish,
 	.release = timeline_release,
 };

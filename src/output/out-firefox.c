@@ -39,6 +39,49 @@ static const struct {
 	[FC_RUNTIME] = { "Runtime", "brown" },
 };
 
+/* The marker chart's row of each kind (a span's own name for TLM_USER), and its payload's schema. */
+static const char *const marker_names[TLM_NR] = {
+	[TLM_USER] = NULL,
+	[TLM_JIT_LOAD] = "JIT load",
+	[TLM_JIT_MOVE] = "JIT move",
+	[TLM_TIER_UP] = "Tier-up",
+	[TLM_LOST] = "Lost records",
+	[TLM_LOST_SAMPLES] = "Lost samples",
+	[TLM_THROTTLE] = "Throttle",
+	[TLM_UNTHROTTLE] = "Unthrottle",
+};
+
+static const char marker_schema[] =
+	"[{\"name\":\"UserMarker\",\"tooltipLabel\":\"{marker.name}\",\"tableLabel\":\"{marker.name}\","
+	"\"chartLabel\":\"{marker.name}\",\"display\":[\"marker-chart\",\"marker-table\",\"timeline-overview\"],"
+	"\"description\":\"a span of the program's marker file\","
+	"\"fields\":[{\"key\":\"source\",\"label\":\"Marker file\",\"format\":\"file-path\"}]},"
+	"{\"name\":\"JitLoad\",\"tooltipLabel\":\"JIT code: {marker.data.name}\","
+	"\"tableLabel\":\"{marker.data.name} ({marker.data.tier})\",\"chartLabel\":\"{marker.data.name}\","
+	"\"display\":[\"marker-chart\",\"marker-table\"],\"description\":\"JIT code loaded (a jitdump's load)\","
+	"\"fields\":[{\"key\":\"name\",\"label\":\"Function\",\"format\":\"string\"},"
+	"{\"key\":\"tier\",\"label\":\"Tier\",\"format\":\"string\"},"
+	"{\"key\":\"address\",\"label\":\"Address\",\"format\":\"string\"},"
+	"{\"key\":\"size\",\"label\":\"Code size\",\"format\":\"bytes\"},"
+	"{\"key\":\"source\",\"label\":\"From\",\"format\":\"file-path\"}]},"
+	"{\"name\":\"JitMove\",\"tooltipLabel\":\"JIT code moved to {marker.data.to}\","
+	"\"tableLabel\":\"{marker.data.from} to {marker.data.to}\",\"display\":[\"marker-chart\",\"marker-table\"],"
+	"\"description\":\"JIT code moved (a jitdump's move)\","
+	"\"fields\":[{\"key\":\"from\",\"label\":\"From\",\"format\":\"string\"},"
+	"{\"key\":\"to\",\"label\":\"To\",\"format\":\"string\"},"
+	"{\"key\":\"size\",\"label\":\"Code size\",\"format\":\"bytes\"},"
+	"{\"key\":\"source\",\"label\":\"From file\",\"format\":\"file-path\"}]},"
+	"{\"name\":\"TierUp\",\"tooltipLabel\":\"Optimized: {marker.data.name}\","
+	"\"tableLabel\":\"{marker.data.name} ({marker.data.tier})\",\"chartLabel\":\"{marker.data.name}\","
+	"\"display\":[\"marker-chart\",\"marker-table\",\"timeline-overview\"],"
+	"\"description\":\"a function's first optimized code\","
+	"\"fields\":[{\"key\":\"name\",\"label\":\"Function\",\"format\":\"string\"},"
+	"{\"key\":\"tier\",\"label\":\"Tier\",\"format\":\"string\"}]},"
+	"{\"name\":\"Lost\",\"tooltipLabel\":\"{marker.name}: {marker.data.count}\","
+	"\"tableLabel\":\"{marker.data.count}\",\"display\":[\"marker-chart\",\"marker-table\",\"timeline-overview\"],"
+	"\"description\":\"what the kernel could not record\","
+	"\"fields\":[{\"key\":\"count\",\"label\":\"Count\",\"format\":\"integer\"}]}]";
+
 struct str_entry {
 	const char *s;          /* the key: the pointer (strings are interned) */
 	uint32_t index;
@@ -143,6 +186,21 @@ static void write_meta(struct writer *w, const struct timeline_meta *m)
 	json_out__puts(j, sb.buf);
 	key(j, "startTime", false);
 	json_out__ch(j, '0');
+	/* the range shown: from the first sample or marker (time 0) to the last, one interval more */
+	{
+		uint64_t end = v->nr_samples ? v->last_time : v->zero_time;
+
+		for (i = 0; i < v->nr_markers; i++)
+			if (v->markers[i].end > end)
+				end = v->markers[i].end;
+		key(j, "profilingStartTime", false);
+		json_out__ch(j, '0');
+		key(j, "profilingEndTime", false);
+		sbuf_reset(&sb);
+		sbuf_addf(&sb, "%.6f", (double)(end - v->zero_time) / 1e6 +
+			  (m->interval_ms > 0 ? m->interval_ms : 1.0));
+		json_out__puts(j, sb.buf);
+	}
 	key(j, "processType", false);
 	json_out__ch(j, '0');
 	sbuf_reset(&sb);
@@ -181,7 +239,7 @@ static void write_meta(struct writer *w, const struct timeline_meta *m)
 	}
 	json_out__ch(j, ']');
 	key(j, "markerSchema", false);
-	json_out__puts(j, "[]");
+	json_out__puts(j, marker_schema);
 	/* what the recording says of itself, in the profile's info panel */
 	key(j, "extra", false);
 	json_out__puts(j, "[{\"label\":\"Recording\",\"entries\":[");
@@ -293,6 +351,11 @@ static void write_shared(struct writer *w)
 	}
 	for (k = 0; k < w->nr_files; k++)
 		str_index(w, w->file_list[k]);
+	for (k = 0; k < v->nr_markers; k++) {
+		const struct tl_marker *m = &v->markers[k];
+
+		str_index(w, m->kind == TLM_USER ? m->name : marker_names[m->kind]);
+	}
 
 	json_out__puts(j, ",\"shared\":{\"stringArray\":[");
 	for (k = 0; k < w->nr_strings; k++) {
@@ -388,7 +451,85 @@ static const char *process_name(const struct timeline_view *v, size_t first)
 	return v->threads[first].comm;
 }
 
-static void write_thread(struct writer *w, const struct tl_thread *th, const char *process)
+static void hex_field(struct json_out *j, const char *k, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	key_str(j, k, buf, false);
+}
+
+static void write_payload(struct json_out *j, const struct tl_marker *m)
+{
+	switch (m->kind) {
+	case TLM_USER:
+		json_out__puts(j, "{\"type\":\"UserMarker\"");
+		key_str(j, "source", m->source, false);
+		break;
+	case TLM_JIT_LOAD:
+	case TLM_TIER_UP:
+		json_out__puts(j, m->kind == TLM_JIT_LOAD ? "{\"type\":\"JitLoad\"" : "{\"type\":\"TierUp\"");
+		key_str(j, "name", m->name, false);
+		key_str(j, "tier", m->tier ? m->tier : "", false);
+		if (m->kind == TLM_JIT_LOAD) {
+			hex_field(j, "address", m->addr);
+			key(j, "size", false);
+			json_out__u64(j, m->size);
+			key_str(j, "source", m->source, false);
+		}
+		break;
+	case TLM_JIT_MOVE:
+		json_out__puts(j, "{\"type\":\"JitMove\"");
+		hex_field(j, "from", m->old_addr);
+		hex_field(j, "to", m->addr);
+		key(j, "size", false);
+		json_out__u64(j, m->size);
+		key_str(j, "source", m->source, false);
+		break;
+	case TLM_LOST:
+	case TLM_LOST_SAMPLES:
+		json_out__puts(j, "{\"type\":\"Lost\"");
+		key(j, "count", false);
+		json_out__u64(j, m->count);
+		break;
+	default:
+		json_out__puts(j, "null");
+		return;
+	}
+	json_out__ch(j, '}');
+}
+
+/* A thread's markers (indexes into the view's, in time order): the marker table. */
+static void write_markers(struct writer *w, const uint32_t *marks, size_t n)
+{
+	const struct timeline_view *v = w->v;
+	struct json_out *j = w->j;
+
+	json_out__puts(j, ",\"markers\":{\"length\":");
+	json_out__u64(j, n);
+	COLUMN(j, "data", n, write_payload(j, &v->markers[marks[i]]));
+	COLUMN(j, "name", n, {
+		const struct tl_marker *m = &v->markers[marks[i]];
+
+		json_out__u64(j, str_index(w, m->kind == TLM_USER ? m->name : marker_names[m->kind]));
+	});
+	COLUMN(j, "startTime", n, json_out__ms(j, v->markers[marks[i]].start - v->zero_time));
+	COLUMN(j, "endTime", n, {
+		const struct tl_marker *m = &v->markers[marks[i]];
+
+		if (m->kind == TLM_USER)
+			json_out__ms(j, m->end - v->zero_time);
+		else
+			json_out__puts(j, "null");
+	});
+	/* 1: an interval (a span), 0: an instant */
+	COLUMN(j, "phase", n, json_out__ch(j, v->markers[marks[i]].kind == TLM_USER ? '1' : '0'));
+	COLUMN(j, "category", n, json_out__u64(j, v->markers[marks[i]].category));
+	json_out__ch(j, '}');
+}
+
+static void write_thread(struct writer *w, const struct tl_thread *th, const char *process,
+			 const uint32_t *marks, size_t nr_marks)
 {
 	const struct timeline_view *v = w->v;
 	struct json_out *j = w->j;
@@ -412,7 +553,7 @@ static void write_thread(struct writer *w, const struct tl_thread *th, const cha
 	json_out__u64(j, th->nr_samples);
 	COLUMN(j, "stack", th->nr_samples,
 	       write_u32_or_null(j, th->stack[i], th->stack[i] == TL_NONE));
-	COLUMN(j, "time", th->nr_samples, json_out__ms(j, th->time[i] - v->first_time));
+	COLUMN(j, "time", th->nr_samples, json_out__ms(j, th->time[i] - v->zero_time));
 	if (!v->weight_period) {
 		json_out__puts(j, ",\"weight\":null,\"weightType\":\"samples\"}");
 	} else if (ms_weight) {
@@ -422,14 +563,59 @@ static void write_thread(struct writer *w, const struct tl_thread *th, const cha
 		COLUMN(j, "weight", th->nr_samples, json_out__u64(j, th->weight[i]));
 		json_out__puts(j, ",\"weightType\":\"samples\"}");
 	}
-	json_out__puts(j, ",\"markers\":{\"length\":0,\"data\":[],\"name\":[],\"startTime\":[],"
-		       "\"endTime\":[],\"phase\":[],\"category\":[]}}");
+	write_markers(w, marks, nr_marks);
+	json_out__ch(j, '}');
+}
+
+/*
+ * The thread each marker goes to: its own (pid and tid), else its
+ * process's first (the main thread, when it has samples); lost and
+ * throttle records of no sampled process go to the first thread, other
+ * markers of no sampled process nowhere. *marks: marker indexes by
+ * thread, thread i's from (*first)[i] to (*first)[i + 1].
+ */
+static void assign_markers(const struct timeline_view *v, uint32_t **marks, size_t **first)
+{
+	size_t *thread_of = xcalloc(v->nr_markers + 1, sizeof(*thread_of));
+	size_t *count = xcalloc(v->nr_threads + 2, sizeof(*count));
+	size_t i, k, none = v->nr_threads;
+
+	for (i = 0; i < v->nr_markers; i++) {
+		const struct tl_marker *m = &v->markers[i];
+		size_t to = none;
+
+		for (k = 0; k < v->nr_threads; k++) {
+			if (v->threads[k].pid != m->pid)
+				continue;
+			if (to == none)
+				to = k;
+			if (m->tid && v->threads[k].tid == m->tid) {
+				to = k;
+				break;
+			}
+		}
+		if (to == none && v->nr_threads && m->kind >= TLM_LOST)
+			to = 0;
+		thread_of[i] = to;
+		count[to + 1]++;
+	}
+	for (k = 0; k < v->nr_threads; k++)
+		count[k + 1] += count[k];
+	*marks = xcalloc(v->nr_markers + 1, sizeof(**marks));
+	*first = xcalloc(v->nr_threads + 2, sizeof(**first));
+	memcpy(*first, count, (v->nr_threads + 1) * sizeof(*count));
+	for (i = 0; i < v->nr_markers; i++)
+		if (thread_of[i] != none)
+			(*marks)[count[thread_of[i]]++] = (uint32_t)i;
+	free(thread_of);
+	free(count);
 }
 
 int timeline__write_firefox(const struct timeline_view *v, const struct timeline_meta *m, FILE *out)
 {
 	struct writer w = { .v = v };
-	size_t i, first = 0;
+	size_t i, first = 0, *first_mark;
+	uint32_t *marks;
 	int ret;
 
 	w.j = json_out__new(out, m->gzip);
@@ -437,13 +623,17 @@ int timeline__write_firefox(const struct timeline_view *v, const struct timeline
 	write_meta(&w, m);
 	write_libs(&w, m);
 	write_shared(&w);
+	assign_markers(v, &marks, &first_mark);
 	json_out__puts(w.j, ",\"threads\":[");
 	for (i = 0; i < v->nr_threads; i++) {
 		if (!i || v->threads[i].pid != v->threads[i - 1].pid)
 			first = i;
 		json_out__puts(w.j, i ? ",\n" : "\n");
-		write_thread(&w, &v->threads[i], process_name(v, first));
+		write_thread(&w, &v->threads[i], process_name(v, first), marks + first_mark[i],
+			     first_mark[i + 1] - first_mark[i]);
 	}
+	free(marks);
+	free(first_mark);
 	json_out__puts(w.j, "]}\n");
 	ret = json_out__close(w.j);
 	free_hash(&w.strings);

@@ -7,7 +7,9 @@ table's columns as long as its length; string, function, frame, stack,
 resource, lib, source and category indexes in range; a subcategory within
 its category's list; stacks in topological order (prefixOffset 0 for a
 root, else 1..index: a parent before its children); each thread's sample
-times in order; a "grey" category (the profiler's default).
+times in order; a "grey" category (the profiler's default); markers whose
+payload types have a schema, phases 0-3, intervals that end after they
+start.
 
 speedscope file format: the schema URL; sampled profiles whose samples and
 weights have the same length, whose frame indexes are in range, and whose
@@ -95,7 +97,7 @@ def check_firefox(path, p):
             break
     in_range(path, "resourceTable.name", sh["resourceTable"]["name"], ns)
     in_range(path, "sources.filename", sh["sources"]["filename"], ns)
-    samples = 0
+    samples = markers = 0
     for t in p["threads"]:
         where = f"thread {t.get('pid')}/{t.get('tid')}"
         for k in ("name", "isMainThread", "processType", "pid", "tid", "samples", "markers",
@@ -110,12 +112,24 @@ def check_firefox(path, p):
         if s["weightType"] not in ("samples", "tracing-ms", "bytes"):
             fail(path, f"{where}: weightType {s['weightType']!r}")
         m = t["markers"]
-        columns(path, where + ".markers", m, ["data", "name", "startTime", "endTime", "phase", "category"])
+        n_m = columns(path, where + ".markers", m, ["data", "name", "startTime", "endTime", "phase", "category"])
         in_range(path, where + ".markers.name", m["name"], ns)
+        in_range(path, where + ".markers.category", m["category"], len(cats))
+        in_range(path, where + ".markers.phase", m["phase"], 4)
+        schemas = {sc.get("name") for sc in meta.get("markerSchema", [])}
+        for i, d in enumerate(m["data"]):
+            if d is not None and d.get("type") not in schemas:
+                fail(path, f"{where}.markers.data[{i}]: type {d.get('type')!r} has no schema")
+                break
+        for i, (ph, a, b) in enumerate(zip(m["phase"], m["startTime"], m["endTime"])):
+            if ph == 1 and (a is None or b is None or b < a):
+                fail(path, f"{where}.markers[{i}]: an interval from {a!r} to {b!r}")
+                break
+        markers += n_m
         samples += n
     return (f"firefox: {len(p['threads'])} threads, {samples} samples, {nstack} stacks, "
             f"{nframe} frames, {nfunc} functions, {nres} resources, {len(p['libs'])} libs, "
-            f"{len(cats)} categories")
+            f"{len(cats)} categories, {markers} markers")
 
 
 def check_speedscope(path, p):
