@@ -1,7 +1,10 @@
 #include "common/common.h"
 #include "timeline/machine.h"
 #include "aggregate/tiers.h"
+#include "timeline/user-markers.h"
 #include "session/session.h"
+
+#include <uthash.h>
 
 /*
  * Memory: the samples are bucketed as they come, never kept. Each series
@@ -51,10 +54,20 @@ struct tser {
 struct tgroup {
 	uint32_t pid, tid;
 	char *comm;
+	/* by marker: its span (the name is the marker set's pool's) */
+	const char *span;
+	uint64_t span_start, span_end;
 	bool comm_final;        /* the comm of the process's main thread */
 	struct tser *ser;
 	size_t nr_ser, alloc_ser;
 	struct tcells interp;
+};
+
+/* by marker: a span, by what it is, and its group's key (spans may come in any order) */
+struct span_id {
+	struct { uint32_t pid; uint64_t start, end; const char *name; } key;
+	uint32_t id;
+	UT_hash_handle hh;
 };
 
 struct tiers {
@@ -67,7 +80,9 @@ struct tiers {
 	uint64_t tb, tmax;      /* first sample's time, the latest */
 	uint64_t width;         /* bucket width, ns */
 	uint64_t max_bucket;
-	uint64_t nr_leaf_only, nr_early;
+	uint64_t nr_leaf_only, nr_early, nr_outside;
+	struct span_id *span_ids;       /* by marker: a group key per distinct span */
+	uint32_t nr_span_ids;
 	struct fc_slot *fc_cache;       /* 1 << FC_CACHE_BITS */
 	const char *thread_comm;        /* the last comm thread_class() saw */
 	int thread_rule;                /* its row in threads[], -1: none */
@@ -341,17 +356,76 @@ static bool innermost_interpreted(struct tiers *t, const struct resolved_sample 
 	return false;
 }
 
+/*
+ * The span of pid around time: the latest to start of those that hold
+ * it (spans sorted by start, then end); NULL: none.
+ */
+static const struct user_marker *span_at(struct tiers *t, uint32_t pid, uint64_t time)
+{
+	size_t n, lo = 0, hi;
+	const struct user_marker *v = marker_set__spans(t->opts.markers, pid, &n);
+
+	hi = n;
+	while (lo < hi) {     /* the first span starting after time */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].start <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0)
+		if (v[lo].end > time || (v[lo].end == time && v[lo].start == time))
+			return &v[lo];
+	return NULL;
+}
+
+/* The group key of pid's span (from 1). */
+static uint32_t span_key(struct tiers *t, uint32_t pid, const struct user_marker *span)
+{
+	struct span_id key, *e;
+
+	memset(&key, 0, sizeof(key));
+	key.key.pid = pid;
+	key.key.start = span->start;
+	key.key.end = span->end;
+	key.key.name = span->name;
+	HASH_FIND(hh, t->span_ids, &key.key, sizeof(key.key), e);
+	if (e)
+		return e->id;
+	e = xcalloc(1, sizeof(*e));
+	e->key = key.key;
+	e->id = ++t->nr_span_ids;
+	HASH_ADD(hh, t->span_ids, key, sizeof(e->key), e);
+	return e->id;
+}
+
 void tiers__add(struct tiers *t, const struct resolved_sample *rs)
 {
 	const struct pd_sample *smp = rs->sample;
 	const char *comm = rs->thread ? rs->thread->comm : NULL;
 	uint32_t tid = rs->thread ? rs->thread->tid : smp->tid;
+	const struct user_marker *span = NULL;
 	struct frame_class fc;
 	struct tgroup *g;
-	uint64_t b = sample_bucket(t, smp);
-	uint64_t w = t->opts.stack.weight_period ? smp->period : 1;
+	uint64_t b, w = t->opts.stack.weight_period ? smp->period : 1;
+	uint32_t key = t->opts.by_thread ? tid : 0;
 
-	g = find_group(t, smp->pid, t->opts.by_thread ? tid : 0, comm);
+	if (t->opts.markers) {
+		span = smp->has_time ? span_at(t, smp->pid, smp->time) : NULL;
+		if (!span) {
+			t->nr_outside++;
+			return;
+		}
+		key = span_key(t, smp->pid, span);
+	}
+	b = sample_bucket(t, smp);
+	g = find_group(t, smp->pid, key, comm);
+	if (span) {
+		g->span = span->name;
+		g->span_start = span->start;
+		g->span_end = span->end;
+	}
 	group_comm(g, t->opts.by_thread, tid, comm);
 	if (rs->nr_frames)
 		fc = *classify(t, rs->frames[0].kind, rs->frames[0].sym);
@@ -419,6 +493,22 @@ static int series_cmp(const void *pa, const void *pb)
 		return a->category < b->category ? -1 : 1;
 	c = cmp_tier(a->tier, b->tier);
 	return c ? c : cmp_tier(a->runtime, b->runtime);
+}
+
+/* by marker: each process's spans in time order */
+static int span_group_cmp(const void *pa, const void *pb)
+{
+	const struct tiers_group *a = pa, *b = pb;
+	int c;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->span_start != b->span_start)
+		return a->span_start < b->span_start ? -1 : 1;
+	if (a->span_end != b->span_end)
+		return a->span_end < b->span_end ? -1 : 1;
+	c = strcmp(a->span, b->span);
+	return c ? c : strcmp(a->comm, b->comm);
 }
 
 static int group_cmp(const void *pa, const void *pb)
@@ -517,6 +607,9 @@ static void view_group(const struct tiers *t, const struct tgroup *tg, struct ti
 	g->pid = tg->pid;
 	g->tid = tg->tid;
 	g->comm = tg->comm;
+	g->span = tg->span;
+	g->span_start = tg->span_start;
+	g->span_end = tg->span_end;
 	g->nr_series = tg->nr_ser;
 	g->series = xcalloc(tg->nr_ser, sizeof(*g->series));
 	g->samples = xcalloc(n, sizeof(uint64_t));
@@ -564,6 +657,8 @@ const struct tiers_view *tiers__finish(struct tiers *t)
 	v->t0 = t->tb;
 	v->weight_period = t->opts.stack.weight_period;
 	v->by_thread = t->opts.by_thread;
+	v->by_marker = t->opts.markers != NULL;
+	v->nr_outside = t->nr_outside;
 	v->warm_below = t->opts.warm_below;
 	v->nr_leaf_only = t->nr_leaf_only;
 	v->nr_early = t->nr_early;
@@ -574,7 +669,12 @@ const struct tiers_view *tiers__finish(struct tiers *t)
 	v->groups = xcalloc(t->nr_groups, sizeof(*v->groups));
 	for (i = 0; i < t->nr_groups; i++)
 		view_group(t, &t->groups[i], &v->groups[i]);
-	qsort(v->groups, v->nr_groups, sizeof(*v->groups), group_cmp);
+	qsort(v->groups, v->nr_groups, sizeof(*v->groups),
+	      t->opts.markers ? span_group_cmp : group_cmp);
+	/* by marker: the spans numbered in each process's time order */
+	for (i = 0; t->opts.markers && i < v->nr_groups; i++)
+		v->groups[i].tid = i && v->groups[i - 1].pid == v->groups[i].pid ?
+				   v->groups[i - 1].tid + 1 : 1;
 	return v;
 }
 
@@ -602,8 +702,14 @@ void tiers__delete(struct tiers *t)
 {
 	size_t i, j;
 
+	struct span_id *e, *tmp;
+
 	if (!t)
 		return;
+	HASH_ITER(hh, t->span_ids, e, tmp) {
+		HASH_DEL(t->span_ids, e);
+		free(e);
+	}
 	view_release(&t->view);
 	for (i = 0; i < t->nr_groups; i++) {
 		struct tgroup *g = &t->groups[i];

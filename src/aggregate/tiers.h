@@ -27,8 +27,18 @@
 #include "aggregate/stack-opts.h"
 #include "resolve/sample.h"
 
+struct marker_set;
+
 struct tiers_opts {
 	bool by_thread;        /* --by thread: one group per thread, else per process */
+	/*
+	 * --by marker: one group per span of the process's marker files
+	 * (user-markers.h), a sample in the innermost span around its time
+	 * (the latest to start); samples in none are counted apart
+	 * (tiers_view.nr_outside). The set is borrowed and filled as the
+	 * recording goes; tiers__add() then runs on the session's thread.
+	 */
+	struct marker_set *markers;
 	uint64_t interval;     /* ns; 0: chosen so the recording spans about 50 intervals */
 	double warm_below;     /* --warm-below, as a fraction (0.05) */
 	struct stack_opts stack;   /* weight_period: weight = period, else 1 per sample */
@@ -43,9 +53,11 @@ struct tiers_series {      /* one (category, tier) of one group */
 	uint64_t total_samples, total_weight;
 };
 
-struct tiers_group {       /* a process (or a thread with by_thread) */
-	uint32_t pid, tid;     /* tid: 0 unless by_thread */
+struct tiers_group {       /* a process (or a thread with by_thread, a span with by marker) */
+	uint32_t pid, tid;     /* tid: 0 unless by_thread; by marker: the span's number in the process (1, 2, ...) */
 	const char *comm;
+	const char *span;      /* by marker: the span's name; else NULL */
+	uint64_t span_start, span_end;  /* by marker: its times, ns */
 	struct tiers_series *series;   /* sorted: category order of enum frame_category, then tier name */
 	size_t nr_series;
 	uint64_t *samples, *weight;    /* [nr_intervals]: all series */
@@ -72,6 +84,8 @@ struct tiers_view {        /* valid after tiers__finish() until tiers__delete() 
 	bool weight_period;
 	/* added: */
 	bool by_thread;        /* groups are threads: tid is theirs (may be 0: swapper) */
+	bool by_marker;        /* groups are marker spans, in each process's time order */
+	uint64_t nr_outside;   /* by marker: samples in no span */
 	double warm_below;     /* the option, for writers that show it */
 	uint64_t nr_leaf_only; /* samples without a call chain (inclusive = self for them) */
 	uint64_t nr_early;     /* samples older than the first (out of order): counted in interval 0 */

@@ -608,42 +608,6 @@ static void jit_marker(void *ctx, const struct jit_timed *e)
 	m->source = t->markers[t->nr_markers - 2].source;
 }
 
-/* A marker file's spans, as TLM_USER markers of pid. */
-static void read_marker_file(struct timeline *t, const struct marker_file *mf, const char *data_dir)
-{
-	struct user_markers um = { 0 };
-	struct sbuf beside = SBUF_INIT;
-	const char *used = mf->path, *base = strrchr(mf->path, '/');
-	size_t i;
-
-	if (user_markers__read(&um, mf->path, t->pool)) {
-		sbuf_addf(&beside, "%s/%s", data_dir, base ? base + 1 : mf->path);
-		used = beside.buf;
-		if (user_markers__read(&um, beside.buf, t->pool)) {
-			warning("marker file '%s' of process %" PRIu32 " is neither there nor next "
-				"to the recording ('%s'): its spans are not shown", mf->path, mf->pid,
-				beside.buf);
-			sbuf_release(&beside);
-			return;
-		}
-	}
-	if (um.nr_bad)
-		warning("'%s': %zu line%s not 'START END NAME' with times in ns (the first: line %zu); "
-			"left out", used, um.nr_bad, um.nr_bad == 1 ? " is" : "s are", um.first_bad);
-	if (um.nr_dropped)
-		warning("'%s': more than %u spans; %zu not shown", used, USER_MARKERS_MAX,
-			um.nr_dropped);
-	used = strpool__intern(t->pool, used);
-	for (i = 0; i < um.nr; i++) {
-		struct tl_marker *m = new_marker(t, TLM_USER, mf->pid, 0, um.v[i].start, um.v[i].end);
-
-		m->name = um.v[i].name;
-		m->source = used;
-	}
-	user_markers__release(&um);
-	sbuf_release(&beside);
-}
-
 static bool sampled_pid(const struct timeline *t, uint32_t pid)
 {
 	size_t i;
@@ -654,9 +618,12 @@ static bool sampled_pid(const struct timeline *t, uint32_t pid)
 	return false;
 }
 
-void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data_dir)
+void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data_dir,
+		   const char *const *dirs, size_t nr_dirs)
 {
 	uint32_t *pids = xcalloc(t->nr_threads + 1, sizeof(*pids));
+	struct strpool *mpool = strpool__new();
+	struct marker_set *ms = marker_set__new(mpool);
 	size_t nr_pids = 0, i, k;
 
 	if (t->finished)
@@ -678,9 +645,26 @@ void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data
 		}
 		sbuf_release(&m.key);
 	}
+	/* the program's own spans: marker files next to the recording, in --jit-dir, and mapped */
+	marker_set__scan_dir(ms, data_dir);
+	for (i = 0; i < nr_dirs; i++)
+		marker_set__scan_dir(ms, dirs[i]);
 	for (i = 0; i < t->nr_marker_files; i++)
 		if (sampled_pid(t, t->marker_files[i].pid))
-			read_marker_file(t, &t->marker_files[i], data_dir);
+			marker_set__mapped(ms, t->marker_files[i].pid, t->marker_files[i].path, data_dir);
+	for (k = 0; k < nr_pids; k++) {
+		size_t n;
+		const struct user_marker *v = marker_set__spans(ms, pids[k], &n);
+
+		for (i = 0; i < n; i++) {
+			struct tl_marker *m = new_marker(t, TLM_USER, pids[k], 0, v[i].start, v[i].end);
+
+			m->name = strpool__intern(t->pool, v[i].name);
+			m->source = strpool__intern(t->pool, v[i].source);
+		}
+	}
+	marker_set__delete(ms);
+	strpool__delete(mpool);
 	free(pids);
 }
 

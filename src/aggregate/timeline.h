@@ -153,11 +153,12 @@ void timeline__record(struct timeline *t, const struct pd_event *ev);
 /*
  * At the end, before timeline__finish(): the markers of the sampled
  * processes' JIT code loads and moves (jm's timed entries) and tier-ups,
- * and the spans of the marker files they mapped, each read where the
- * recording says, else next to perf.data (data_dir; a warning when in
- * neither, or with lines that are not spans).
+ * and the spans of their marker files (user-markers.h): those in
+ * data_dir (perf.data's) and dirs (--jit-dir), and those they mapped,
+ * read where the recording says, else in data_dir.
  */
-void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data_dir);
+void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data_dir,
+		   const char *const *dirs, size_t nr_dirs);
 
 /* Once, after the last sample; the view lives until timeline__delete(). */
 const struct timeline_view *timeline__finish(struct timeline *t);

@@ -10,6 +10,11 @@
 #include "command/cmds.h"
 #include "command/command.h"
 #include "aggregate/tiers.h"
+#include "timeline/user-markers.h"
+#include "common/strpool.h"
+#include "session/session.h"
+
+#include <linux/perf_event.h>
 
 static const char *const tiers_usage[] = {
 	"usage: jitsym tiers [options] [perf.data]",
@@ -31,8 +36,8 @@ static const char *const tiers_usage[] = {
 enum { OPT_BY = OPT_COMMAND_LAST, OPT_INTERVAL, OPT_WARM_BELOW, OPT_FORMAT };
 
 static const struct cmd_option tiers_options[] = {
-	{ .name = "by", .id = OPT_BY, .arg = " process|thread",
-	  .help = "one group per process (default) or per thread" },
+	{ .name = "by", .id = OPT_BY, .arg = " process|thread|marker",
+	  .help = "one group per process (default), per thread,\nor per span of the process's marker files\n(marker-PID-*.txt: START END NAME, ns)" },
 	{ .name = "interval", .id = OPT_INTERVAL, .arg = " DURATION",
 	  .help = "interval length: 100ms, 2s, 500us (bare number:\n"
 		  "seconds); default: about 50 over the recording" },
@@ -61,6 +66,11 @@ struct tiers_cmd {
 	struct tiers_opts opts;
 	tiers_writer write;
 	struct tiers *tiers;
+	bool by_marker;
+	struct strpool *marker_pool;    /* --by marker: the spans' names */
+	const char *const *jit_dirs;    /* --jit-dir: marker files are looked for there too */
+	size_t nr_jit_dirs;
+	char *data_dir;                 /* perf.data's directory */
 };
 
 /* "100ms", "2s", "500us", "1.5" (seconds): ns, at least 1 us, rounded to whole us */
@@ -120,9 +130,10 @@ static int tiers_opt(void *ctx, int c, const char *arg)
 
 	switch (c) {
 	case OPT_BY:
-		if (strcmp(arg, "process") && strcmp(arg, "thread"))
-			return error("--by takes process or thread, not '%s'", arg);
+		if (strcmp(arg, "process") && strcmp(arg, "thread") && strcmp(arg, "marker"))
+			return error("--by takes process, thread or marker, not '%s'", arg);
 		cmd->opts.by_thread = !strcmp(arg, "thread");
+		cmd->by_marker = !strcmp(arg, "marker");
 		return 0;
 	case OPT_INTERVAL:
 		return parse_interval(arg, &cmd->opts.interval);
@@ -140,7 +151,45 @@ static void tiers_prepare(void *ctx, struct command_opts *o)
 	struct tiers_cmd *cmd = ctx;
 
 	cmd->opts.stack = o->stack;
+	if (cmd->by_marker) {
+		cmd->marker_pool = strpool__new();
+		cmd->opts.markers = marker_set__new(cmd->marker_pool);
+		cmd->jit_dirs = o->in.session.jit_dirs;
+		cmd->nr_jit_dirs = o->in.session.nr_jit_dirs;
+		/* the spans grow as the recording shows marker files mapped: one thread */
+		o->in.session.sample_anywhere = false;
+	}
 	cmd->tiers = tiers__new(&cmd->opts);
+}
+
+/* --by marker: the marker files next to the recording and in --jit-dir. */
+static int tiers_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct tiers_cmd *cmd = ctx;
+	const char *path = pd_reader__path(session__reader(s)), *slash = strrchr(path, '/');
+	size_t i;
+
+	(void)out;
+	if (!cmd->by_marker)
+		return 0;
+	cmd->data_dir = !strcmp(path, "-") || !slash ? xstrdup(".") :
+			slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+	marker_set__scan_dir(cmd->opts.markers, cmd->data_dir);
+	for (i = 0; i < cmd->nr_jit_dirs; i++)
+		marker_set__scan_dir(cmd->opts.markers, cmd->jit_dirs[i]);
+	return 0;
+}
+
+/* --by marker: a marker file mapped (samply's way of naming it to the recording). */
+static void tiers_record(void *ctx, const struct pd_event *ev)
+{
+	struct tiers_cmd *cmd = ctx;
+	uint32_t pid;
+
+	if (!cmd->by_marker || (ev->type != PERF_RECORD_MMAP && ev->type != PERF_RECORD_MMAP2) ||
+	    !ev->u.mmap.filename || !user_markers__is_marker_file(ev->u.mmap.filename, &pid))
+		return;
+	marker_set__mapped(cmd->opts.markers, ev->u.mmap.pid, ev->u.mmap.filename, cmd->data_dir);
 }
 
 static void tiers_sample(void *ctx, const struct resolved_sample *rs)
@@ -162,6 +211,12 @@ static int tiers_finish(void *ctx, const struct session *s, FILE *out)
 	if (v->nr_early)
 		warning("%" PRIu64 " samples older than the first (out of order) counted in the first interval",
 			v->nr_early);
+	if (cmd->by_marker && !marker_set__any(cmd->opts.markers))
+		warning("--by marker: no marker spans: no marker-PID-*.txt next to the recording, in "
+			"--jit-dir, or mapped by a process (perf records a file's mapping when it is "
+			"executable, or with perf record -d)");
+	else if (v->nr_outside)
+		warning("--by marker: %" PRIu64 " samples in no marker span are not shown", v->nr_outside);
 	return cmd->write(v, out);
 }
 
@@ -170,6 +225,9 @@ static void tiers_release(void *ctx)
 	struct tiers_cmd *cmd = ctx;
 
 	tiers__delete(cmd->tiers);
+	marker_set__delete(cmd->opts.markers);
+	strpool__delete(cmd->marker_pool);
+	free(cmd->data_dir);
 }
 
 static const struct command tiers_command = {
@@ -181,7 +239,9 @@ static const struct command tiers_command = {
 	.weight_period = false,            /* count samples */
 	.parse = tiers_opt,
 	.prepare = tiers_prepare,
+	.start = tiers_start,
 	.sample = tiers_sample,
+	.record = tiers_record,
 	.finish = tiers_finish,
 	.release = tiers_release,
 };

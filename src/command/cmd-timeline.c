@@ -43,6 +43,8 @@ struct timeline_cmd {
 	struct timeline_opts opts;
 	timeline_writer write;
 	bool gzip;
+	const char *const *jit_dirs;       /* --jit-dir: marker files are looked for there too */
+	size_t nr_jit_dirs;
 	struct timeline *timeline;
 };
 
@@ -76,6 +78,8 @@ static void timeline_prepare(void *ctx, struct command_opts *o)
 	o->in.session.no_inline = true;         /* and their inlined functions, by source level */
 	cmd->opts.stack = o->stack;
 	cmd->gzip = o->in.output && ends_with(o->in.output, ".gz");
+	cmd->jit_dirs = o->in.session.jit_dirs;
+	cmd->nr_jit_dirs = o->in.session.nr_jit_dirs;
 	cmd->timeline = timeline__new(&cmd->opts);
 }
 
@@ -111,7 +115,7 @@ static int timeline_finish(void *ctx, const struct session *s, FILE *out)
 	};
 	const struct pd_attr *a = pd_reader__nr_attrs(r) ? pd_reader__attr(r, 0) : NULL;
 
-	timeline__end(cmd->timeline, session__jitmap(s), dir);
+	timeline__end(cmd->timeline, session__jitmap(s), dir, cmd->jit_dirs, cmd->nr_jit_dirs);
 	free(dir);
 	if (a && a->attr.freq && a->attr.sample_freq)
 		m.interval_ms = 1000.0 / (double)a->attr.sample_freq;

@@ -69,6 +69,18 @@ static void put_spark(FILE *out, const uint64_t *part, const uint64_t *whole, si
 	fputc('|', out);
 }
 
+/* A span's time, s from the first sample (negative before it). */
+static void put_span_time(FILE *out, const struct tiers_view *v, uint64_t t)
+{
+	/* less than the microsecond shown before it: 0 */
+	if (t < v->t0 && v->t0 - t >= 1000) {
+		fputc('-', out);
+		put_secs_short(out, v->t0 - t);
+	} else {
+		put_secs_short(out, t < v->t0 ? 0 : t - v->t0);
+	}
+}
+
 static void put_warm(FILE *out, const struct tiers_view *v, const struct tiers_group *g)
 {
 	if (!g->ran_interpreted)
@@ -91,6 +103,13 @@ static void table_group(FILE *out, const struct tiers_view *v, const struct tier
 	fprintf(out, "%s %" PRIu32, g->comm, g->pid);
 	if (v->by_thread)
 		fprintf(out, "/%" PRIu32, g->tid);
+	if (v->by_marker) {
+		fprintf(out, " #%" PRIu32 " %s (", g->tid, g->span);
+		put_span_time(out, v, g->span_start);
+		fputs(" to ", out);
+		put_span_time(out, v, g->span_end);
+		fputs(" s)", out);
+	}
 	fprintf(out, ": %" PRIu64 " samples", g->total_samples);
 	if (v->weight_period)
 		fprintf(out, ", weight %" PRIu64, g->total_weight);
@@ -165,13 +184,18 @@ static void csv_group(FILE *out, const struct tiers_view *v, const struct tiers_
 			fputc(',', out);
 			put_secs(out, (i + 1) * v->interval);
 			fprintf(out, ",%" PRIu32 ",", g->pid);
-			if (v->by_thread)
+			if (v->by_thread || v->by_marker)
 				fprintf(out, "%" PRIu32, g->tid);
 			fputc(',', out);
 			csv_field(out, g->comm);
 			fprintf(out, ",%s,", frame_category__name(s->category));
 			csv_field(out, s->tier ? s->tier : "");
-			fprintf(out, ",%" PRIu64 ",%" PRIu64 "\n", s->samples[i], s->weight[i]);
+			fprintf(out, ",%" PRIu64 ",%" PRIu64, s->samples[i], s->weight[i]);
+			if (v->by_marker) {
+				fputc(',', out);
+				csv_field(out, g->span);
+			}
+			fputc('\n', out);
 		}
 	}
 }
@@ -180,7 +204,9 @@ int tiers__write_csv(const struct tiers_view *v, FILE *out)
 {
 	size_t i;
 
-	fputs("start_s,end_s,pid,tid,comm,category,tier,samples,weight\n", out);
+	fputs("start_s,end_s,pid,tid,comm,category,tier,samples,weight", out);
+	/* by marker: tid is the span's number in its process */
+	fputs(v->by_marker ? ",span\n" : "\n", out);
 	for (i = 0; i < v->nr_groups; i++)
 		csv_group(out, v, &v->groups[i]);
 	return fflush(out) || ferror(out) ? -1 : 0;
@@ -225,6 +251,15 @@ static void json_group(FILE *out, const struct tiers_view *v, const struct tiers
 		fputs("null", out);
 	fputs(",\"comm\":", out);
 	json_fput_str(out, g->comm);
+	if (v->by_marker) {
+		fprintf(out, ",\"span\":{\"number\":%" PRIu32 ",\"name\":", g->tid);
+		json_fput_str(out, g->span);
+		fputs(",\"start_s\":", out);
+		put_span_time(out, v, g->span_start);
+		fputs(",\"end_s\":", out);
+		put_span_time(out, v, g->span_end);
+		fputc('}', out);
+	}
 	fprintf(out, ",\"total\":{\"samples\":%" PRIu64 ",\"weight\":%" PRIu64 "}",
 		g->total_samples, g->total_weight);
 	fputs(",\"warm_after_s\":", out);

@@ -1,9 +1,14 @@
 #include "common/common.h"
 #include "timeline/user-markers.h"
 #include "common/strpool.h"
+#include "common/sbuf.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <uthash.h>
 
 /* A decimal u64 at *p, advancing it; false when there is none or it overflows. */
 static bool parse_u64(const char **p, const char *end, uint64_t *out)
@@ -151,4 +156,199 @@ bool user_markers__is_marker_file(const char *path, uint32_t *file_pid)
 		return false;
 	*file_pid = (uint32_t)pid;
 	return true;
+}
+
+/* ---- a recording's marker files ---------------------------------------- */
+
+struct file_seen {
+	struct { uint64_t dev, ino; } key;
+	UT_hash_handle hh;
+};
+
+struct pid_spans {
+	uint32_t pid;
+	struct user_marker *v;
+	size_t nr, alloc;
+	bool sorted;
+	UT_hash_handle hh;
+};
+
+struct marker_set {
+	struct strpool *pool;
+	struct file_seen *seen;
+	struct pid_spans *by_pid;
+	bool any;
+};
+
+struct marker_set *marker_set__new(struct strpool *pool)
+{
+	struct marker_set *ms = xcalloc(1, sizeof(*ms));
+
+	ms->pool = pool;
+	return ms;
+}
+
+void marker_set__delete(struct marker_set *ms)
+{
+	struct file_seen *f, *ftmp;
+	struct pid_spans *p, *ptmp;
+
+	if (!ms)
+		return;
+	HASH_ITER(hh, ms->seen, f, ftmp) {
+		HASH_DEL(ms->seen, f);
+		free(f);
+	}
+	HASH_ITER(hh, ms->by_pid, p, ptmp) {
+		HASH_DEL(ms->by_pid, p);
+		free(p->v);
+		free(p);
+	}
+	free(ms);
+}
+
+/* Whether the file was read before; remembers it. A file that cannot be stat'ed: no. */
+static bool seen_before(struct marker_set *ms, const char *path)
+{
+	struct file_seen key, *f;
+	struct stat st;
+
+	if (stat(path, &st))
+		return false;
+	memset(&key, 0, sizeof(key));
+	key.key.dev = (uint64_t)st.st_dev;
+	key.key.ino = (uint64_t)st.st_ino;
+	HASH_FIND(hh, ms->seen, &key.key, sizeof(key.key), f);
+	if (f)
+		return true;
+	f = xcalloc(1, sizeof(*f));
+	f->key = key.key;
+	HASH_ADD(hh, ms->seen, key, sizeof(f->key), f);
+	return false;
+}
+
+/* Read path's spans for pid; -1 when it cannot be read. */
+static int add_file(struct marker_set *ms, uint32_t pid, const char *path)
+{
+	struct user_markers um = { 0 };
+	struct pid_spans *p;
+	const char *source;
+	size_t i;
+
+	if (seen_before(ms, path))
+		return 0;
+	if (user_markers__read(&um, path, ms->pool))
+		return -1;
+	if (um.nr_bad)
+		warning("'%s': %zu line%s not 'START END NAME' with times in ns (the first: line %zu); "
+			"left out", path, um.nr_bad, um.nr_bad == 1 ? " is" : "s are", um.first_bad);
+	if (um.nr_dropped)
+		warning("'%s': more than %u spans; %zu left out", path, USER_MARKERS_MAX,
+			um.nr_dropped);
+	HASH_FIND(hh, ms->by_pid, &pid, sizeof(pid), p);
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->pid = pid;
+		HASH_ADD(hh, ms->by_pid, pid, sizeof(p->pid), p);
+	}
+	source = strpool__intern(ms->pool, path);
+	for (i = 0; i < um.nr; i++) {
+		ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+		p->v[p->nr] = um.v[i];
+		p->v[p->nr++].source = source;
+	}
+	p->sorted = false;
+	ms->any |= um.nr > 0;
+	user_markers__release(&um);
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void marker_set__scan_dir(struct marker_set *ms, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t nr = 0, alloc = 0, i;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		uint32_t pid;
+
+		if (user_markers__is_marker_file(e->d_name, &pid)) {
+			ALLOC_GROW(names, nr + 1, alloc);
+			names[nr++] = xstrdup(e->d_name);
+		}
+	}
+	closedir(d);
+	/* readdir's order is the file system's: read them in name order */
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_name);
+	for (i = 0; i < nr; i++) {
+		struct sbuf path = SBUF_INIT;
+		uint32_t pid;
+
+		user_markers__is_marker_file(names[i], &pid);
+		sbuf_addf(&path, "%s/%s", dir, names[i]);
+		if (add_file(ms, pid, path.buf))
+			warning("'%s': cannot be read (%s)", path.buf, strerror(errno));
+		sbuf_release(&path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+void marker_set__mapped(struct marker_set *ms, uint32_t pid, const char *path,
+			const char *data_dir)
+{
+	struct sbuf beside = SBUF_INIT;
+	const char *base = strrchr(path, '/');
+
+	if (!add_file(ms, pid, path))
+		return;
+	sbuf_addf(&beside, "%s/%s", data_dir, base ? base + 1 : path);
+	if (add_file(ms, pid, beside.buf))
+		warning("marker file '%s' of process %" PRIu32 " is neither there nor next to the "
+			"recording ('%s'): its spans are not shown", path, pid, beside.buf);
+	sbuf_release(&beside);
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct user_marker *x = a, *y = b;
+	int c;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->source, y->source);
+}
+
+const struct user_marker *marker_set__spans(struct marker_set *ms, uint32_t pid, size_t *nr)
+{
+	struct pid_spans *p;
+
+	HASH_FIND(hh, ms->by_pid, &pid, sizeof(pid), p);
+	if (!p) {
+		*nr = 0;
+		return NULL;
+	}
+	if (!p->sorted) {
+		qsort(p->v, p->nr, sizeof(*p->v), cmp_span);
+		p->sorted = true;
+	}
+	*nr = p->nr;
+	return p->v;
+}
+
+bool marker_set__any(const struct marker_set *ms)
+{
+	return ms->any;
 }

@@ -28,6 +28,7 @@ struct strpool;
 struct user_marker {
 	uint64_t start, end;
 	const char *name;      /* interned in the pool given */
+	const char *source;    /* the file, interned (a marker set's); NULL from parse/read */
 };
 
 struct user_markers {
@@ -54,5 +55,31 @@ void user_markers__release(struct user_markers *m);
  * "marker-PID-" ... ".txt"; *file_pid gets the PID it names.
  */
 bool user_markers__is_marker_file(const char *path, uint32_t *file_pid);
+
+/*
+ * A recording's marker files, each read once (by device and inode), their
+ * spans by process: those found in directories (marker_set__scan_dir():
+ * next to perf.data, --jit-dir) and those the recording shows mapped
+ * (marker_set__mapped(): samply's programs map their file, so that perf
+ * records its path, as a runtime maps its jitdump; perf records only
+ * executable mappings unless `perf record -d`). Messages name the file
+ * and line. Not thread-safe.
+ */
+struct marker_set;
+
+struct marker_set *marker_set__new(struct strpool *pool);   /* never NULL */
+void marker_set__delete(struct marker_set *ms);             /* accepts NULL */
+/* Read every marker-PID-*.txt in dir, in name order; a missing dir is no error. */
+void marker_set__scan_dir(struct marker_set *ms, const char *dir);
+/*
+ * pid mapped the marker file at path: read it there, else next to the
+ * recording (data_dir), else say so in one warning.
+ */
+void marker_set__mapped(struct marker_set *ms, uint32_t pid, const char *path,
+			const char *data_dir);
+/* pid's spans, sorted by start (then end, name, source); *nr of them. */
+const struct user_marker *marker_set__spans(struct marker_set *ms, uint32_t pid, size_t *nr);
+/* Whether any file gave spans. */
+bool marker_set__any(const struct marker_set *ms);
 
 #endif

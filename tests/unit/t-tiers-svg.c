@@ -37,8 +37,8 @@ static struct tiers_series s1[] = {
 };
 
 static struct tiers_group groups[] = {
-	{ 42, 0, "evil<&\"'>\x01\xff]]>", s0, 4, g0n, g0n, g0i, g0i, 39, 39, 18, 18, 3, true, true },
-	{ 7, 8, "kworker", s1, 1, kn, kw, z, z, 5, 52, 0, 0, -1, false, false },
+	{ 42, 0, "evil<&\"'>\x01\xff]]>", NULL, 0, 0, s0, 4, g0n, g0n, g0i, g0i, 39, 39, 18, 18, 3, true, true },
+	{ 7, 8, "kworker", NULL, 0, 0, s1, 1, kn, kw, z, z, 5, 52, 0, 0, -1, false, false },
 };
 
 /* The output for v, as a string; the writer's return in *rc. */
