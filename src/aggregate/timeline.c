@@ -90,7 +90,11 @@ struct timeline {
 	struct tl_thread *threads;
 	size_t nr_threads, alloc_threads;
 	struct thread_entry *last_thread;
-	struct tl_subcategories subcats[FC_NR_CATEGORIES];
+	struct tl_subcategories subcats[TL_NR_CATEGORIES];
+	uint32_t offcpu_frame;          /* the "[off-cpu]" leaf's frame; TL_NONE: not made yet */
+	/* TLM_OFFCPU markers: the sample hook's, apart from timeline__record()'s */
+	struct tl_marker *off_markers;
+	size_t nr_off_markers, alloc_off_markers;
 	struct tl_marker *markers;      /* timeline__record()'s, then timeline__end()'s */
 	size_t nr_markers, alloc_markers;
 	struct marker_file *marker_files;
@@ -112,7 +116,8 @@ struct timeline *timeline__new(const struct timeline_opts *opts)
 	t->front = xcalloc_written((size_t)1 << FRONT_BITS, sizeof(*t->front));
 	t->stack_slots_size = 1u << 12;
 	t->stack_slots = xcalloc_written(t->stack_slots_size, sizeof(*t->stack_slots));
-	for (i = 0; i < FC_NR_CATEGORIES; i++) {
+	t->offcpu_frame = TL_NONE;
+	for (i = 0; i < TL_NR_CATEGORIES; i++) {
 		ALLOC_GROW(t->subcats[i].names, 1, t->subcats[i].alloc);
 		t->subcats[i].names[t->subcats[i].nr++] = "Other";
 	}
@@ -143,8 +148,9 @@ void timeline__delete(struct timeline *t)
 		free(t->threads[i].time);
 		free(t->threads[i].weight);
 	}
-	for (i = 0; i < FC_NR_CATEGORIES; i++)
+	for (i = 0; i < TL_NR_CATEGORIES; i++)
 		free(t->subcats[i].names);
+	free(t->off_markers);
 	for (i = 0; i < t->nr_marker_files; i++)
 		free(t->marker_files[i].path);
 	free(t->marker_files);
@@ -232,7 +238,7 @@ static uint32_t frame_resource(struct timeline *t, const struct frame *f)
 }
 
 static uint32_t func_intern(struct timeline *t, const char *name, const char *file,
-			    uint32_t resource, enum frame_category category)
+			    uint32_t resource, uint32_t category)
 {
 	struct func_entry *e, key;
 	struct tl_func *fn;
@@ -451,17 +457,39 @@ static struct tl_thread *find_thread(struct timeline *t, const struct resolved_s
 	return &t->threads[e->index];
 }
 
+/* The "[off-cpu]" leaf of off-CPU stacks: the profiler's idle category. */
+static uint32_t offcpu_frame(struct timeline *t)
+{
+	struct tl_frame want = { .category = TL_CATEGORY_IDLE };
+
+	if (t->offcpu_frame == TL_NONE) {
+		want.func = func_intern(t, strpool__intern(t->pool, OFFCPU_FRAME), NULL, TL_NONE,
+					TL_CATEGORY_IDLE);
+		t->offcpu_frame = frame_intern(t, &want);
+	}
+	return t->offcpu_frame;
+}
+
+static bool is_offcpu(const struct timeline *t, const struct resolved_sample *rs)
+{
+	if (t->opts.offcpu == OFFCPU_ONLY)
+		return true;
+	return t->opts.offcpu == OFFCPU_BOTH && rs->nr_frames && rs->frames[0].sym &&
+	       rs->frames[0].kind == FRAME_UNKNOWN && !strcmp(rs->frames[0].sym, OFFCPU_FRAME);
+}
+
 void timeline__add(struct timeline *t, const struct resolved_sample *rs)
 {
 	uint32_t scratch[SRCLINE_MAX_DEPTH];
 	uint32_t stack = TL_NONE;
 	struct tl_thread *th;
+	bool off = is_offcpu(t, rs);
+	size_t i, j, leaf = off && t->opts.offcpu == OFFCPU_BOTH;  /* frames below it: the off-CPU leaf */
 	uint64_t w;
-	size_t i, j;
 
 	if (t->finished)
 		BUG("timeline__add() after timeline__finish()");
-	for (i = rs->nr_frames; i-- > 0;) {
+	for (i = rs->nr_frames; i-- > leaf;) {
 		const struct frame *f = &rs->frames[i];
 		const uint32_t *chain;
 		size_t n;
@@ -471,6 +499,20 @@ void timeline__add(struct timeline *t, const struct resolved_sample *rs)
 		n = frame_chain_cached(t, f, scratch, &chain);
 		for (j = 0; j < n; j++)
 			stack = stack_intern(t, stack, chain[j]);
+	}
+	if (off) {
+		struct tl_marker *m;
+
+		stack = stack_intern(t, stack, offcpu_frame(t));
+		ALLOC_GROW(t->off_markers, t->nr_off_markers + 1, t->alloc_off_markers);
+		m = &t->off_markers[t->nr_off_markers++];
+		memset(m, 0, sizeof(*m));
+		m->kind = TLM_OFFCPU;
+		m->pid = rs->facts.pid;
+		m->tid = rs->facts.tid;
+		m->start = rs->facts.time;
+		m->end = rs->facts.time + rs->facts.period;
+		m->category = TL_CATEGORY_IDLE;
 	}
 	th = find_thread(t, rs);
 	w = t->opts.stack.weight_period ? rs->facts.period : 1;
@@ -703,6 +745,7 @@ static int cmp_thread(const void *a, const void *b)
 const struct timeline_view *timeline__finish(struct timeline *t)
 {
 	struct timeline_view *v = &t->view;
+	size_t i;
 
 	if (t->finished)
 		BUG("timeline__finish() twice");
@@ -710,6 +753,13 @@ const struct timeline_view *timeline__finish(struct timeline *t)
 	t->last_thread = NULL;
 	/* a stable order: qsort is not, so equal keys are ordered by their first sample */
 	qsort(t->threads, t->nr_threads, sizeof(*t->threads), cmp_thread);
+	/* the off-CPU markers after the others, numbered on from them */
+	for (i = 0; i < t->nr_off_markers; i++) {
+		ALLOC_GROW(t->markers, t->nr_markers + 1, t->alloc_markers);
+		t->markers[t->nr_markers] = t->off_markers[i];
+		t->markers[t->nr_markers].seq = t->nr_markers;
+		t->nr_markers++;
+	}
 	qsort(t->markers, t->nr_markers, sizeof(*t->markers), cmp_marker);
 	v->zero_time = v->first_time;
 	if (t->nr_markers && (!v->nr_samples || t->markers[0].start < v->zero_time))
@@ -728,6 +778,7 @@ const struct timeline_view *timeline__finish(struct timeline *t)
 	v->nr_threads = t->nr_threads;
 	v->subcategories = t->subcats;
 	v->weight_period = t->opts.stack.weight_period;
+	v->weight_ns = v->weight_period && (v->event_is_clock || t->opts.offcpu != OFFCPU_NONE);
 	return v;
 }
 

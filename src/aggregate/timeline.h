@@ -37,9 +37,19 @@
 #include "resolve/sample.h"
 
 #define TL_NONE UINT32_MAX
+/* The category after frameclass's: off-CPU time (the profiler's "Idle") */
+#define TL_CATEGORY_IDLE FC_NR_CATEGORIES
+#define TL_NR_CATEGORIES (FC_NR_CATEGORIES + 1)
 
 struct timeline_opts {
 	struct stack_opts stack;        /* no_kernel; weight_period: weigh by period */
+	/*
+	 * --off-cpu, --on-off-cpu: which samples are off-CPU stacks (all, or
+	 * those under an OFFCPU_FRAME leaf). They get an "[off-cpu]" leaf
+	 * of TL_CATEGORY_IDLE, weigh the ns their thread was off the CPU
+	 * (weight_period), and make an off-CPU marker from their time.
+	 */
+	enum offcpu_mode offcpu;
 };
 
 /* Where a function's code came from: a native file (a library), or a JIT side file. */
@@ -54,14 +64,14 @@ struct tl_func {
 	const char *name;
 	const char *file;               /* source file; NULL: none known */
 	uint32_t resource;              /* TL_NONE: none */
-	enum frame_category category;   /* of its first frame */
+	uint32_t category;      /* of its first frame: enum frame_category, or TL_CATEGORY_IDLE */
 };
 
 struct tl_frame {
 	uint32_t func;
 	uint32_t line, column;          /* 0: unknown */
 	uint32_t inline_depth;          /* 0: the real function; its inlined callees 1, 2, ... */
-	enum frame_category category;
+	uint32_t category;              /* enum frame_category, or TL_CATEGORY_IDLE */
 	uint32_t subcategory;           /* index into the category's tiers; 0: "Other" */
 };
 
@@ -95,6 +105,7 @@ enum tl_marker_kind {
 	TLM_LOST_SAMPLES,       /* PERF_RECORD_LOST_SAMPLES */
 	TLM_THROTTLE,           /* the kernel throttled sampling */
 	TLM_UNTHROTTLE,
+	TLM_OFFCPU,             /* a thread off the CPU, from its switch-out for its period */
 	TLM_NR,
 };
 
@@ -104,7 +115,7 @@ struct tl_marker {
 	uint64_t start, end;    /* ns; end == start: an instant */
 	const char *name;       /* the function (loads, tier-ups), a span's name; else NULL */
 	const char *tier;       /* loads, tier-ups: the runtime's tier name; else NULL */
-	enum frame_category category;
+	uint32_t category;      /* enum frame_category, or TL_CATEGORY_IDLE */
 	uint64_t addr, size;    /* loads: the code; moves: where it went, its size */
 	uint64_t old_addr;      /* moves: where it was */
 	uint64_t count;         /* lost: how many */
@@ -124,7 +135,7 @@ struct timeline_view {
 	/* sorted: pid, the process's main thread (tid == pid) first, tid, comm */
 	const struct tl_thread *threads;
 	size_t nr_threads;
-	const struct tl_subcategories *subcategories;   /* [FC_NR_CATEGORIES] */
+	const struct tl_subcategories *subcategories;   /* [TL_NR_CATEGORIES] */
 	uint64_t first_time, last_time;  /* ns, over every sample; 0, 0: none */
 	uint64_t zero_time;     /* the earlier of the first sample and the first marker: time 0 */
 	/* sorted by time, then kind; pid, tid as the samples' */
@@ -134,6 +145,7 @@ struct timeline_view {
 	bool weight_period;
 	const char *event;              /* the first sample's event name, or NULL */
 	bool event_is_clock;            /* its period is in ns */
+	bool weight_ns;                 /* weights are ns: periods of a clock event, off-CPU time */
 };
 
 struct timeline;

@@ -33,6 +33,7 @@ static const struct cmd_option timeline_options[] = {
 	  .help = "the Firefox Profiler's processed\nprofile (the default), or speedscope's" },
 	CMD_OPTION_SHARED(CMD_NO_KERNEL),
 	CMD_OPTION_SHARED(CMD_WEIGHT),
+	CMD_OPTION_SHARED(CMD_OFF_CPU),
 	CMD_OPTION_END,
 };
 
@@ -77,6 +78,7 @@ static void timeline_prepare(void *ctx, struct command_opts *o)
 	o->in.session.jit_lines = true;         /* frames carry their lines */
 	o->in.session.no_inline = true;         /* and their inlined functions, by source level */
 	cmd->opts.stack = o->stack;
+	cmd->opts.offcpu = o->in.session.offcpu;
 	cmd->gzip = o->in.output && ends_with(o->in.output, ".gz");
 	cmd->jit_dirs = o->in.session.jit_dirs;
 	cmd->nr_jit_dirs = o->in.session.nr_jit_dirs;

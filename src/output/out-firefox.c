@@ -27,7 +27,7 @@
 
 static const struct {
 	const char *name, *color;
-} categories[FC_NR_CATEGORIES] = {
+} categories[TL_NR_CATEGORIES] = {
 	[FC_UNKNOWN] = { "Other", "grey" },
 	[FC_KERNEL] = { "Kernel", "orange" },
 	[FC_NATIVE] = { "Native", "blue" },
@@ -37,6 +37,7 @@ static const struct {
 	[FC_OPTIMIZED] = { "Optimizing JIT", "green" },
 	[FC_STUB] = { "Stubs", "purple" },
 	[FC_RUNTIME] = { "Runtime", "brown" },
+	[TL_CATEGORY_IDLE] = { "Idle", "transparent" },
 };
 
 /* The marker chart's row of each kind (a span's own name for TLM_USER), and its payload's schema. */
@@ -49,6 +50,7 @@ static const char *const marker_names[TLM_NR] = {
 	[TLM_LOST_SAMPLES] = "Lost samples",
 	[TLM_THROTTLE] = "Throttle",
 	[TLM_UNTHROTTLE] = "Unthrottle",
+	[TLM_OFFCPU] = "Off-CPU",
 };
 
 static const char marker_schema[] =
@@ -222,7 +224,7 @@ static void write_meta(struct writer *w, const struct timeline_meta *m)
 		key_str(j, "arguments", m->command_line, false);
 	key(j, "categories", false);
 	json_out__ch(j, '[');
-	for (c = 0; c < FC_NR_CATEGORIES; c++) {
+	for (c = 0; c < TL_NR_CATEGORIES; c++) {
 		const struct tl_subcategories *s = &v->subcategories[c];
 
 		json_out__puts(j, c ? ",\n{" : "\n{");
@@ -517,13 +519,17 @@ static void write_markers(struct writer *w, const uint32_t *marks, size_t n)
 	COLUMN(j, "endTime", n, {
 		const struct tl_marker *m = &v->markers[marks[i]];
 
-		if (m->kind == TLM_USER)
+		if (m->kind == TLM_USER || m->kind == TLM_OFFCPU)
 			json_out__ms(j, m->end - v->zero_time);
 		else
 			json_out__puts(j, "null");
 	});
-	/* 1: an interval (a span), 0: an instant */
-	COLUMN(j, "phase", n, json_out__ch(j, v->markers[marks[i]].kind == TLM_USER ? '1' : '0'));
+	/* 1: an interval (a span, time off the CPU), 0: an instant */
+	COLUMN(j, "phase", n, {
+		enum tl_marker_kind k = v->markers[marks[i]].kind;
+
+		json_out__ch(j, k == TLM_USER || k == TLM_OFFCPU ? '1' : '0');
+	});
 	COLUMN(j, "category", n, json_out__u64(j, v->markers[marks[i]].category));
 	json_out__ch(j, '}');
 }
@@ -533,7 +539,7 @@ static void write_thread(struct writer *w, const struct tl_thread *th, const cha
 {
 	const struct timeline_view *v = w->v;
 	struct json_out *j = w->j;
-	bool ms_weight = v->weight_period && v->event_is_clock;
+	bool ms_weight = v->weight_ns;
 
 	json_out__ch(j, '{');
 	key_str(j, "name", th->comm, true);

@@ -64,7 +64,7 @@ static void write_profile(struct json_out *j, const struct timeline_view *v,
 		sbuf_release(&sb);
 	}
 	json_out__puts(j, ",\"unit\":");
-	json_out__puts(j, v->weight_period && v->event_is_clock ? "\"nanoseconds\"" : "\"none\"");
+	json_out__puts(j, v->weight_ns ? "\"nanoseconds\"" : "\"none\"");
 	json_out__puts(j, ",\"startValue\":0,\"endValue\":");
 	json_out__u64(j, total);
 	json_out__puts(j, ",\"samples\":[");
