@@ -65,7 +65,8 @@ struct tgroup {
 
 /* by marker: a span, by what it is, and its group's key (spans may come in any order) */
 struct span_id {
-	struct { uint32_t pid; uint64_t start, end; const char *name; } key;
+	/* not its end: a --marker-event span's comes with the next mark */
+	struct { uint32_t pid; uint64_t start; const char *name; } key;
 	uint32_t id;
 	UT_hash_handle hh;
 };
@@ -388,7 +389,6 @@ static uint32_t span_key(struct tiers *t, uint32_t pid, const struct user_marker
 	memset(&key, 0, sizeof(key));
 	key.key.pid = pid;
 	key.key.start = span->start;
-	key.key.end = span->end;
 	key.key.name = span->name;
 	HASH_FIND(hh, t->span_ids, &key.key, sizeof(key.key), e);
 	if (e)
@@ -669,6 +669,28 @@ const struct tiers_view *tiers__finish(struct tiers *t)
 	v->groups = xcalloc(t->nr_groups, sizeof(*v->groups));
 	for (i = 0; i < t->nr_groups; i++)
 		view_group(t, &t->groups[i], &v->groups[i]);
+	/* by marker: a --marker-event span's end came with the next mark, maybe after its samples */
+	for (i = 0; t->opts.markers && i < v->nr_groups; i++) {
+		struct tiers_group *g = &v->groups[i];
+		const struct user_marker *sp;
+		size_t n, k;
+
+		size_t lo = 0;
+
+		sp = marker_set__spans(t->opts.markers, g->pid, &n);
+		while (lo < n) {     /* the first span starting at span_start or later */
+			size_t mid = lo + (n - lo) / 2;
+
+			if (sp[mid].start < g->span_start)
+				lo = mid + 1;
+			else
+				n = mid;
+		}
+		sp = marker_set__spans(t->opts.markers, g->pid, &n);
+		for (k = lo; k < n && sp[k].start == g->span_start; k++)
+			if (sp[k].name == g->span)
+				g->span_end = sp[k].end;
+	}
 	qsort(v->groups, v->nr_groups, sizeof(*v->groups),
 	      t->opts.markers ? span_group_cmp : group_cmp);
 	/* by marker: the spans numbered in each process's time order */

@@ -577,6 +577,13 @@ void timeline__record(struct timeline *t, const struct pd_event *ev)
 		t->marker_files[t->nr_marker_files].path = xstrdup(ev->u.mmap.filename);
 		t->nr_marker_files++;
 		return;
+	case PERF_RECORD_SAMPLE:        /* --marker-event's */
+		if (!ev->sample.has_time)
+			return;
+		/* the name lives as long as the session, which the writer runs in */
+		new_marker(t, TLM_EVENT, ev->sample.pid, ev->sample.tid, ev->sample.time,
+			   ev->sample.time)->name = ev->sample.attr ? ev->sample.attr->name : "marker";
+		return;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
 		/* without a time there is nowhere to put it */

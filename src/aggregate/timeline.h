@@ -101,6 +101,7 @@ enum tl_marker_kind {
 	TLM_JIT_LOAD,           /* a timed load: JIT code made (a jitdump's) */
 	TLM_JIT_MOVE,           /* JIT code moved */
 	TLM_TIER_UP,            /* a function's first optimized code */
+	TLM_EVENT,              /* a sample of --marker-event (a uprobe's hit, say): an instant */
 	TLM_LOST,               /* PERF_RECORD_LOST: records the kernel dropped */
 	TLM_LOST_SAMPLES,       /* PERF_RECORD_LOST_SAMPLES */
 	TLM_THROTTLE,           /* the kernel throttled sampling */
@@ -113,7 +114,7 @@ struct tl_marker {
 	enum tl_marker_kind kind;
 	uint32_t pid, tid;      /* tid 0: the process's (its main track) */
 	uint64_t start, end;    /* ns; end == start: an instant */
-	const char *name;       /* the function (loads, tier-ups), a span's name; else NULL */
+	const char *name;       /* the function (loads, tier-ups), a span's name, the event's; else NULL */
 	const char *tier;       /* loads, tier-ups: the runtime's tier name; else NULL */
 	uint32_t category;      /* enum frame_category, or TL_CATEGORY_IDLE */
 	uint64_t addr, size;    /* loads: the code; moves: where it went, its size */
@@ -158,8 +159,9 @@ struct jitmap;
 
 /*
  * A record that is not a sample (the session's record hook), on the
- * session's thread: lost and throttle records become markers, marker
- * files mapped are remembered. Touches nothing timeline__add() does.
+ * session's thread: lost and throttle records and the samples of
+ * --marker-event become markers, marker files mapped are remembered.
+ * Touches nothing timeline__add() does.
  */
 void timeline__record(struct timeline *t, const struct pd_event *ev);
 /*

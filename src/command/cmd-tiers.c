@@ -33,7 +33,7 @@ static const char *const tiers_usage[] = {
 	NULL,
 };
 
-enum { OPT_BY = OPT_COMMAND_LAST, OPT_INTERVAL, OPT_WARM_BELOW, OPT_FORMAT };
+enum { OPT_BY = OPT_COMMAND_LAST, OPT_INTERVAL, OPT_WARM_BELOW, OPT_FORMAT, OPT_MARKER_EVENT };
 
 static const struct cmd_option tiers_options[] = {
 	{ .name = "by", .id = OPT_BY, .arg = " process|thread|marker",
@@ -41,6 +41,8 @@ static const struct cmd_option tiers_options[] = {
 	{ .name = "interval", .id = OPT_INTERVAL, .arg = " DURATION",
 	  .help = "interval length: 100ms, 2s, 500us (bare number:\n"
 		  "seconds); default: about 50 over the recording" },
+	{ .name = "marker-event", .id = OPT_MARKER_EVENT, .arg = " NAME",
+	  .help = "each sample of event NAME (a perf probe on\na function) starts a span \"NAME N\" of its\nprocess, to its next; implies --by marker" },
 	{ .name = "warm-below", .id = OPT_WARM_BELOW, .arg = " PCT",
 	  .help = "warm-up threshold of the interpreted share (5%)" },
 	{ .name = "format", .id = OPT_FORMAT, .arg = " table|csv|json|svg",
@@ -67,6 +69,7 @@ struct tiers_cmd {
 	tiers_writer write;
 	struct tiers *tiers;
 	bool by_marker;
+	const char *marker_event;       /* --marker-event */
 	struct strpool *marker_pool;    /* --by marker: the spans' names */
 	const char *const *jit_dirs;    /* --jit-dir: marker files are looked for there too */
 	size_t nr_jit_dirs;
@@ -141,6 +144,9 @@ static int tiers_opt(void *ctx, int c, const char *arg)
 		return parse_warm(arg, &cmd->opts.warm_below);
 	case OPT_FORMAT:
 		return parse_format(arg, &cmd->write);
+	case OPT_MARKER_EVENT:
+		cmd->marker_event = arg;
+		return 0;
 	default:
 		BUG("tiers option %d", c);
 	}
@@ -151,6 +157,10 @@ static void tiers_prepare(void *ctx, struct command_opts *o)
 	struct tiers_cmd *cmd = ctx;
 
 	cmd->opts.stack = o->stack;
+	if (cmd->marker_event) {
+		cmd->by_marker = true;
+		cmd->opts.by_thread = false;
+	}
 	if (cmd->by_marker) {
 		cmd->marker_pool = strpool__new();
 		cmd->opts.markers = marker_set__new(cmd->marker_pool);
@@ -158,6 +168,7 @@ static void tiers_prepare(void *ctx, struct command_opts *o)
 		cmd->nr_jit_dirs = o->in.session.nr_jit_dirs;
 		/* the spans grow as the recording shows marker files mapped: one thread */
 		o->in.session.sample_anywhere = false;
+		o->in.session.marker_event = cmd->marker_event;
 	}
 	cmd->tiers = tiers__new(&cmd->opts);
 }
@@ -186,7 +197,15 @@ static void tiers_record(void *ctx, const struct pd_event *ev)
 	struct tiers_cmd *cmd = ctx;
 	uint32_t pid;
 
-	if (!cmd->by_marker || (ev->type != PERF_RECORD_MMAP && ev->type != PERF_RECORD_MMAP2) ||
+	if (!cmd->by_marker)
+		return;
+	if (ev->type == PERF_RECORD_SAMPLE) {       /* --marker-event's */
+		if (ev->sample.has_time)
+			marker_set__hit(cmd->opts.markers, ev->sample.pid, ev->sample.time,
+					cmd->marker_event);
+		return;
+	}
+	if ((ev->type != PERF_RECORD_MMAP && ev->type != PERF_RECORD_MMAP2) ||
 	    !ev->u.mmap.filename || !user_markers__is_marker_file(ev->u.mmap.filename, &pid))
 		return;
 	marker_set__mapped(cmd->opts.markers, ev->u.mmap.pid, ev->u.mmap.filename, cmd->data_dir);

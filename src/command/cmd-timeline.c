@@ -26,11 +26,13 @@ static const char *const timeline_usage[] = {
 	NULL,
 };
 
-enum { OPT_FORMAT = OPT_COMMAND_LAST };
+enum { OPT_FORMAT = OPT_COMMAND_LAST, OPT_MARKER_EVENT };
 
 static const struct cmd_option timeline_options[] = {
 	{ .name = "format", .id = OPT_FORMAT, .arg = " firefox|speedscope",
 	  .help = "the Firefox Profiler's processed\nprofile (the default), or speedscope's" },
+	{ .name = "marker-event", .id = OPT_MARKER_EVENT, .arg = " NAME",
+	  .help = "the samples of event NAME (a perf probe on a\nfunction) are markers, not samples" },
 	CMD_OPTION_SHARED(CMD_NO_KERNEL),
 	CMD_OPTION_SHARED(CMD_WEIGHT),
 	CMD_OPTION_SHARED(CMD_OFF_CPU),
@@ -44,6 +46,7 @@ struct timeline_cmd {
 	struct timeline_opts opts;
 	timeline_writer write;
 	bool gzip;
+	const char *marker_event;          /* --marker-event */
 	const char *const *jit_dirs;       /* --jit-dir: marker files are looked for there too */
 	size_t nr_jit_dirs;
 	struct timeline *timeline;
@@ -53,6 +56,10 @@ static int timeline_opt(void *ctx, int c, const char *arg)
 {
 	struct timeline_cmd *cmd = ctx;
 
+	if (c == OPT_MARKER_EVENT) {
+		cmd->marker_event = arg;
+		return 0;
+	}
 	if (c != OPT_FORMAT)
 		BUG("timeline option %d", c);
 	if (!strcmp(arg, "firefox"))
@@ -79,6 +86,7 @@ static void timeline_prepare(void *ctx, struct command_opts *o)
 	o->in.session.no_inline = true;         /* and their inlined functions, by source level */
 	cmd->opts.stack = o->stack;
 	cmd->opts.offcpu = o->in.session.offcpu;
+	o->in.session.marker_event = cmd->marker_event;
 	cmd->gzip = o->in.output && ends_with(o->in.output, ".gz");
 	cmd->jit_dirs = o->in.session.jit_dirs;
 	cmd->nr_jit_dirs = o->in.session.nr_jit_dirs;

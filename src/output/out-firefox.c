@@ -40,12 +40,16 @@ static const struct {
 	[TL_CATEGORY_IDLE] = { "Idle", "transparent" },
 };
 
-/* The marker chart's row of each kind (a span's own name for TLM_USER), and its payload's schema. */
+/*
+ * The marker chart's row of each kind (a span's own name for TLM_USER, the
+ * event's for TLM_EVENT), and its payload's schema.
+ */
 static const char *const marker_names[TLM_NR] = {
 	[TLM_USER] = NULL,
 	[TLM_JIT_LOAD] = "JIT load",
 	[TLM_JIT_MOVE] = "JIT move",
 	[TLM_TIER_UP] = "Tier-up",
+	[TLM_EVENT] = NULL,
 	[TLM_LOST] = "Lost records",
 	[TLM_LOST_SAMPLES] = "Lost samples",
 	[TLM_THROTTLE] = "Throttle",
@@ -356,7 +360,7 @@ static void write_shared(struct writer *w)
 	for (k = 0; k < v->nr_markers; k++) {
 		const struct tl_marker *m = &v->markers[k];
 
-		str_index(w, m->kind == TLM_USER ? m->name : marker_names[m->kind]);
+		str_index(w, m->kind == TLM_USER || m->kind == TLM_EVENT ? m->name : marker_names[m->kind]);
 	}
 
 	json_out__puts(j, ",\"shared\":{\"stringArray\":[");
@@ -513,7 +517,8 @@ static void write_markers(struct writer *w, const uint32_t *marks, size_t n)
 	COLUMN(j, "name", n, {
 		const struct tl_marker *m = &v->markers[marks[i]];
 
-		json_out__u64(j, str_index(w, m->kind == TLM_USER ? m->name : marker_names[m->kind]));
+		json_out__u64(j, str_index(w, m->kind == TLM_USER || m->kind == TLM_EVENT ? m->name :
+					     marker_names[m->kind]));
 	});
 	COLUMN(j, "startTime", n, json_out__ms(j, v->markers[marks[i]].start - v->zero_time));
 	COLUMN(j, "endTime", n, {

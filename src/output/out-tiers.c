@@ -72,6 +72,11 @@ static void put_spark(FILE *out, const uint64_t *part, const uint64_t *whole, si
 /* A span's time, s from the first sample (negative before it). */
 static void put_span_time(FILE *out, const struct tiers_view *v, uint64_t t)
 {
+	/* a --marker-event span that no later mark ended */
+	if (t == UINT64_MAX) {
+		fputs("null", out);
+		return;
+	}
 	/* less than the microsecond shown before it: 0 */
 	if (t < v->t0 && v->t0 - t >= 1000) {
 		fputc('-', out);
@@ -106,9 +111,13 @@ static void table_group(FILE *out, const struct tiers_view *v, const struct tier
 	if (v->by_marker) {
 		fprintf(out, " #%" PRIu32 " %s (", g->tid, g->span);
 		put_span_time(out, v, g->span_start);
-		fputs(" to ", out);
-		put_span_time(out, v, g->span_end);
-		fputs(" s)", out);
+		if (g->span_end == UINT64_MAX) {
+			fputs(" s on)", out);
+		} else {
+			fputs(" to ", out);
+			put_span_time(out, v, g->span_end);
+			fputs(" s)", out);
+		}
 	}
 	fprintf(out, ": %" PRIu64 " samples", g->total_samples);
 	if (v->weight_period)

@@ -26,6 +26,7 @@ struct session {
 	struct jitmap *jitmap;
 	struct resolver *resolver;
 	const struct pd_attr *event;  /* the event kept, or NULL for all */
+	const struct pd_attr *marker; /* --marker-event's, or NULL */
 	const struct session_hooks *hooks;
 	struct frame_buf own_frames;  /* the frames of a sample the hook gets at once */
 	struct frame_buf *frames;     /* where samples are resolved: own_frames, or a batch */
@@ -394,6 +395,11 @@ static void deliver(void *ctx, const struct pd_event *ev)
 			offcpu__switch(s->offcpu, ev);
 		break;
 	case PERF_RECORD_SAMPLE:
+		if (s->marker && ev->sample.attr == s->marker) {
+			if (s->hooks->record)
+				s->hooks->record(s->hooks->ctx, ev);
+			return;
+		}
 		if (!deferred__sample(s->deferred, ev))
 			on_sample(s, ev, DEFERRED_NONE);
 		break;
@@ -444,6 +450,14 @@ static int choose_event(struct session *s)
 	const struct sample_filter *f = &s->opts->filter;
 	size_t i, n = pd_reader__nr_attrs(s->reader);
 
+	if (s->opts->marker_event) {
+		for (i = 0; i < n && !s->marker; i++)
+			if (!strcmp(pd_reader__attr(s->reader, i)->name, s->opts->marker_event))
+				s->marker = pd_reader__attr(s->reader, i);
+		if (!s->marker)
+			return error("'%s': no event named '%s' (--marker-event)",
+				     pd_reader__path(s->reader), s->opts->marker_event);
+	}
 	if (f->event) {
 		for (i = 0; i < n; i++)
 			if (!strcmp(pd_reader__attr(s->reader, i)->name, f->event)) {
@@ -457,7 +471,8 @@ static int choose_event(struct session *s)
 	if (s->opts->offcpu == OFFCPU_ONLY)
 		return 0;
 	for (i = 0; f->first_event_only && i < n; i++)
-		if (!s->opts->offcpu || !offcpu__is_source(pd_reader__attr(s->reader, i))) {
+		if ((!s->opts->offcpu || !offcpu__is_source(pd_reader__attr(s->reader, i))) &&
+		    pd_reader__attr(s->reader, i) != s->marker) {
 			s->event = pd_reader__attr(s->reader, i);
 			break;
 		}

@@ -71,6 +71,14 @@ struct session_opts {
 	 * pprof: by source lines): no frames for inlined functions (inline.h)
 	 */
 	bool no_inline;
+	/*
+	 * --marker-event NAME: the samples of that event (a perf probe uprobe
+	 * on a function of the program, say) are marks, not samples: they go
+	 * to the record hook, never to the sample hook or the tallies, and
+	 * the event is not the first event chosen by default. An event of
+	 * no such name is an error (EXIT_USAGE), as --event's.
+	 */
+	const char *marker_event;
 };
 
 struct session;
@@ -89,8 +97,8 @@ struct session_hooks {
 	void (*finish)(void *ctx, const struct session *s);
 	/*
 	 * Each record that is not a sample (MMAP, COMM, LOST, THROTTLE, ...),
-	 * in time order with the samples, once the session has applied it;
-	 * NULL: none. Always on the session's thread, also when the sample
+	 * and each sample of opts.marker_event, in time order with the
+	 * samples, once the session has applied it; NULL: none. Always on the session's thread, also when the sample
 	 * hook runs on another (handoff.h): what it keeps must be kept apart
 	 * from what the sample hook touches until finish.
 	 */

@@ -170,6 +170,8 @@ struct pid_spans {
 	struct user_marker *v;
 	size_t nr, alloc;
 	bool sorted;
+	size_t nr_hits;         /* marker_set__hit()'s spans made */
+	size_t open;            /* the index of the open one, when nr_hits */
 	UT_hash_handle hh;
 };
 
@@ -227,6 +229,19 @@ static bool seen_before(struct marker_set *ms, const char *path)
 	return false;
 }
 
+static struct pid_spans *pid_spans(struct marker_set *ms, uint32_t pid)
+{
+	struct pid_spans *p;
+
+	HASH_FIND(hh, ms->by_pid, &pid, sizeof(pid), p);
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->pid = pid;
+		HASH_ADD(hh, ms->by_pid, pid, sizeof(p->pid), p);
+	}
+	return p;
+}
+
 /* Read path's spans for pid; -1 when it cannot be read. */
 static int add_file(struct marker_set *ms, uint32_t pid, const char *path)
 {
@@ -245,12 +260,7 @@ static int add_file(struct marker_set *ms, uint32_t pid, const char *path)
 	if (um.nr_dropped)
 		warning("'%s': more than %u spans; %zu left out", path, USER_MARKERS_MAX,
 			um.nr_dropped);
-	HASH_FIND(hh, ms->by_pid, &pid, sizeof(pid), p);
-	if (!p) {
-		p = xcalloc(1, sizeof(*p));
-		p->pid = pid;
-		HASH_ADD(hh, ms->by_pid, pid, sizeof(p->pid), p);
-	}
+	p = pid_spans(ms, pid);
 	source = strpool__intern(ms->pool, path);
 	for (i = 0; i < um.nr; i++) {
 		ALLOC_GROW(p->v, p->nr + 1, p->alloc);
@@ -318,6 +328,28 @@ void marker_set__mapped(struct marker_set *ms, uint32_t pid, const char *path,
 	sbuf_release(&beside);
 }
 
+void marker_set__hit(struct marker_set *ms, uint32_t pid, uint64_t time, const char *name)
+{
+	struct pid_spans *p = pid_spans(ms, pid);
+	struct sbuf sb = SBUF_INIT;
+	struct user_marker *open;
+
+	if (p->nr_hits) {
+		open = &p->v[p->open];
+		open->end = time > open->start ? time : open->start;
+	}
+	sbuf_addf(&sb, "%s %zu", name, ++p->nr_hits);
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	p->v[p->nr].start = time;
+	p->v[p->nr].end = UINT64_MAX;
+	p->v[p->nr].name = strpool__intern(ms->pool, sb.buf);
+	p->v[p->nr].source = NULL;
+	p->open = p->nr++;
+	p->sorted = false;
+	ms->any = true;
+	sbuf_release(&sb);
+}
+
 static int cmp_span(const void *a, const void *b)
 {
 	const struct user_marker *x = a, *y = b;
@@ -328,7 +360,9 @@ static int cmp_span(const void *a, const void *b)
 	if (x->end != y->end)
 		return x->end < y->end ? -1 : 1;
 	c = strcmp(x->name, y->name);
-	return c ? c : strcmp(x->source, y->source);
+	if (c || x->source == y->source)
+		return c;
+	return !x->source ? -1 : !y->source ? 1 : strcmp(x->source, y->source);
 }
 
 const struct user_marker *marker_set__spans(struct marker_set *ms, uint32_t pid, size_t *nr)
@@ -341,8 +375,14 @@ const struct user_marker *marker_set__spans(struct marker_set *ms, uint32_t pid,
 		return NULL;
 	}
 	if (!p->sorted) {
+		size_t i;
+
 		qsort(p->v, p->nr, sizeof(*p->v), cmp_span);
 		p->sorted = true;
+		/* the open span of the marks (the only span without a file that is open) moved */
+		for (i = 0; p->nr_hits && i < p->nr; i++)
+			if (!p->v[i].source && p->v[i].end == UINT64_MAX)
+				p->open = i;
 	}
 	*nr = p->nr;
 	return p->v;

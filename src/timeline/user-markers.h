@@ -77,6 +77,12 @@ void marker_set__scan_dir(struct marker_set *ms, const char *dir);
  */
 void marker_set__mapped(struct marker_set *ms, uint32_t pid, const char *path,
 			const char *data_dir);
+/*
+ * A mark of pid at time (a sample of --marker-event name, in time order):
+ * it ends pid's span of the last mark and starts "NAME N" (N from 1),
+ * open (end UINT64_MAX) until the next.
+ */
+void marker_set__hit(struct marker_set *ms, uint32_t pid, uint64_t time, const char *name);
 /* pid's spans, sorted by start (then end, name, source); *nr of them. */
 const struct user_marker *marker_set__spans(struct marker_set *ms, uint32_t pid, size_t *nr);
 /* Whether any file gave spans. */
