@@ -15,6 +15,10 @@ speedscope file format: the schema URL; sampled profiles whose samples and
 weights have the same length, whose frame indexes are in range, and whose
 endValue - startValue is the sum of the weights.
 
+With --samples first, each file's samples follow its summary, thread by
+thread: the time (ms), the stack root first (functions joined by ';') and
+the weight of each sample, then the markers: time, name, payload.
+
 Exit 0 when every file holds; 1 with a line per broken invariant otherwise.
 A .gz file is read gunzipped. Standard library only.
 """
@@ -157,8 +161,43 @@ def check_speedscope(path, p):
     return f"speedscope: {len(p['profiles'])} profiles, {samples} samples, {len(frames)} frames"
 
 
+def dump_firefox(p):
+    sh = p["shared"]
+    strings, st, fr, fn = sh["stringArray"], sh["stackTable"], sh["frameTable"], sh["funcTable"]
+
+    def stack(i):
+        names = []
+        while i is not None:
+            names.append(strings[fn["name"][fr["func"][st["frame"][i]]]])
+            off = st["prefixOffset"][i]
+            i = i - off if off else None
+        return ";".join(reversed(names))
+
+    for t in p["threads"]:
+        s = t["samples"]
+        print(f"  thread {t['name']} {t['pid']}/{t['tid']}")
+        for k in range(s["length"]):
+            w = s["weight"][k] if s["weight"] is not None else 1
+            print(f"    {s['time'][k]} {stack(s['stack'][k]) if s['stack'][k] is not None else '-'} {w}")
+        m = t["markers"]
+        for k in range(m["length"]):
+            print(f"    marker {m['startTime'][k]} {strings[m['name'][k]]} {json.dumps(m['data'][k], sort_keys=True)}")
+
+
+def dump_speedscope(p):
+    frames = p["shared"]["frames"]
+    for prof in p["profiles"]:
+        print(f"  profile {prof['name']} ({prof['unit']})")
+        for st, w in zip(prof["samples"], prof["weights"]):
+            print(f"    {';'.join(frames[i]['name'] for i in st) or '-'} {w}")
+
+
 def main():
-    for path in sys.argv[1:]:
+    args = sys.argv[1:]
+    samples = bool(args) and args[0] == "--samples"
+    if samples:
+        args = args[1:]
+    for path in args:
         opener = gzip.open if path.endswith(".gz") else open
         try:
             with opener(path, "rt", encoding="utf-8") as f:
@@ -167,14 +206,14 @@ def main():
             fail(path, f"not JSON: {e}")
             continue
         try:
-            if "$schema" in p:
-                summary = check_speedscope(path, p)
-            else:
-                summary = check_firefox(path, p)
-        except (KeyError, TypeError) as e:
+            speedscope = "$schema" in p
+            summary = check_speedscope(path, p) if speedscope else check_firefox(path, p)
+            print(summary)
+            if samples:
+                (dump_speedscope if speedscope else dump_firefox)(p)
+        except (KeyError, TypeError, IndexError) as e:
             fail(path, f"missing or mistyped: {e!r}")
             continue
-        print(summary)
     for e in errors:
         print(e)
     return 1 if errors else 0
