@@ -95,6 +95,13 @@ struct timeline {
 	/* TLM_OFFCPU markers: the sample hook's, apart from timeline__record()'s */
 	struct tl_marker *off_markers;
 	size_t nr_off_markers, alloc_off_markers;
+	FILE *spill;                    /* the threads' chunks; NULL: none yet, or failed */
+	uint64_t spill_size;
+	bool spill_failed;
+	size_t chunk;                   /* spill a thread's samples past this many */
+	size_t max_chunk;               /* the largest chunk spilled */
+	uint32_t *rd_stack;             /* timeline__chunk()'s buffers, max_chunk each */
+	uint64_t *rd_time, *rd_weight;
 	struct tl_marker *markers;      /* timeline__record()'s, then timeline__end()'s */
 	size_t nr_markers, alloc_markers;
 	struct marker_file *marker_files;
@@ -117,6 +124,10 @@ struct timeline *timeline__new(const struct timeline_opts *opts)
 	t->stack_slots_size = 1u << 12;
 	t->stack_slots = xcalloc_written(t->stack_slots_size, sizeof(*t->stack_slots));
 	t->offcpu_frame = TL_NONE;
+	/* a test hook: tests make small recordings spill (tests/golden/timeline-synth) */
+	t->chunk = TL_CHUNK;
+	if (getenv("JITSYM_TEST_TIMELINE_CHUNK"))
+		t->chunk = (size_t)strtoul(getenv("JITSYM_TEST_TIMELINE_CHUNK"), NULL, 10);
 	for (i = 0; i < TL_NR_CATEGORIES; i++) {
 		ALLOC_GROW(t->subcats[i].names, 1, t->subcats[i].alloc);
 		t->subcats[i].names[t->subcats[i].nr++] = "Other";
@@ -151,6 +162,13 @@ void timeline__delete(struct timeline *t)
 	for (i = 0; i < TL_NR_CATEGORIES; i++)
 		free(t->subcats[i].names);
 	free(t->off_markers);
+	for (i = 0; i < t->nr_threads; i++)
+		free(t->threads[i].chunks);
+	if (t->spill)
+		fclose(t->spill);
+	free(t->rd_stack);
+	free(t->rd_time);
+	free(t->rd_weight);
 	for (i = 0; i < t->nr_marker_files; i++)
 		free(t->marker_files[i].path);
 	free(t->marker_files);
@@ -332,6 +350,7 @@ static size_t frame_chain(struct timeline *t, const struct frame *f, uint32_t *c
 			.inline_depth = (uint32_t)i,
 			.category = fc.category,
 			.subcategory = subcat,
+			.gc = fc.category == FC_RUNTIME && fc.tier && !strcmp(fc.tier, "GC"),
 		};
 
 		name = strpool__intern(t->pool, name ? name : "[unknown]");
@@ -457,6 +476,122 @@ static struct tl_thread *find_thread(struct timeline *t, const struct resolved_s
 	return &t->threads[e->index];
 }
 
+static void grow_buf(struct tl_thread *th)
+{
+	th->alloc = th->alloc ? th->alloc * 2 : 64;
+	th->stack = xrealloc(th->stack, th->alloc * sizeof(*th->stack));
+	th->time = xrealloc(th->time, th->alloc * sizeof(*th->time));
+	th->weight = xrealloc(th->weight, th->alloc * sizeof(*th->weight));
+}
+
+static bool write_at(FILE *f, uint64_t off, const void *buf, size_t len)
+{
+	return !fseeko(f, (off_t)off, SEEK_SET) && fwrite(buf, 1, len, f) == len;
+}
+
+/* Write th's samples in memory to the spill file as a chunk; false: keep them in memory. */
+static bool spill_chunk(struct timeline *t, struct tl_thread *th)
+{
+	size_t n = th->nr_buf;
+	uint64_t off = t->spill_size;
+
+	if (t->spill_failed)
+		return false;
+	if (!t->spill && !(t->spill = tmpfile())) {
+		warning("cannot make a temporary file for the timeline's samples (%s): they stay "
+			"in memory", strerror(errno));
+		t->spill_failed = true;
+		return false;
+	}
+	if (!write_at(t->spill, off, th->stack, n * sizeof(*th->stack)) ||
+	    !write_at(t->spill, off + n * sizeof(*th->stack), th->time, n * sizeof(*th->time)) ||
+	    !write_at(t->spill, off + n * (sizeof(*th->stack) + sizeof(*th->time)), th->weight,
+		      n * sizeof(*th->weight))) {
+		warning("cannot write the timeline's samples to a temporary file (%s): they stay "
+			"in memory", strerror(errno));
+		t->spill_failed = true;
+		return false;
+	}
+	ALLOC_GROW(th->chunks, th->nr_chunks + 1, th->alloc_chunks);
+	th->chunks[th->nr_chunks].off = off;
+	th->chunks[th->nr_chunks].n = (uint32_t)n;
+	th->nr_chunks++;
+	if (n > t->max_chunk)
+		t->max_chunk = n;
+	t->spill_size += n * (sizeof(*th->stack) + sizeof(*th->time) + sizeof(*th->weight));
+	return true;
+}
+
+static void push_hook_marker(struct timeline *t, enum tl_marker_kind kind, uint32_t pid,
+			     uint32_t tid, uint64_t start, uint64_t end, uint32_t category)
+{
+	struct tl_marker *m;
+
+	ALLOC_GROW(t->off_markers, t->nr_off_markers + 1, t->alloc_off_markers);
+	m = &t->off_markers[t->nr_off_markers++];
+	memset(m, 0, sizeof(*m));
+	m->kind = kind;
+	m->pid = pid;
+	m->tid = tid;
+	m->start = start;
+	m->end = end;
+	m->category = category;
+}
+
+/*
+ * A thread's samples in GC (a frame of the runtime's GC on the stack) in
+ * a row make a GC marker, from the first of them to the thread's next
+ * sample out of GC (to the last in GC when none comes).
+ */
+static void gc_mark(struct timeline *t, struct tl_thread *th, bool gc, uint64_t time)
+{
+	if (gc) {
+		if (!th->in_gc)
+			th->gc_start = time;
+		th->in_gc = true;
+		th->gc_last = time;
+	} else if (th->in_gc) {
+		push_hook_marker(t, TLM_GC, th->pid, th->tid, th->gc_start, time, FC_RUNTIME);
+		th->in_gc = false;
+	}
+}
+
+bool timeline__chunk(const struct timeline_view *v, const struct tl_thread *th, size_t c,
+		     const uint32_t **stack, const uint64_t **time, const uint64_t **weight,
+		     size_t *n)
+{
+	struct timeline *t = v->owner;
+	const struct tl_chunk *ch;
+	size_t k;
+
+	if (c > th->nr_chunks || (c == th->nr_chunks && !th->nr_buf))
+		return false;
+	if (c == th->nr_chunks) {
+		*stack = th->stack;
+		*time = th->time;
+		*weight = th->weight;
+		*n = th->nr_buf;
+		return true;
+	}
+	ch = &th->chunks[c];
+	k = ch->n;
+	if (!t->rd_stack) {
+		t->rd_stack = xmalloc(t->max_chunk * sizeof(*t->rd_stack));
+		t->rd_time = xmalloc(t->max_chunk * sizeof(*t->rd_time));
+		t->rd_weight = xmalloc(t->max_chunk * sizeof(*t->rd_weight));
+	}
+	if (k > t->max_chunk || fseeko(t->spill, (off_t)ch->off, SEEK_SET) ||
+	    fread(t->rd_stack, sizeof(*t->rd_stack), k, t->spill) != k ||
+	    fread(t->rd_time, sizeof(*t->rd_time), k, t->spill) != k ||
+	    fread(t->rd_weight, sizeof(*t->rd_weight), k, t->spill) != k)
+		die("cannot read the timeline's samples back from their temporary file");
+	*stack = t->rd_stack;
+	*time = t->rd_time;
+	*weight = t->rd_weight;
+	*n = k;
+	return true;
+}
+
 /* The "[off-cpu]" leaf of off-CPU stacks: the profiler's idle category. */
 static uint32_t offcpu_frame(struct timeline *t)
 {
@@ -483,7 +618,7 @@ void timeline__add(struct timeline *t, const struct resolved_sample *rs)
 	uint32_t scratch[SRCLINE_MAX_DEPTH];
 	uint32_t stack = TL_NONE;
 	struct tl_thread *th;
-	bool off = is_offcpu(t, rs);
+	bool off = is_offcpu(t, rs), gc = false;
 	size_t i, j, leaf = off && t->opts.offcpu == OFFCPU_BOTH;  /* frames below it: the off-CPU leaf */
 	uint64_t w;
 
@@ -497,35 +632,32 @@ void timeline__add(struct timeline *t, const struct resolved_sample *rs)
 		if (t->opts.stack.no_kernel && f->kind == FRAME_KERNEL)
 			continue;
 		n = frame_chain_cached(t, f, scratch, &chain);
-		for (j = 0; j < n; j++)
+		for (j = 0; j < n; j++) {
 			stack = stack_intern(t, stack, chain[j]);
+			gc |= t->frames[chain[j]].gc;
+		}
 	}
 	if (off) {
-		struct tl_marker *m;
-
 		stack = stack_intern(t, stack, offcpu_frame(t));
-		ALLOC_GROW(t->off_markers, t->nr_off_markers + 1, t->alloc_off_markers);
-		m = &t->off_markers[t->nr_off_markers++];
-		memset(m, 0, sizeof(*m));
-		m->kind = TLM_OFFCPU;
-		m->pid = rs->facts.pid;
-		m->tid = rs->facts.tid;
-		m->start = rs->facts.time;
-		m->end = rs->facts.time + rs->facts.period;
-		m->category = TL_CATEGORY_IDLE;
+		push_hook_marker(t, TLM_OFFCPU, rs->facts.pid, rs->facts.tid, rs->facts.time,
+				 rs->facts.time + rs->facts.period, TL_CATEGORY_IDLE);
 	}
 	th = find_thread(t, rs);
 	w = t->opts.stack.weight_period ? rs->facts.period : 1;
-	if (th->nr_samples == th->alloc) {
-		th->alloc = th->alloc ? th->alloc * 2 : 64;
-		th->stack = xrealloc(th->stack, th->alloc * sizeof(*th->stack));
-		th->time = xrealloc(th->time, th->alloc * sizeof(*th->time));
-		th->weight = xrealloc(th->weight, th->alloc * sizeof(*th->weight));
+	gc_mark(t, th, gc && !off, rs->facts.time);
+	if (th->nr_buf == th->alloc) {
+		if (th->nr_buf >= t->chunk && spill_chunk(t, th))
+			th->nr_buf = 0;
+		else
+			grow_buf(th);
 	}
-	th->stack[th->nr_samples] = stack;
-	th->time[th->nr_samples] = rs->facts.time;
-	th->weight[th->nr_samples] = w;
-	th->nr_samples++;
+	th->stack[th->nr_buf] = stack;
+	th->time[th->nr_buf] = rs->facts.time;
+	th->weight[th->nr_buf] = w;
+	th->nr_buf++;
+	if (!th->nr_samples++)
+		th->first_time = rs->facts.time;
+	th->total_weight += w;
 	if (!t->view.nr_samples++) {
 		t->view.first_time = t->view.last_time = rs->facts.time;
 		t->view.event = rs->facts.event.name ? strpool__intern(t->pool, rs->facts.event.name) : NULL;
@@ -623,6 +755,7 @@ static void jit_marker(void *ctx, const struct jit_timed *e)
 
 	if (!e->sym) {
 		m = new_marker(t, TLM_JIT_MOVE, jm->pid, 0, e->time, e->time);
+		m->category = FC_JIT;
 		m->addr = e->new_addr;
 		m->old_addr = e->old_addr;
 		m->size = e->size;
@@ -633,7 +766,8 @@ static void jit_marker(void *ctx, const struct jit_timed *e)
 	m = new_marker(t, TLM_JIT_LOAD, jm->pid, 0, e->time, e->time);
 	m->name = strpool__intern(t->pool, e->sym->name);
 	m->tier = fc.tier ? strpool__intern(t->pool, fc.tier) : NULL;
-	m->category = fc.category;
+	/* one category for the marker chart's "JIT load" row: the tier is in the payload */
+	m->category = FC_JIT;
 	m->addr = e->sym->start;
 	m->size = e->sym->size;
 	m->source = e->source ? strpool__intern(t->pool, e->source) : NULL;
@@ -655,6 +789,19 @@ static void jit_marker(void *ctx, const struct jit_timed *e)
 	m->tier = t->markers[t->nr_markers - 2].tier;
 	m->category = FC_OPTIMIZED;
 	m->source = t->markers[t->nr_markers - 2].source;
+}
+
+/* A marker file's tag: "iter" of ".../marker-123-iter.txt" (the name when it has none). */
+static const char *marker_tag(struct timeline *t, const char *path)
+{
+	const char *base = strrchr(path, '/'), *dash, *end;
+
+	base = base ? base + 1 : path;
+	dash = strchr(base + strlen("marker-"), '-');
+	end = base + strlen(base) - strlen(".txt");
+	if (!dash || dash + 1 >= end)
+		return strpool__intern(t->pool, "markers");
+	return strpool__intern_len(t->pool, dash + 1, (size_t)(end - dash - 1));
 }
 
 static bool sampled_pid(const struct timeline *t, uint32_t pid)
@@ -710,6 +857,7 @@ void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data
 
 			m->name = strpool__intern(t->pool, v[i].name);
 			m->source = strpool__intern(t->pool, v[i].source);
+			m->group = marker_tag(t, m->source);
 		}
 	}
 	marker_set__delete(ms);
@@ -744,8 +892,8 @@ static int cmp_thread(const void *a, const void *b)
 	if (c)
 		return c;
 	/* the same thread and name twice (a reused pid): by first sample */
-	if (x->nr_samples && y->nr_samples && x->time[0] != y->time[0])
-		return x->time[0] < y->time[0] ? -1 : 1;
+	if (x->first_time != y->first_time)
+		return x->first_time < y->first_time ? -1 : 1;
 	return 0;
 }
 
@@ -760,7 +908,15 @@ const struct timeline_view *timeline__finish(struct timeline *t)
 	t->last_thread = NULL;
 	/* a stable order: qsort is not, so equal keys are ordered by their first sample */
 	qsort(t->threads, t->nr_threads, sizeof(*t->threads), cmp_thread);
-	/* the off-CPU markers after the others, numbered on from them */
+	for (i = 0; i < t->nr_threads; i++) {
+		struct tl_thread *th = &t->threads[i];
+
+		if (th->in_gc)
+			push_hook_marker(t, TLM_GC, th->pid, th->tid, th->gc_start, th->gc_last,
+					 FC_RUNTIME);
+		th->in_gc = false;
+	}
+	/* the sample hook's markers (off-CPU, GC) after the others, numbered on from them */
 	for (i = 0; i < t->nr_off_markers; i++) {
 		ALLOC_GROW(t->markers, t->nr_markers + 1, t->alloc_markers);
 		t->markers[t->nr_markers] = t->off_markers[i];
@@ -786,6 +942,7 @@ const struct timeline_view *timeline__finish(struct timeline *t)
 	v->subcategories = t->subcats;
 	v->weight_period = t->opts.stack.weight_period;
 	v->weight_ns = v->weight_period && (v->event_is_clock || t->opts.offcpu != OFFCPU_NONE);
+	v->owner = t;
 	return v;
 }
 

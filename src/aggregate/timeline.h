@@ -18,8 +18,12 @@
  * order the samples first use them, so the tables are the same whoever
  * resolved the samples (--threads).
  *
- * Memory grows with the distinct functions, frames and stacks, and by 20
- * bytes a sample (its stack, time and weight).
+ * Memory grows with the distinct functions, frames and stacks, not with
+ * the samples: a thread's samples (20 bytes each: stack, time, weight)
+ * are kept in memory up to TL_CHUNK of them, then written in chunks to a
+ * temporary file (tmpfile(): unlinked at once, gone with the process),
+ * read back by the writers chunk by chunk. Without a writable temporary
+ * directory they stay in memory, with a warning.
  *
  * Lifecycle: timeline__new(), timeline__add() per sample (one thread at
  * a time), timeline__finish() once, the view read until
@@ -69,6 +73,7 @@ struct tl_func {
 
 struct tl_frame {
 	uint32_t func;
+	bool gc;                        /* the runtime's GC (frameclass: runtime, tier "GC") */
 	uint32_t line, column;          /* 0: unknown */
 	uint32_t inline_depth;          /* 0: the real function; its inlined callees 1, 2, ... */
 	uint32_t category;              /* enum frame_category, or TL_CATEGORY_IDLE */
@@ -80,14 +85,31 @@ struct tl_stack {
 	uint32_t frame;
 };
 
+/* A run of a thread's samples written to the timeline's spill file. */
+struct tl_chunk {
+	uint64_t off;                   /* n stacks (u32), then n times, then n weights (u64) */
+	uint32_t n;
+};
+
+/*
+ * A thread's samples, in the recording's order: the spilled chunks, then
+ * the ones still in memory (read them with timeline__chunk()).
+ */
 struct tl_thread {
 	uint32_t pid, tid;
 	const char *comm;               /* its comm at its first sample */
 	size_t nr_samples;
-	uint32_t *stack;                /* [nr_samples] (TL_NONE: a sample without frames) */
-	uint64_t *time;                 /* [nr_samples], ns, in the recording's order */
-	uint64_t *weight;               /* [nr_samples] */
-	size_t alloc;
+	uint64_t first_time;            /* its first sample's */
+	uint64_t total_weight;
+	struct tl_chunk *chunks;
+	size_t nr_chunks, alloc_chunks;
+	uint32_t *stack;                /* [nr_buf] (TL_NONE: a sample without frames) */
+	uint64_t *time;                 /* [nr_buf], ns */
+	uint64_t *weight;               /* [nr_buf] */
+	size_t nr_buf, alloc;
+	/* GC markers: the thread's run of samples in GC, from gc_start; gc_last its last */
+	bool in_gc;
+	uint64_t gc_start, gc_last;
 };
 
 /* The tiers seen in one category: its subcategories, "Other" first. */
@@ -107,6 +129,7 @@ enum tl_marker_kind {
 	TLM_THROTTLE,           /* the kernel throttled sampling */
 	TLM_UNTHROTTLE,
 	TLM_OFFCPU,             /* a thread off the CPU, from its switch-out for its period */
+	TLM_GC,                 /* a thread's run of samples in the runtime's GC (an interval) */
 	TLM_NR,
 };
 
@@ -121,6 +144,7 @@ struct tl_marker {
 	uint64_t old_addr;      /* moves: where it was */
 	uint64_t count;         /* lost: how many */
 	const char *source;     /* loads, moves, spans: the file that said so */
+	const char *group;      /* spans: their file's tag (marker-PID-TAG.txt), one chart row */
 	size_t seq;             /* the order made: ties keep it */
 };
 
@@ -147,6 +171,7 @@ struct timeline_view {
 	const char *event;              /* the first sample's event name, or NULL */
 	bool event_is_clock;            /* its period is in ns */
 	bool weight_ns;                 /* weights are ns: periods of a clock event, off-CPU time */
+	struct timeline *owner;         /* for timeline__chunk()'s buffers */
 };
 
 struct timeline;
@@ -176,6 +201,23 @@ void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data
 
 /* Once, after the last sample; the view lives until timeline__delete(). */
 const struct timeline_view *timeline__finish(struct timeline *t);
+
+/*
+ * The samples the timeline keeps in memory per thread before it spills
+ * them (the environment's JITSYM_TEST_TIMELINE_CHUNK, for tests, instead).
+ */
+#ifndef TL_CHUNK
+#define TL_CHUNK 4096
+#endif
+
+/*
+ * Chunk c of th's samples (its spilled chunks, then those in memory), in
+ * the recording's order: *n of them, in arrays valid until the next call;
+ * false past the last. die() when the spill file cannot be read back.
+ */
+bool timeline__chunk(const struct timeline_view *v, const struct tl_thread *th, size_t c,
+		     const uint32_t **stack, const uint64_t **time, const uint64_t **weight,
+		     size_t *n);
 
 /* The stack's frames, root first, into out[max]; how many (all of them when <= max). */
 size_t timeline__stack_frames(const struct timeline_view *v, uint32_t stack, uint32_t *out,

@@ -55,13 +55,15 @@ static const char *const marker_names[TLM_NR] = {
 	[TLM_THROTTLE] = "Throttle",
 	[TLM_UNTHROTTLE] = "Unthrottle",
 	[TLM_OFFCPU] = "Off-CPU",
+	[TLM_GC] = "GC",
 };
 
 static const char marker_schema[] =
-	"[{\"name\":\"UserMarker\",\"tooltipLabel\":\"{marker.name}\",\"tableLabel\":\"{marker.name}\","
-	"\"chartLabel\":\"{marker.name}\",\"display\":[\"marker-chart\",\"marker-table\",\"timeline-overview\"],"
+	"[{\"name\":\"UserMarker\",\"tooltipLabel\":\"{marker.data.name}\",\"tableLabel\":\"{marker.data.name}\","
+	"\"chartLabel\":\"{marker.data.name}\",\"display\":[\"marker-chart\",\"marker-table\",\"timeline-overview\"],"
 	"\"description\":\"a span of the program's marker file\","
-	"\"fields\":[{\"key\":\"source\",\"label\":\"Marker file\",\"format\":\"file-path\"}]},"
+	"\"fields\":[{\"key\":\"name\",\"label\":\"Span\",\"format\":\"string\"},"
+	"{\"key\":\"source\",\"label\":\"Marker file\",\"format\":\"file-path\"}]},"
 	"{\"name\":\"JitLoad\",\"tooltipLabel\":\"JIT code: {marker.data.name}\","
 	"\"tableLabel\":\"{marker.data.name} ({marker.data.tier})\",\"chartLabel\":\"{marker.data.name}\","
 	"\"display\":[\"marker-chart\",\"marker-table\"],\"description\":\"JIT code loaded (a jitdump's load)\","
@@ -87,6 +89,14 @@ static const char marker_schema[] =
 	"\"tableLabel\":\"{marker.data.count}\",\"display\":[\"marker-chart\",\"marker-table\",\"timeline-overview\"],"
 	"\"description\":\"what the kernel could not record\","
 	"\"fields\":[{\"key\":\"count\",\"label\":\"Count\",\"format\":\"integer\"}]}]";
+
+/* The marker chart's row: a span's file's tag (its spans are one row), the event's name, the kind's. */
+static const char *marker_name(const struct tl_marker *m)
+{
+	if (m->kind == TLM_USER)
+		return m->group;
+	return m->kind == TLM_EVENT ? m->name : marker_names[m->kind];
+}
 
 struct str_entry {
 	const char *s;          /* the key: the pointer (strings are interned) */
@@ -360,7 +370,7 @@ static void write_shared(struct writer *w)
 	for (k = 0; k < v->nr_markers; k++) {
 		const struct tl_marker *m = &v->markers[k];
 
-		str_index(w, m->kind == TLM_USER || m->kind == TLM_EVENT ? m->name : marker_names[m->kind]);
+		str_index(w, marker_name(m));
 	}
 
 	json_out__puts(j, ",\"shared\":{\"stringArray\":[");
@@ -470,6 +480,7 @@ static void write_payload(struct json_out *j, const struct tl_marker *m)
 	switch (m->kind) {
 	case TLM_USER:
 		json_out__puts(j, "{\"type\":\"UserMarker\"");
+		key_str(j, "name", m->name, false);
 		key_str(j, "source", m->source, false);
 		break;
 	case TLM_JIT_LOAD:
@@ -517,26 +528,64 @@ static void write_markers(struct writer *w, const uint32_t *marks, size_t n)
 	COLUMN(j, "name", n, {
 		const struct tl_marker *m = &v->markers[marks[i]];
 
-		json_out__u64(j, str_index(w, m->kind == TLM_USER || m->kind == TLM_EVENT ? m->name :
-					     marker_names[m->kind]));
+		json_out__u64(j, str_index(w, marker_name(m)));
 	});
 	COLUMN(j, "startTime", n, json_out__ms(j, v->markers[marks[i]].start - v->zero_time));
 	COLUMN(j, "endTime", n, {
 		const struct tl_marker *m = &v->markers[marks[i]];
 
-		if (m->kind == TLM_USER || m->kind == TLM_OFFCPU)
+		if (m->kind == TLM_USER || m->kind == TLM_OFFCPU || m->kind == TLM_GC)
 			json_out__ms(j, m->end - v->zero_time);
 		else
 			json_out__puts(j, "null");
 	});
-	/* 1: an interval (a span, time off the CPU), 0: an instant */
+	/* 1: an interval (a span, time off the CPU or in GC), 0: an instant */
 	COLUMN(j, "phase", n, {
 		enum tl_marker_kind k = v->markers[marks[i]].kind;
 
-		json_out__ch(j, k == TLM_USER || k == TLM_OFFCPU ? '1' : '0');
+		json_out__ch(j, k == TLM_USER || k == TLM_OFFCPU || k == TLM_GC ? '1' : '0');
 	});
 	COLUMN(j, "category", n, json_out__u64(j, v->markers[marks[i]].category));
 	json_out__ch(j, '}');
+}
+
+enum sample_column { SC_STACK, SC_TIME, SC_WEIGHT, SC_WEIGHT_MS };
+
+/* One column of th's samples table, read chunk by chunk (timeline.h). */
+static void write_samples(struct writer *w, const struct tl_thread *th, enum sample_column col)
+{
+	static const char *const names[] = { "stack", "time", "weight", "weight" };
+	const struct timeline_view *v = w->v;
+	struct json_out *j = w->j;
+	const uint32_t *stack;
+	const uint64_t *time, *weight;
+	size_t c, i, n;
+	bool first = true;
+
+	json_out__puts(j, ",\"");
+	json_out__puts(j, names[col]);
+	json_out__puts(j, "\":[");
+	for (c = 0; timeline__chunk(v, th, c, &stack, &time, &weight, &n); c++) {
+		for (i = 0; i < n; i++, first = false) {
+			if (!first)
+				json_out__ch(j, ',');
+			switch (col) {
+			case SC_STACK:
+				write_u32_or_null(j, stack[i], stack[i] == TL_NONE);
+				break;
+			case SC_TIME:
+				json_out__ms(j, time[i] - v->zero_time);
+				break;
+			case SC_WEIGHT:
+				json_out__u64(j, weight[i]);
+				break;
+			case SC_WEIGHT_MS:
+				json_out__ms(j, weight[i]);
+				break;
+			}
+		}
+	}
+	json_out__ch(j, ']');
 }
 
 static void write_thread(struct writer *w, const struct tl_thread *th, const char *process,
@@ -562,17 +611,14 @@ static void write_thread(struct writer *w, const struct tl_thread *th, const cha
 	json_out__u64(j, th->tid);
 	json_out__puts(j, ",\"samples\":{\"length\":");
 	json_out__u64(j, th->nr_samples);
-	COLUMN(j, "stack", th->nr_samples,
-	       write_u32_or_null(j, th->stack[i], th->stack[i] == TL_NONE));
-	COLUMN(j, "time", th->nr_samples, json_out__ms(j, th->time[i] - v->zero_time));
+	write_samples(w, th, SC_STACK);
+	write_samples(w, th, SC_TIME);
 	if (!v->weight_period) {
 		json_out__puts(j, ",\"weight\":null,\"weightType\":\"samples\"}");
-	} else if (ms_weight) {
-		COLUMN(j, "weight", th->nr_samples, json_out__ms(j, th->weight[i]));
-		json_out__puts(j, ",\"weightType\":\"tracing-ms\"}");
 	} else {
-		COLUMN(j, "weight", th->nr_samples, json_out__u64(j, th->weight[i]));
-		json_out__puts(j, ",\"weightType\":\"samples\"}");
+		write_samples(w, th, ms_weight ? SC_WEIGHT_MS : SC_WEIGHT);
+		json_out__puts(j, ms_weight ? ",\"weightType\":\"tracing-ms\"}" :
+			       ",\"weightType\":\"samples\"}");
 	}
 	write_markers(w, marks, nr_marks);
 	json_out__ch(j, '}');
@@ -580,7 +626,9 @@ static void write_thread(struct writer *w, const struct tl_thread *th, const cha
 
 /*
  * The thread each marker goes to: its own (pid and tid), else its
- * process's first (the main thread, when it has samples); lost and
+ * process's with the most samples (the first of them in the view's
+ * order, the main thread first), the track the profiler opens on: a
+ * JVM's main thread only waits for the one running main(). Lost and
  * throttle records of no sampled process go to the first thread, other
  * markers of no sampled process nowhere. *marks: marker indexes by
  * thread, thread i's from (*first)[i] to (*first)[i + 1].
@@ -593,18 +641,20 @@ static void assign_markers(const struct timeline_view *v, uint32_t **marks, size
 
 	for (i = 0; i < v->nr_markers; i++) {
 		const struct tl_marker *m = &v->markers[i];
-		size_t to = none;
+		size_t to = none, busiest = none;
 
 		for (k = 0; k < v->nr_threads; k++) {
 			if (v->threads[k].pid != m->pid)
 				continue;
-			if (to == none)
-				to = k;
+			if (busiest == none || v->threads[k].nr_samples > v->threads[busiest].nr_samples)
+				busiest = k;
 			if (m->tid && v->threads[k].tid == m->tid) {
 				to = k;
 				break;
 			}
 		}
+		if (to == none)
+			to = busiest;
 		if (to == none && v->nr_threads && m->kind >= TLM_LOST)
 			to = 0;
 		thread_of[i] = to;

@@ -1,6 +1,6 @@
 /*
  * speedscope's file format (https://www.speedscope.app/file-format-schema.json):
- * the timeline's frames as the shared frame table, one "sampled" profile
+ * the timeline's functions as the shared frame table, one "sampled" profile
  * per thread, its samples in the recording's order, each a stack of
  * frame indexes from the root, weighed by count or by period
  * (nanoseconds for a clock event's). speedscope's Time Order view lays
@@ -11,14 +11,22 @@
 #include "output/json-out.h"
 #include "common/sbuf.h"
 
+/*
+ * speedscope's frames are functions: it keys a frame by its index, so a
+ * function seen at several lines would be as many functions in its Left
+ * Heavy and Sandwich views. Each is named with its file and the line of
+ * its first frame (where its samples first were).
+ */
 static void write_frames(struct json_out *j, const struct timeline_view *v)
 {
+	uint32_t *line = xcalloc(v->nr_funcs + 1, sizeof(*line));
 	size_t i;
 
+	for (i = v->nr_frames; i-- > 0;)
+		line[v->frames[i].func] = v->frames[i].line;
 	json_out__puts(j, "\"shared\":{\"frames\":[");
-	for (i = 0; i < v->nr_frames; i++) {
-		const struct tl_frame *f = &v->frames[i];
-		const struct tl_func *fn = &v->funcs[f->func];
+	for (i = 0; i < v->nr_funcs; i++) {
+		const struct tl_func *fn = &v->funcs[i];
 
 		if (i)
 			json_out__ch(j, ',');
@@ -31,28 +39,25 @@ static void write_frames(struct json_out *j, const struct timeline_view *v)
 			json_out__puts(j, ",\"file\":");
 			json_out__str(j, v->resources[fn->resource].path);
 		}
-		if (f->line) {
+		if (line[i]) {
 			json_out__puts(j, ",\"line\":");
-			json_out__u64(j, f->line);
-		}
-		if (f->column) {
-			json_out__puts(j, ",\"col\":");
-			json_out__u64(j, f->column);
+			json_out__u64(j, line[i]);
 		}
 		json_out__ch(j, '}');
 	}
 	json_out__puts(j, "]}");
+	free(line);
 }
 
 static void write_profile(struct json_out *j, const struct timeline_view *v,
 			  const struct tl_thread *th, uint32_t *frames, size_t max)
 {
-	uint64_t total = 0;
-	size_t i, k, n;
+	const uint32_t *stack;
+	const uint64_t *time, *weight;
+	size_t c, i, k, n, depth;
+	bool first = true;
 	char name[64];
 
-	for (i = 0; i < th->nr_samples; i++)
-		total += th->weight[i];
 	json_out__puts(j, "\n{\"type\":\"sampled\",\"name\":");
 	snprintf(name, sizeof(name), " (%" PRIu32 "/%" PRIu32 ")", th->pid, th->tid);
 	{
@@ -66,27 +71,32 @@ static void write_profile(struct json_out *j, const struct timeline_view *v,
 	json_out__puts(j, ",\"unit\":");
 	json_out__puts(j, v->weight_ns ? "\"nanoseconds\"" : "\"none\"");
 	json_out__puts(j, ",\"startValue\":0,\"endValue\":");
-	json_out__u64(j, total);
+	json_out__u64(j, th->total_weight);
 	json_out__puts(j, ",\"samples\":[");
-	for (i = 0; i < th->nr_samples; i++) {
-		if (i)
-			json_out__ch(j, ',');
-		json_out__ch(j, '[');
-		n = th->stack[i] == TL_NONE ? 0 : timeline__stack_frames(v, th->stack[i], frames, max);
-		if (n > max)
-			BUG("a stack deeper than its frames");
-		for (k = 0; k < n; k++) {
-			if (k)
+	for (c = 0; timeline__chunk(v, th, c, &stack, &time, &weight, &n); c++) {
+		for (i = 0; i < n; i++, first = false) {
+			if (!first)
 				json_out__ch(j, ',');
-			json_out__u64(j, frames[k]);
+			json_out__ch(j, '[');
+			depth = stack[i] == TL_NONE ? 0 : timeline__stack_frames(v, stack[i], frames, max);
+			if (depth > max)
+				BUG("a stack deeper than its frames");
+			for (k = 0; k < depth; k++) {
+				if (k)
+					json_out__ch(j, ',');
+				json_out__u64(j, v->frames[frames[k]].func);
+			}
+			json_out__ch(j, ']');
 		}
-		json_out__ch(j, ']');
 	}
 	json_out__puts(j, "],\"weights\":[");
-	for (i = 0; i < th->nr_samples; i++) {
-		if (i)
-			json_out__ch(j, ',');
-		json_out__u64(j, th->weight[i]);
+	first = true;
+	for (c = 0; timeline__chunk(v, th, c, &stack, &time, &weight, &n); c++) {
+		for (i = 0; i < n; i++, first = false) {
+			if (!first)
+				json_out__ch(j, ',');
+			json_out__u64(j, weight[i]);
+		}
 	}
 	json_out__puts(j, "]}");
 }

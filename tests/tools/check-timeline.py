@@ -69,6 +69,10 @@ def check_firefox(path, p):
     sh = p["shared"]
     strings = sh["stringArray"]
     ns = len(strings)
+    for i, x in enumerate(strings):
+        if not isinstance(x, str):
+            fail(path, f"stringArray[{i}] = {x!r}, not a string")
+            break
     nfunc = columns(path, "funcTable", sh["funcTable"],
                     ["name", "isJS", "relevantForJS", "resource", "source", "lineNumber",
                      "columnNumber", "originalLocation"])
