@@ -3,6 +3,7 @@
 #include "resolve/srcline.h"
 #include "timeline/jitmap.h"
 #include "timeline/user-markers.h"
+#include "timeline/jit-loader.h"
 #include "common/strpool.h"
 #include "common/sbuf.h"
 #include "reader/perfdata.h"
@@ -804,6 +805,33 @@ static const char *marker_tag(struct timeline *t, const char *path)
 	return strpool__intern_len(t->pool, dash + 1, (size_t)(end - dash - 1));
 }
 
+/* The directories of pid's timed side files (jitdumps) not scanned yet. */
+static void scan_jit_dirs(struct marker_set *ms, const struct jitmap *jm, uint32_t pid,
+			  const char *data_dir, const char *const *dirs, size_t nr_dirs)
+{
+	size_t l, i;
+
+	for (l = 0; jit_loaders[l]; l++) {
+		const struct jit_file_info *info = jitmap__file(jm, pid, jit_loaders[l]);
+		const char *slash;
+		char *dir;
+		bool seen;
+
+		if (jit_loaders[l]->kind != JIT_TIMED || !info || !info->path)
+			continue;
+		slash = strrchr(info->path, '/');
+		dir = !slash ? xstrdup(".") : slash == info->path ? xstrdup("/") :
+		      xstrndup(info->path, (size_t)(slash - info->path));
+		seen = !strcmp(dir, data_dir);
+		for (i = 0; i < nr_dirs && !seen; i++)
+			seen = !strcmp(dir, dirs[i]);
+		/* a directory scanned twice reads nothing twice (by inode): only the cost */
+		if (!seen)
+			marker_set__scan_dir(ms, dir);
+		free(dir);
+	}
+}
+
 static bool sampled_pid(const struct timeline *t, uint32_t pid)
 {
 	size_t i;
@@ -841,10 +869,15 @@ void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data
 		}
 		sbuf_release(&m.key);
 	}
-	/* the program's own spans: marker files next to the recording, in --jit-dir, and mapped */
+	/*
+	 * the program's own spans: marker files next to the recording, in
+	 * --jit-dir, next to the sampled processes' jitdumps, and mapped
+	 */
 	marker_set__scan_dir(ms, data_dir);
 	for (i = 0; i < nr_dirs; i++)
 		marker_set__scan_dir(ms, dirs[i]);
+	for (k = 0; jm && k < nr_pids; k++)
+		scan_jit_dirs(ms, jm, pids[k], data_dir, dirs, nr_dirs);
 	for (i = 0; i < t->nr_marker_files; i++)
 		if (sampled_pid(t, t->marker_files[i].pid))
 			marker_set__mapped(ms, t->marker_files[i].pid, t->marker_files[i].path, data_dir);

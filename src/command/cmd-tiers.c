@@ -11,6 +11,7 @@
 #include "command/command.h"
 #include "aggregate/tiers.h"
 #include "timeline/user-markers.h"
+#include "timeline/jit-loader.h"
 #include "common/strpool.h"
 #include "session/session.h"
 
@@ -205,8 +206,19 @@ static void tiers_record(void *ctx, const struct pd_event *ev)
 					cmd->marker_event);
 		return;
 	}
-	if ((ev->type != PERF_RECORD_MMAP && ev->type != PERF_RECORD_MMAP2) ||
-	    !ev->u.mmap.filename || !user_markers__is_marker_file(ev->u.mmap.filename, &pid))
+	if ((ev->type != PERF_RECORD_MMAP && ev->type != PERF_RECORD_MMAP2) || !ev->u.mmap.filename)
+		return;
+	/* a jitdump's marker: marker files next to the jitdump too */
+	if (jit_loader__for_marker(ev->u.mmap.filename)) {
+		const char *path = ev->u.mmap.filename, *slash = strrchr(path, '/');
+		char *dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/") :
+			    xstrndup(path, (size_t)(slash - path));
+
+		marker_set__scan_dir(cmd->opts.markers, dir);
+		free(dir);
+		return;
+	}
+	if (!user_markers__is_marker_file(ev->u.mmap.filename, &pid))
 		return;
 	marker_set__mapped(cmd->opts.markers, ev->u.mmap.pid, ev->u.mmap.filename, cmd->data_dir);
 }
