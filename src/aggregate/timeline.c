@@ -813,15 +813,12 @@ static void scan_jit_dirs(struct marker_set *ms, const struct jitmap *jm, uint32
 
 	for (l = 0; jit_loaders[l]; l++) {
 		const struct jit_file_info *info = jitmap__file(jm, pid, jit_loaders[l]);
-		const char *slash;
 		char *dir;
 		bool seen;
 
 		if (jit_loaders[l]->kind != JIT_TIMED || !info || !info->path)
 			continue;
-		slash = strrchr(info->path, '/');
-		dir = !slash ? xstrdup(".") : slash == info->path ? xstrdup("/") :
-		      xstrndup(info->path, (size_t)(slash - info->path));
+		dir = xdirname(info->path);
 		seen = !strcmp(dir, data_dir);
 		for (i = 0; i < nr_dirs && !seen; i++)
 			seen = !strcmp(dir, dirs[i]);

@@ -178,14 +178,12 @@ static void tiers_prepare(void *ctx, struct command_opts *o)
 static int tiers_start(void *ctx, const struct session *s, FILE *out)
 {
 	struct tiers_cmd *cmd = ctx;
-	const char *path = pd_reader__path(session__reader(s)), *slash = strrchr(path, '/');
 	size_t i;
 
 	(void)out;
 	if (!cmd->by_marker)
 		return 0;
-	cmd->data_dir = !strcmp(path, "-") || !slash ? xstrdup(".") :
-			slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+	cmd->data_dir = xdirname(pd_reader__path(session__reader(s)));
 	marker_set__scan_dir(cmd->opts.markers, cmd->data_dir);
 	for (i = 0; i < cmd->nr_jit_dirs; i++)
 		marker_set__scan_dir(cmd->opts.markers, cmd->jit_dirs[i]);
@@ -210,9 +208,7 @@ static void tiers_record(void *ctx, const struct pd_event *ev)
 		return;
 	/* a jitdump's marker: marker files next to the jitdump too */
 	if (jit_loader__for_marker(ev->u.mmap.filename)) {
-		const char *path = ev->u.mmap.filename, *slash = strrchr(path, '/');
-		char *dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/") :
-			    xstrndup(path, (size_t)(slash - path));
+		char *dir = xdirname(ev->u.mmap.filename);
 
 		marker_set__scan_dir(cmd->opts.markers, dir);
 		free(dir);

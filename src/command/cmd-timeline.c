@@ -111,9 +111,7 @@ static int timeline_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct timeline_cmd *cmd = ctx;
 	const struct pd_reader *r = session__reader(s);
-	const char *path = pd_reader__path(r), *slash = strrchr(path, '/');
-	char *dir = !strcmp(path, "-") || !slash ? xstrdup(".") :
-		    slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+	char *dir = xdirname(pd_reader__path(r));
 	const struct pd_info *info = pd_reader__info(r);
 	struct timeline_meta m = {
 		.name = pd_reader__path(r),

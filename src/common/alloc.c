@@ -83,3 +83,14 @@ void st_overflow(size_t a, char op, size_t b)
 {
 	die("size overflow: %zu %c %zu", a, op, b);
 }
+
+char *xdirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}

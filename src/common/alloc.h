@@ -30,6 +30,8 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* printf into a fresh heap string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* path's directory, a copy: "." when it names none (or is "-", stdin), "/" for the root's files. */
+char *xdirname(const char *path);
 
 /* Dies: a op b overflowed. */
 void st_overflow(size_t a, char op, size_t b) __attribute__((noreturn));

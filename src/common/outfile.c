@@ -80,17 +80,6 @@ void outfile__catch_signals(void)
 	}
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xasprintf("%.*s", (int)(slash - path), path);
-}
-
 /*
  * The file path names once symbolic links are followed (which need not
  * exist yet); NULL, errno set, for a loop of links or a path too long.
@@ -116,7 +105,7 @@ static char *follow_links(const char *path)
 		if (buf[0] == '/') {
 			next = xasprintf("%.*s", (int)n, buf);
 		} else {
-			dir = dir_of(cur);
+			dir = xdirname(cur);
 			next = xasprintf("%s/%.*s", dir, (int)n, buf);
 			free(dir);
 		}
@@ -141,7 +130,7 @@ static void remove_tmp(struct outfile *o)
  */
 static int create_tmp(struct outfile *o, const struct stat *st)
 {
-	char *dir = dir_of(o->target);
+	char *dir = xdirname(o->target);
 	const char *base = strrchr(o->target, '/') ? strrchr(o->target, '/') + 1 : o->target;
 	int fd = -1, i;
 

@@ -168,6 +168,23 @@ live_require_perf() {
 	rm -rf "$live_pc" "$live_tmp/probe.data"
 }
 
+# Whether HotSpot can be recorded here: java and javac (JAVA, JAVAC
+# override them; both set) and -XX:+DumpPerfMapAtExit (JDK 17+). When not,
+# status 1 and why in live_java_why.
+live_java_check() {
+	JAVA=${JAVA:-java}
+	JAVAC=${JAVAC:-javac}
+	live_java_why=
+	if ! command -v "$JAVA" >/dev/null 2>&1 || ! command -v "$JAVAC" >/dev/null 2>&1; then
+		live_java_why="no '$JAVA' or '$JAVAC' (Debian package 'openjdk-17-jdk')"
+	# asked of the flag table: running -version with the flag on would leave a map in /tmp
+	elif ! "$JAVA" -XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal -version 2>/dev/null |
+		grep -q '[[:space:]]DumpPerfMapAtExit[[:space:]]'; then
+		live_java_why="'$JAVA' has no -XX:+DumpPerfMapAtExit (JDK 17+)"
+	fi
+	[ -z "$live_java_why" ]
+}
+
 live_find_jitsym() {
 	if [ "${LIVE_SELF_CHECK:-0}" = 1 ]; then
 		live_say "LIVE_SELF_CHECK=1: perf stands in for jitsym (checks the test scripts, not jitsym)"

@@ -30,23 +30,7 @@ PY=${PYTHON313:-/root/.pyenv/versions/3.13.0/bin/python3}
 run=$live_tmp/run
 mkdir "$run"
 # shallow calls, so that the stack dump reaches main
-cat >"$run/w.py" <<'PYEOF'
-import sys, time
-def leaf(n):
-    s = 0
-    for i in range(n):
-        s += i * i
-    return s
-def middle(n):
-    return leaf(n) + leaf(n // 2)
-def outer(seconds):
-    end = time.time() + seconds
-    t = 0
-    while time.time() < end:
-        t += middle(2000)
-    return t
-outer(float(sys.argv[1]))
-PYEOF
+cp "$live_top/tests/live/python-loop.py" "$run/w.py"
 # Python's startup (importlib) runs deep: a larger dump leaves few stacks cut
 # short (where perf adds an unnamed frame for the last address and jitsym stops)
 LIVE_CALLGRAPH='--call-graph dwarf,32768'

@@ -50,14 +50,7 @@ live_find_jitsym
 PYTHON=${PYTHON:-python3}
 command -v "$PYTHON" >/dev/null 2>&1 || live_skip "no '$PYTHON' (Debian package 'python3')"
 live_require_perf
-JAVA=${JAVA:-java}
-JAVAC=${JAVAC:-javac}
-command -v "$JAVA" >/dev/null 2>&1 || live_skip "no '$JAVA' (Debian package 'openjdk-17-jdk')"
-command -v "$JAVAC" >/dev/null 2>&1 || live_skip "no '$JAVAC' (Debian package 'openjdk-17-jdk')"
-# asked of the flag table: running -version with the flag on would leave a map in /tmp
-"$JAVA" -XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal -version 2>/dev/null |
-	grep -q '[[:space:]]DumpPerfMapAtExit[[:space:]]' ||
-	live_skip "'$JAVA' has no -XX:+DumpPerfMapAtExit (JDK 17+)"
+live_java_check || live_skip "$live_java_why"
 
 run=$live_tmp/run
 mkdir "$run"

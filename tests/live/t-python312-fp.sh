@@ -28,23 +28,7 @@ live_say "CPython 3.12 at $PY, built with frame pointers: $fp"
 
 run=$live_tmp/run
 mkdir "$run"
-cat >"$run/w.py" <<'PYEOF'
-import sys, time
-def leaf(n):
-    s = 0
-    for i in range(n):
-        s += i * i
-    return s
-def middle(n):
-    return leaf(n) + leaf(n // 2)
-def outer(seconds):
-    end = time.time() + seconds
-    t = 0
-    while time.time() < end:
-        t += middle(2000)
-    return t
-outer(float(sys.argv[1]))
-PYEOF
+cp "$live_top/tests/live/python-loop.py" "$run/w.py"
 data=$run/perf.data
 (cd "$run" && live_record "$data" "$PY" -X perf w.py "${LIVE_SECONDS:-1}")
 pid=$("$PERF" script -F pid -i "$data" 2>/dev/null | awk '{ print $1; exit }')

@@ -28,14 +28,7 @@ set -eu
 live_init "${TIERS_JAVA_NAME:-tiers-java}"
 live_require_perf
 live_find_jitsym
-JAVA=${JAVA:-java}
-JAVAC=${JAVAC:-javac}
-command -v "$JAVA" >/dev/null 2>&1 || live_skip "no '$JAVA' (Debian package 'openjdk-17-jdk')"
-command -v "$JAVAC" >/dev/null 2>&1 || live_skip "no '$JAVAC' (Debian package 'openjdk-17-jdk')"
-# asked of the flag table: running -version with the flag on would leave a map in /tmp
-"$JAVA" -XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal -version 2>/dev/null |
-	grep -q '[[:space:]]DumpPerfMapAtExit[[:space:]]' ||
-	live_skip "'$JAVA' has no -XX:+DumpPerfMapAtExit (JDK 17+)"
+live_java_check || live_skip "$live_java_why"
 jhome=$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVAC")")")")
 
 run=$live_tmp/run

@@ -343,13 +343,8 @@ else
 fi
 
 # ---- java: HotSpot with a perf map --------------------------------------
-JAVA=${JAVA:-java}
-JAVAC=${JAVAC:-javac}
-if ! command -v "$JAVA" >/dev/null 2>&1 || ! command -v "$JAVAC" >/dev/null 2>&1; then
-	echo "ok - java # SKIP no '$JAVA' or '$JAVAC' (Debian package 'openjdk-17-jdk')"
-elif ! "$JAVA" -XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal -version 2>/dev/null |
-	grep -q '[[:space:]]DumpPerfMapAtExit[[:space:]]'; then
-	echo "ok - java # SKIP '$JAVA' has no -XX:+DumpPerfMapAtExit (JDK 17+)"
+if ! live_java_check; then
+	echo "ok - java # SKIP $live_java_why"
 else
 	run=$live_tmp/java
 	mkdir "$run"
@@ -380,23 +375,7 @@ find_python() {
 	[ -n "$fp" ] && [ -x "$fp" ] && "$fp" -c "import sys; sys.exit(sys.version_info[:2] != (3, $1))" ||
 		fp=
 }
-cat >"$live_tmp/w.py" <<'PYEOF'
-import sys, time
-def leaf(n):
-    s = 0
-    for i in range(n):
-        s += i * i
-    return s
-def middle(n):
-    return leaf(n) + leaf(n // 2)
-def outer(seconds):
-    end = time.time() + seconds
-    t = 0
-    while time.time() < end:
-        t += middle(2000)
-    return t
-outer(float(sys.argv[1]))
-PYEOF
+cp "$live_top/tests/live/python-loop.py" "$live_tmp/w.py"
 for minor in 12 13; do
 	lbl=python3.$minor
 	find_python "$minor"
