@@ -33,29 +33,21 @@ struct front_slot {
 	uint32_t n;             /* 0: empty */
 };
 
-struct res_entry {
-	struct { const char *path; bool jit; } key;
-	uint32_t index;
+/*
+ * An entry of the tables' indexes: the key's bytes (a struct, zeroed
+ * before it is filled, so that padding compares equal) and the row.
+ */
+struct key_entry {
 	UT_hash_handle hh;
+	uint32_t index;
+	unsigned char key[];
 };
 
-struct func_entry {
-	struct { const char *name, *file; uint32_t resource; } key;
-	uint32_t index;
-	UT_hash_handle hh;
-};
-
-struct frame_entry {
-	struct { uint32_t func, line, column, depth, category, subcategory; } key;
-	uint32_t index;
-	UT_hash_handle hh;
-};
-
-struct thread_entry {
-	struct { uintptr_t id; const char *comm; uint32_t pid, tid; } key;
-	uint32_t index;
-	UT_hash_handle hh;
-};
+/* The keys of resources, functions, frames and threads. */
+struct res_key { const char *path; bool jit; };
+struct func_key { const char *name, *file; uint32_t resource; };
+struct frame_key { uint32_t func, line, column, depth, category, subcategory; };
+struct thread_key { uintptr_t id; const char *comm; uint32_t pid, tid; };
 
 /* A marker file a process mapped (timeline__record(): the session's thread). */
 struct marker_file {
@@ -74,10 +66,7 @@ struct timeline {
 	struct strpool *pool;
 	struct srcline_cache *srcline;
 	struct front_slot *front;
-	struct res_entry *res_hash;
-	struct func_entry *func_hash;
-	struct frame_entry *frame_hash;
-	struct thread_entry *thread_hash;
+	struct key_entry *res_hash, *func_hash, *frame_hash, *thread_hash;
 	struct tl_resource *resources;
 	size_t nr_resources, alloc_resources;
 	struct tl_func *funcs;
@@ -90,7 +79,7 @@ struct timeline {
 	size_t stack_slots_size;        /* a power of two, at most half full */
 	struct tl_thread *threads;
 	size_t nr_threads, alloc_threads;
-	struct thread_entry *last_thread;
+	struct key_entry *last_thread;
 	struct tl_subcategories subcats[TL_NR_CATEGORIES];
 	uint32_t offcpu_frame;          /* the "[off-cpu]" leaf's frame; TL_NONE: not made yet */
 	/* TLM_OFFCPU markers: the sample hook's, apart from timeline__record()'s */
@@ -151,10 +140,10 @@ void timeline__delete(struct timeline *t)
 
 	if (!t)
 		return;
-	FREE_HASH(t->res_hash, struct res_entry);
-	FREE_HASH(t->func_hash, struct func_entry);
-	FREE_HASH(t->frame_hash, struct frame_entry);
-	FREE_HASH(t->thread_hash, struct thread_entry);
+	FREE_HASH(t->res_hash, struct key_entry);
+	FREE_HASH(t->func_hash, struct key_entry);
+	FREE_HASH(t->frame_hash, struct key_entry);
+	FREE_HASH(t->thread_hash, struct key_entry);
 	for (i = 0; i < t->nr_threads; i++) {
 		free(t->threads[i].stack);
 		free(t->threads[i].time);
@@ -193,6 +182,26 @@ static uint32_t index_of(size_t n, const char *what)
 	return (uint32_t)n;
 }
 
+/*
+ * The row of key (len bytes) in the index *head; when it has none, *added
+ * and the row next, which the caller then fills.
+ */
+static struct key_entry *intern_key(struct key_entry **head, const void *key, size_t len,
+				    size_t next, const char *what, bool *added)
+{
+	struct key_entry *e;
+
+	HASH_FIND(hh, *head, key, len, e);
+	*added = !e;
+	if (e)
+		return e;
+	e = xmalloc(sizeof(*e) + len);
+	memcpy(e->key, key, len);
+	e->index = index_of(next, what);
+	HASH_ADD_KEYPTR(hh, *head, e->key, len, e);
+	return e;
+}
+
 /* The basename of a path ("/usr/lib/libc.so.6": "libc.so.6"). */
 static const char *base_name(const char *path)
 {
@@ -220,10 +229,11 @@ static const char *hex_build_id(struct timeline *t, const uint8_t *id, size_t si
 /* The resource of a frame: its JIT side file, or its native file; TL_NONE for none. */
 static uint32_t frame_resource(struct timeline *t, const struct frame *f)
 {
-	struct res_entry *e;
+	struct key_entry *e;
+	struct res_key key;
 	struct tl_resource *r;
 	const char *path;
-	bool jit = f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP;
+	bool jit = f->kind == FRAME_JIT || f->kind == FRAME_PERFMAP, added;
 
 	if (jit)
 		path = f->jit && f->jit->source ? f->jit->source : NULL;
@@ -232,76 +242,63 @@ static uint32_t frame_resource(struct timeline *t, const struct frame *f)
 	if (!path)
 		return TL_NONE;
 	path = strpool__intern(t->pool, path);
-	{
-		struct res_entry key;
-
-		memset(&key, 0, sizeof(key));
-		key.key.path = path;
-		key.key.jit = jit;
-		HASH_FIND(hh, t->res_hash, &key.key, sizeof(key.key), e);
-	}
-	if (e)
+	memset(&key, 0, sizeof(key));
+	key.path = path;
+	key.jit = jit;
+	e = intern_key(&t->res_hash, &key, sizeof(key), t->nr_resources, "resources", &added);
+	if (!added)
 		return e->index;
 	ALLOC_GROW(t->resources, t->nr_resources + 1, t->alloc_resources);
-	r = &t->resources[t->nr_resources];
+	r = &t->resources[t->nr_resources++];
 	r->path = path;
 	r->name = strpool__intern(t->pool, base_name(path));
 	r->jit = jit;
 	r->build_id = !jit && f->obj ? hex_build_id(t, f->obj->build_id, f->obj->build_id_size) : NULL;
-	e = xcalloc(1, sizeof(*e));
-	e->key.path = path;
-	e->key.jit = jit;
-	e->index = index_of(t->nr_resources++, "resources");
-	HASH_ADD(hh, t->res_hash, key, sizeof(e->key), e);
 	return e->index;
 }
 
 static uint32_t func_intern(struct timeline *t, const char *name, const char *file,
 			    uint32_t resource, uint32_t category)
 {
-	struct func_entry *e, key;
+	struct func_key key;
+	struct key_entry *e;
 	struct tl_func *fn;
+	bool added;
 
 	memset(&key, 0, sizeof(key));
-	key.key.name = name;
-	key.key.file = file;
-	key.key.resource = resource;
-	HASH_FIND(hh, t->func_hash, &key.key, sizeof(key.key), e);
-	if (e)
-		return e->index;
-	ALLOC_GROW(t->funcs, t->nr_funcs + 1, t->alloc_funcs);
-	fn = &t->funcs[t->nr_funcs];
-	fn->name = name;
-	fn->file = file;
-	fn->resource = resource;
-	fn->category = category;
-	e = xcalloc(1, sizeof(*e));
-	e->key = key.key;
-	e->index = index_of(t->nr_funcs++, "functions");
-	HASH_ADD(hh, t->func_hash, key, sizeof(e->key), e);
+	key.name = name;
+	key.file = file;
+	key.resource = resource;
+	e = intern_key(&t->func_hash, &key, sizeof(key), t->nr_funcs, "functions", &added);
+	if (added) {
+		ALLOC_GROW(t->funcs, t->nr_funcs + 1, t->alloc_funcs);
+		fn = &t->funcs[t->nr_funcs++];
+		fn->name = name;
+		fn->file = file;
+		fn->resource = resource;
+		fn->category = category;
+	}
 	return e->index;
 }
 
 static uint32_t frame_intern(struct timeline *t, const struct tl_frame *want)
 {
-	struct frame_entry *e, key;
+	struct frame_key key;
+	struct key_entry *e;
+	bool added;
 
 	memset(&key, 0, sizeof(key));
-	key.key.func = want->func;
-	key.key.line = want->line;
-	key.key.column = want->column;
-	key.key.depth = want->inline_depth;
-	key.key.category = want->category;
-	key.key.subcategory = want->subcategory;
-	HASH_FIND(hh, t->frame_hash, &key.key, sizeof(key.key), e);
-	if (e)
-		return e->index;
-	ALLOC_GROW(t->frames, t->nr_frames + 1, t->alloc_frames);
-	t->frames[t->nr_frames] = *want;
-	e = xcalloc(1, sizeof(*e));
-	e->key = key.key;
-	e->index = index_of(t->nr_frames++, "frames");
-	HASH_ADD(hh, t->frame_hash, key, sizeof(e->key), e);
+	key.func = want->func;
+	key.line = want->line;
+	key.column = want->column;
+	key.depth = want->inline_depth;
+	key.category = want->category;
+	key.subcategory = want->subcategory;
+	e = intern_key(&t->frame_hash, &key, sizeof(key), t->nr_frames, "frames", &added);
+	if (added) {
+		ALLOC_GROW(t->frames, t->nr_frames + 1, t->alloc_frames);
+		t->frames[t->nr_frames++] = *want;
+	}
 	return e->index;
 }
 
@@ -451,27 +448,25 @@ static uint32_t stack_intern(struct timeline *t, uint32_t prefix, uint32_t frame
 
 static struct tl_thread *find_thread(struct timeline *t, const struct resolved_sample *rs)
 {
-	struct thread_entry *e = t->last_thread, key;
+	struct key_entry *e = t->last_thread;
+	struct thread_key key;
 	struct tl_thread *th;
+	bool added = false;
 
 	memset(&key, 0, sizeof(key));
-	key.key.id = rs->thread_id;
-	key.key.comm = rs->comm;
-	key.key.pid = rs->facts.pid;
-	key.key.tid = rs->facts.tid;
-	if (!e || memcmp(&e->key, &key.key, sizeof(key.key)))
-		HASH_FIND(hh, t->thread_hash, &key.key, sizeof(key.key), e);
-	if (!e) {
+	key.id = rs->thread_id;
+	key.comm = rs->comm;
+	key.pid = rs->facts.pid;
+	key.tid = rs->facts.tid;
+	if (!e || memcmp(e->key, &key, sizeof(key)))
+		e = intern_key(&t->thread_hash, &key, sizeof(key), t->nr_threads, "threads", &added);
+	if (added) {
 		ALLOC_GROW(t->threads, t->nr_threads + 1, t->alloc_threads);
-		th = &t->threads[t->nr_threads];
+		th = &t->threads[t->nr_threads++];
 		memset(th, 0, sizeof(*th));
 		th->pid = rs->facts.pid;
 		th->tid = rs->facts.tid;
 		th->comm = strpool__intern(t->pool, rs->comm ? rs->comm : "[unknown]");
-		e = xcalloc(1, sizeof(*e));
-		e->key = key.key;
-		e->index = index_of(t->nr_threads++, "threads");
-		HASH_ADD(hh, t->thread_hash, key, sizeof(e->key), e);
 	}
 	t->last_thread = e;
 	return &t->threads[e->index];
