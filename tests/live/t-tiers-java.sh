@@ -36,7 +36,8 @@ mkdir "$run"
 "$JAVAC" -d "$run" "$live_top/examples/java/Warmup.java" >"$live_tmp/javac.log" 2>&1 ||
 	{ live_show "$live_tmp/javac.log" >&2; live_hard_error "javac Warmup.java failed"; }
 pids=
-trap 'for p in $pids; do rm -f "/tmp/perf-$p.map"; done; live_on_exit $?' EXIT
+# the exit status first: the loop's would replace it
+trap 'live_rc=$?; for p in $pids; do rm -f "/tmp/perf-$p.map"; done; live_on_exit $live_rc' EXIT
 jvm_opts="-XX:+PreserveFramePointer -Xbatch -XX:Tier3InvocationThreshold=20000
 	-XX:Tier3MinInvocationThreshold=20000 -XX:Tier3CompileThreshold=20000"
 rounds=${TIERS_ROUNDS:-1000000}
