@@ -932,7 +932,8 @@ const struct timeline_view *timeline__finish(struct timeline *t)
 	t->finished = true;
 	t->last_thread = NULL;
 	/* a stable order: qsort is not, so equal keys are ordered by their first sample */
-	qsort(t->threads, t->nr_threads, sizeof(*t->threads), cmp_thread);
+	if (t->nr_threads)      /* qsort() wants an array, even of none */
+		qsort(t->threads, t->nr_threads, sizeof(*t->threads), cmp_thread);
 	for (i = 0; i < t->nr_threads; i++) {
 		struct tl_thread *th = &t->threads[i];
 
@@ -948,7 +949,8 @@ const struct timeline_view *timeline__finish(struct timeline *t)
 		t->markers[t->nr_markers].seq = t->nr_markers;
 		t->nr_markers++;
 	}
-	qsort(t->markers, t->nr_markers, sizeof(*t->markers), cmp_marker);
+	if (t->nr_markers)
+		qsort(t->markers, t->nr_markers, sizeof(*t->markers), cmp_marker);
 	v->zero_time = v->first_time;
 	if (t->nr_markers && (!v->nr_samples || t->markers[0].start < v->zero_time))
 		v->zero_time = t->markers[0].start;

@@ -377,7 +377,8 @@ const struct user_marker *marker_set__spans(struct marker_set *ms, uint32_t pid,
 	if (!p->sorted) {
 		size_t i;
 
-		qsort(p->v, p->nr, sizeof(*p->v), cmp_span);
+		if (p->nr)      /* qsort() wants an array, even of none */
+			qsort(p->v, p->nr, sizeof(*p->v), cmp_span);
 		p->sorted = true;
 		/* the open span of the marks (the only span without a file that is open) moved */
 		for (i = 0; p->nr_hits && i < p->nr; i++)
