@@ -7,6 +7,7 @@
 #include "common/strpool.h"
 #include "common/sbuf.h"
 #include "reader/perfdata.h"
+#include "timeline/machine.h"
 
 #include <linux/perf_event.h>
 
@@ -47,7 +48,8 @@ struct key_entry {
 struct res_key { const char *path; bool jit; };
 struct func_key { const char *name, *file; uint32_t resource; };
 struct frame_key { uint32_t func, line, column, depth, category, subcategory; };
-struct thread_key { uintptr_t id; const char *comm; uint32_t pid, tid; };
+/* a thread that execs starts a new track; one that renames itself does not */
+struct thread_key { uintptr_t id; uint32_t pid, tid, execs; };
 
 /* A marker file a process mapped (timeline__record(): the session's thread). */
 struct marker_file {
@@ -455,9 +457,9 @@ static struct tl_thread *find_thread(struct timeline *t, const struct resolved_s
 
 	memset(&key, 0, sizeof(key));
 	key.id = rs->thread_id;
-	key.comm = rs->comm;
 	key.pid = rs->facts.pid;
 	key.tid = rs->facts.tid;
+	key.execs = rs->thread ? rs->thread->execs : 0;
 	if (!e || memcmp(e->key, &key, sizeof(key)))
 		e = intern_key(&t->thread_hash, &key, sizeof(key), t->nr_threads, "threads", &added);
 	if (added) {
@@ -466,10 +468,15 @@ static struct tl_thread *find_thread(struct timeline *t, const struct resolved_s
 		memset(th, 0, sizeof(*th));
 		th->pid = rs->facts.pid;
 		th->tid = rs->facts.tid;
-		th->comm = strpool__intern(t->pool, rs->comm ? rs->comm : "[unknown]");
 	}
 	t->last_thread = e;
-	return &t->threads[e->index];
+	th = &t->threads[e->index];
+	/* a thread that renames itself (a JVM's) stays one track, named as it was last */
+	if (rs->comm != th->last_comm) {
+		th->last_comm = rs->comm;
+		th->comm = strpool__intern(t->pool, rs->comm ? rs->comm : "[unknown]");
+	}
+	return th;
 }
 
 static void grow_buf(struct tl_thread *th)

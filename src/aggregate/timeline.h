@@ -97,7 +97,8 @@ struct tl_chunk {
  */
 struct tl_thread {
 	uint32_t pid, tid;
-	const char *comm;               /* its comm at its first sample */
+	const char *comm;               /* its comm at its last sample (the timeline's copy) */
+	const char *last_comm;          /* that sample's, the session's: compared only */
 	size_t nr_samples;
 	uint64_t first_time;            /* its first sample's */
 	uint64_t total_weight;

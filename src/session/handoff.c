@@ -207,6 +207,7 @@ void handoff__add(struct handoff *h, const struct resolved_sample *rs)
 	hs->attr = batch_attr(b, rs->sample->attr);
 	hs->thread.tid = rs->thread->tid;
 	hs->thread.comm = rs->thread->comm;
+	hs->thread.execs = rs->thread->execs;
 	hs->thread.proc = NULL;
 	hs->thread_id = rs->thread_id;
 	hs->deferred = rs->deferred;

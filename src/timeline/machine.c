@@ -220,7 +220,7 @@ void machine__comm(struct machine *m, uint32_t pid, uint32_t tid, const char *co
 	 * still carry the old image's user call chain (perf resolves them
 	 * the same way), and the new image's mmaps replace what they overlap.
 	 */
-	(void)exec;
+	t->execs += exec;
 	t->comm = strpool__intern(m->pool, comm);
 	((struct thread_entry *)t)->comm_set = true;
 }

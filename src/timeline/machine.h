@@ -45,6 +45,7 @@ struct thread {
 	uint32_t tid;
 	const char *comm;             /* interned */
 	struct proc *proc;
+	uint32_t execs;               /* the execs it made (COMM with exec): its image's number */
 };
 
 struct machine;
