@@ -58,10 +58,14 @@ tiers_check_totals() {
 	"$PERF" --buildid-dir "$live_buildid_dir" script -i "$tiers_data" -F time --ns \
 		>"$live_tmp/times.txt" 2>/dev/null ||
 		live_hard_error "perf script -F time --ns failed"
+	# the interval in whole ns, as jitsym has it: rounding the divisor
+	# instead (iv * 1e9 + 0.5) put a sample within k/2 ns after the start of
+	# interval k into the one before
 	awk -F, -v t0="$tiers_t0" -v iv="$tiers_iv" -v n="$tiers_n" '
+		BEGIN { ivns = int(iv * 1000000000 + 0.5) }
 		FNR == NR { t = $0; gsub(/[ :]/, "", t); split(t, p, ".")
 			ns = p[1] * 1000000000 + p[2] - t0
-			perf[int(ns / (iv * 1000000000 + 0.5))]++; next }
+			perf[int(ns / ivns)]++; next }
 		FNR > 1 { csv[int($1 / iv + 0.5)] += $8; total += $8 }
 		END {
 			bad = 0
