@@ -65,6 +65,16 @@
  * jitdump_reader__set_print() (none by default). Readers are independent:
  * two threads may use two readers; jitdump_reader__set_print() sets
  * process-wide state.
+ *
+ * Stability: the soname, libjitdump-reader.so.1, is the ABI version.
+ * Within it, functions are only added, never removed or changed; struct
+ * jitdump_record (its size included) and struct jitdump_debug_entry keep
+ * their layout; enum values, error codes and flag bits keep their meaning
+ * (new ones may be added: callers should expect values they do not know);
+ * documented behaviour changes only to fix a bug. Any other change comes
+ * with a new soname, libjitdump-reader.so.2. The shared library exports
+ * the functions declared here and nothing else. Build with
+ * "pkg-config --cflags --libs jitdump-reader"; see libjitdump-reader(3).
  */
 #ifndef JITDUMP_READER_JITDUMP_READER_H
 #define JITDUMP_READER_JITDUMP_READER_H

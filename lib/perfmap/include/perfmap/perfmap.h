@@ -31,6 +31,15 @@
  * diagnostics go to the callback set with perfmap__set_print() (none by
  * default). All functions are thread-safe on distinct maps except
  * perfmap__set_print(), which sets process-wide state.
+ *
+ * Stability: the soname, libperfmap.so.1, is the ABI version. Within it,
+ * functions are only added, never removed or changed; struct perfmap_entry
+ * and struct perfmap_stats keep their layout; enum values keep their
+ * meaning (new ones may be added: callers should expect values they do
+ * not know); documented behaviour changes only to fix a bug. Any other
+ * change comes with a new soname, libperfmap.so.2. The shared library
+ * exports the functions declared here and nothing else. Build with
+ * "pkg-config --cflags --libs perfmap"; see libperfmap(3).
  */
 #ifndef PERFMAP_PERFMAP_H
 #define PERFMAP_PERFMAP_H
