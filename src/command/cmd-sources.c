@@ -4,6 +4,7 @@
  * The answer to "why are my JIT frames [unknown]?".
  */
 #include "common/common.h"
+#include "common/vfs.h"
 #include "command/cmds.h"
 #include "command/command.h"
 #include "resolve/dwarf-cache.h"
@@ -344,6 +345,7 @@ static void print_unwound(FILE *out, const struct unwound *uw)
  */
 static bool perfmap_of_python(const struct jitmap *jm, uint32_t pid)
 {
+	char vbuf[VFS_PATH_BUF];
 	const struct jit_loader *const *l;
 	const struct jit_file_info *fi = NULL;
 	char line[512];
@@ -358,7 +360,7 @@ static bool perfmap_of_python(const struct jitmap *jm, uint32_t pid)
 	if (!fi || !fi->path)
 		return false;
 	/* a regular file only: a FIFO given with --perfmap was read once already */
-	fd = open(fi->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(vfs_path(fi->path, VFS_PERFMAP, vbuf), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(fp = fdopen(fd, "r"))) {

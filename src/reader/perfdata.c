@@ -11,6 +11,7 @@
  * next container arrives.
  */
 #include "reader/perfdata-internal.h"
+#include "common/vfs.h"
 #include "common/sbuf.h"
 
 #include <fcntl.h>
@@ -22,10 +23,11 @@
 
 static int input_open(struct pd_input *in, const char *path)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct stat st;
 
 	memset(in, 0, sizeof(*in));
-	in->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	in->fd = strcmp(path, "-") ? open(vfs_path(path, VFS_PERFDATA, vbuf), O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 	if (in->fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
 	if (fstat(in->fd, &st) < 0)

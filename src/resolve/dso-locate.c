@@ -5,6 +5,7 @@
  * unless the build-id cache was given elsewhere.
  */
 #include "common/common.h"
+#include "common/vfs.h"
 #include "resolve/dso-locate.h"
 #include "resolve/elf-image.h"
 #include "common/sbuf.h"
@@ -43,9 +44,10 @@ struct want {
 
 static bool is_regular_file(const char *path)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct stat st;
 
-	return !stat(path, &st) && S_ISREG(st.st_mode);
+	return !stat(vfs_path(path, VFS_ELF, vbuf), &st) && S_ISREG(st.st_mode);
 }
 
 /*
@@ -86,13 +88,13 @@ static bool symfs_resolve(const char *root, const char *path, struct sbuf *out)
 		}
 		sbuf_addch(out, '/');
 		sbuf_add(out, c, n);
-		if (lstat(out->buf, &st)) {
+		if (vfs_lstat(out->buf, &st)) {
 			ok = false;
 			break;
 		}
 		if (!S_ISLNK(st.st_mode))
 			continue;
-		tn = readlink(out->buf, target, sizeof(target) - 1);
+		tn = vfs_readlink(out->buf, target, sizeof(target) - 1);
 		if (tn <= 0 || ++links > SYMFS_MAX_LINKS) {
 			ok = false;
 			break;
@@ -273,7 +275,7 @@ static void want__warn(struct want *w, const char *path, bool deleted)
  * furthest of its ELF header, program headers, section headers and PT_LOAD
  * file contents.
  */
-struct elf_image *dso_locator__running_vdso(void)
+static const void *mapped_vdso(size_t *sizep)
 {
 	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
 	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
@@ -303,7 +305,22 @@ struct elf_image *dso_locator__running_vdso(void)
 		errno = ENOEXEC;
 		return NULL;
 	}
-	return elf_image__open_memory(RUNNING_VDSO_NAME, base, (size_t)size);
+	*sizep = (size_t)size;
+	return base;
+}
+
+/* The mapped vdso, or in a bundle the recording host's (common/vfs.h). */
+struct elf_image *dso_locator__running_vdso(void)
+{
+	size_t size;
+	const void *mem = vfs_running_vdso(&size, mapped_vdso);
+
+	if (!mem) {
+		if (!errno)
+			errno = ENOENT;
+		return NULL;
+	}
+	return elf_image__open_memory(RUNNING_VDSO_NAME, mem, size);
 }
 
 void dso_locator__set_recording(struct dso_locator *c, const struct dso_recording *rec)
@@ -398,7 +415,7 @@ static struct elf_image *want__running_vdso(struct want *w)
 			"--buildid-dir, see perf buildid-cache)", hex.buf, w->loc->buildid_dir);
 		goto out;
 	}
-	if (uname(&u))
+	if (vfs_uname(&u))
 		memset(&u, 0, sizeof(u));
 	if (rec->osrelease && !strcmp(u.release, rec->osrelease) &&
 	    (!rec->hostname || !strcmp(u.nodename, rec->hostname)) &&
@@ -555,7 +572,7 @@ struct elf_image *dso_locator__find_debug(struct dso_locator *c, const char *pat
 struct dso_locator *dso_locator__new(const char *symfs, const char *buildid_dir)
 {
 	struct dso_locator *c = xcalloc(1, sizeof(*c));
-	const char *home = getenv("HOME");
+	const char *home = vfs_home();
 
 	if (symfs && symfs[0])
 		c->symfs = xstrdup(symfs);

@@ -1,4 +1,5 @@
 #include "common/common.h"
+#include "common/vfs.h"
 #include "resolve/dwarf-file.h"
 #include "resolve/dwarf-cache.h"
 #include "resolve/elf-image.h"
@@ -243,10 +244,11 @@ static void inflate_sections(struct dwarf_file *df, bool lines)
 /* Open path's DWARF into df; false (df closed) when it has none. */
 static bool open_dwarf(struct dwarf_file *df, const char *path, bool lines)
 {
+	char vbuf[VFS_PATH_BUF];
 	if (!path)
 		return false;
 	df->path = path;
-	df->fd = open(path, O_RDONLY | O_CLOEXEC);
+	df->fd = open(vfs_path(path, VFS_ELF, vbuf), O_RDONLY | O_CLOEXEC);
 	if (df->fd < 0)
 		return false;
 	/* private: hide_unread_sections() changes the headers in memory */

@@ -4,6 +4,7 @@
  * errors rather than crashing, except where noted.
  */
 #include "common/common.h"
+#include "common/vfs.h"
 #include "resolve/elf-image.h"
 
 #include <fcntl.h>
@@ -175,10 +176,11 @@ struct elf_image *elf_image__open_memory(const char *name, const void *buf, size
 
 struct elf_image *elf_image__open(const char *path)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct elf_image *img = xcalloc(1, sizeof(*img));
 	struct stat st;
 
-	img->fd = open(path, O_RDONLY | O_CLOEXEC);
+	img->fd = open(vfs_path(path, VFS_ELF, vbuf), O_RDONLY | O_CLOEXEC);
 	if (img->fd < 0)
 		return elf_image__fail(img, errno);
 	if (fstat(img->fd, &st))
@@ -233,6 +235,8 @@ ssize_t elf_image__pread(struct elf_image *img, void *buf, size_t n, uint64_t of
 		memcpy(buf, img->mem + off, (size_t)got);
 		return got;
 	}
+	/* jitsym archive keeps these bytes of the file as they are */
+	vfs_record_range(img->path, off, n);
 	do
 		got = pread(img->fd, buf, n, (off_t)off);
 	while (got < 0 && errno == EINTR);

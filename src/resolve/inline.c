@@ -1,4 +1,5 @@
 #include "common/common.h"
+#include "common/vfs.h"
 #include "resolve/inline.h"
 #include "resolve/demangle.h"
 #include "resolve/dwarf-file.h"
@@ -199,6 +200,7 @@ static void read_sections(struct inline_obj *o)
 
 static void read_syms(struct inline_obj *o)
 {
+	char vbuf[VFS_PATH_BUF];
 	const char *path = o->obj->symfile ? o->obj->symfile : o->obj->file;
 	size_t alloc = 0, i, nr;
 	Elf_Data *data;
@@ -206,7 +208,7 @@ static void read_syms(struct inline_obj *o)
 	Elf_Scn *scn;
 
 	o->syms_read = true;
-	if (!path || (o->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!path || (o->fd = open(vfs_path(path, VFS_ELF, vbuf), O_RDONLY | O_CLOEXEC)) < 0)
 		return;
 	o->elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
 	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF)

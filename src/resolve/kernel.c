@@ -1,4 +1,5 @@
 #include "common/common.h"
+#include "common/vfs.h"
 #include "resolve/kernel.h"
 #include "common/bsearch.h"
 #include "common/cursor.h"
@@ -488,6 +489,7 @@ static void kernel_syms__drop_text(struct kernel_syms *ks)
 /* Read ks->path into ks; on failure ks has no symbols and ks->err says why. */
 static void kernel_syms__read(struct kernel_syms *ks)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct load_stats st = { 0 };
 	char *path = ks->path;
 	int fd, err;
@@ -495,7 +497,7 @@ static void kernel_syms__read(struct kernel_syms *ks)
 	if (!path)
 		return;
 	ks->path = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(vfs_path(path, VFS_FILE, vbuf), O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ks->err = errno;
 		error("cannot open '%s': %s", path, strerror(ks->err));
@@ -670,7 +672,8 @@ int kernel__notes_build_id(const void *notes, size_t len, uint8_t *out, size_t o
 static ssize_t read_small_file(const char *path, unsigned char *buf, size_t size)
 {
 	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char vbuf[VFS_PATH_BUF];
+	int fd = open(vfs_path(path, VFS_FILE, vbuf), O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
@@ -732,7 +735,7 @@ bool kernel__running_matches(const char *osrelease, const uint8_t *build_id,
 		*why = "the recording does not say which kernel it ran on";
 		return false;
 	}
-	if (uname(&u) < 0 || strcmp(u.release, osrelease)) {
+	if (vfs_uname(&u) < 0 || strcmp(u.release, osrelease)) {
 		*why = "the recording was made on another kernel release";
 		return false;
 	}
@@ -755,7 +758,7 @@ static char *buildid_cache_path(const uint8_t *build_id, size_t size)
 {
 	static const char hex[] = "0123456789abcdef";
 	char id[2 * BUILD_ID_MAX + 1];
-	const char *home = getenv("HOME");
+	const char *home = vfs_home();
 	size_t i;
 
 	/* Padded ids from old files name the cache by their SHA-1 part. */
@@ -774,13 +777,14 @@ static char *buildid_cache_path(const uint8_t *build_id, size_t size)
 char *kernel__kallsyms_path(const char *user_path, const char *osrelease,
 			    const uint8_t *build_id, size_t build_id_size)
 {
+	char vbuf[VFS_PATH_BUF];
 	const char *why;
 	char *path;
 
 	if (user_path)
 		return xstrdup(user_path);
 	path = build_id_size ? buildid_cache_path(build_id, build_id_size) : NULL;
-	if (path && !access(path, R_OK)) {
+	if (path && !access(vfs_path(path, VFS_FILE, vbuf), R_OK)) {
 		note("using kernel symbols from '%s'", path);
 		return path;
 	}

@@ -1,4 +1,5 @@
 #include "common/common.h"
+#include "common/vfs.h"
 #include "resolve/srcline.h"
 #include "resolve/dwarf-file.h"
 #include "resolve/demangle.h"
@@ -299,6 +300,7 @@ static void src_file__split(struct src_file *sf, const unsigned char *buf, size_
  */
 static void src_file__read(struct src_file *sf, const char *path)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct stat st;
 	unsigned char *buf;
 	size_t got = 0;
@@ -308,7 +310,7 @@ static void src_file__read(struct src_file *sf, const char *path)
 		path += 7;
 	if (path[0] != '/')
 		return;         /* relative to what the runtime's directory was: unknown */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = open(vfs_path(path, VFS_FILE, vbuf), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	/* size 0: nothing to check against (a /proc file's size says nothing) */

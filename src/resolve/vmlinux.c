@@ -1,4 +1,5 @@
 #include "common/common.h"
+#include "common/vfs.h"
 #include "resolve/vmlinux.h"
 #include "resolve/dso.h"
 #include "resolve/kernel.h"
@@ -109,7 +110,8 @@ static const char *hex_id(char *buf, const uint8_t *id, size_t size)
 /* The value of the symbol named name in path's .symtab: true and *addr, or false. */
 static bool symbol_value(const char *path, const char *name, uint64_t *addr)
 {
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	char vbuf[VFS_PATH_BUF];
+	int fd = path ? open(vfs_path(path, VFS_ELF, vbuf), O_RDONLY | O_CLOEXEC) : -1;
 	Elf_Scn *scn = NULL;
 	bool found = false;
 	GElf_Shdr shdr;
@@ -202,11 +204,12 @@ static void find_slide(struct vmlinux *v, const struct map *ktext)
 bool vmlinux__decide(struct vmlinux *v, struct dso *d, const uint8_t *rec_id,
 		     size_t rec_id_size, const struct map *ktext)
 {
+	char vbuf[VFS_PATH_BUF];
 	if (v->state != VMLINUX_PENDING)
 		return v->state == VMLINUX_USED;
 	v->state = VMLINUX_REFUSED;
 	v->dso = d;
-	if (access(v->host_path, R_OK)) {
+	if (access(vfs_path(v->host_path, VFS_ELF, vbuf), R_OK)) {
 		const char *why = strerror(errno);
 
 		warning("cannot read vmlinux '%s': %s", v->path, why);

@@ -17,6 +17,7 @@
  * Erlang, QEMU) is not a dropped file name.
  */
 #include "common/common.h"
+#include "common/vfs.h"
 #include "timeline/jit-loader.h"
 #include "timeline/jit-cfi.h"
 #include "timeline/jit-name.h"
@@ -322,6 +323,7 @@ static void feed_record(struct jit_feed *f, const struct jitdump_record *rec,
 
 static int jitdump_read(struct jit_feed *f, const char *path)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct pending_debug pd = { 0 };
 	struct pending_unwind pu = { 0 };
 	struct sbuf name;
@@ -335,7 +337,7 @@ static int jitdump_read(struct jit_feed *f, const char *path)
 	 * bad file names. Without, the reader still checks them (the same
 	 * records are malformed) but decodes none.
 	 */
-	r = jitdump_reader__open(path, jit_feed__want_lines(f) || jit_feed__want_file_stats(f) ?
+	r = jitdump_reader__open(vfs_path(path, VFS_JITDUMP, vbuf), jit_feed__want_lines(f) || jit_feed__want_file_stats(f) ?
 				 0 : JITDUMP_READER_NO_DEBUG_ENTRIES);
 	if (!r) {
 		const char *why = jitdump__strerror(errno);

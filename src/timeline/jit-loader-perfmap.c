@@ -7,6 +7,7 @@
  * not read, perfmap.h).
  */
 #include "common/common.h"
+#include "common/vfs.h"
 #include "timeline/jit-loader.h"
 #include "timeline/jit-name.h"
 #include "common/sbuf.h"
@@ -60,6 +61,7 @@ static int feed_entry(void *ctx, const struct perfmap_entry *e)
 /* Streamed: a map of millions of lines (QEMU) is not held twice. */
 static int perfmap_read(struct jit_feed *f, const char *path)
 {
+	char vbuf[VFS_PATH_BUF];
 	size_t *count = jit_feed__counters(f);
 	struct feed_ctx fc = { .f = f };
 	struct perfmap_stats st;
@@ -67,7 +69,7 @@ static int perfmap_read(struct jit_feed *f, const char *path)
 
 	pthread_once(&print_once, set_print);
 	sbuf_init(&fc.name, SBUF_MAX_SYMNAME);
-	ret = perfmap__read_each(path, feed_entry, &fc, &st);
+	ret = perfmap__read_each(vfs_path(path, VFS_PERFMAP, vbuf), feed_entry, &fc, &st);
 	sbuf_release(&fc.name);
 	if (ret && !st.nr_entries) {
 		warning("pid %" PRIu32 ": cannot read perf map '%s': %s", jit_feed__pid(f), path,

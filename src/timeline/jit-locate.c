@@ -5,6 +5,7 @@
  * how it was chosen, for the reader to take the first readable one.
  */
 #include "common/common.h"
+#include "common/vfs.h"
 #include "timeline/jit-locate.h"
 #include "timeline/jit-loader.h"
 #include "timeline/jitmap.h"
@@ -190,10 +191,11 @@ void jit_locator__untimed(const struct jit_locator *loc, uint32_t pid,
 
 size_t jit_search__first_readable(const struct jit_search *c, struct sbuf *tried)
 {
+	char vbuf[VFS_PATH_BUF];
 	size_t i;
 
 	for (i = 0; i < c->n; i++) {
-		if (!access(c->path[i], R_OK))
+		if (!access(vfs_path(c->path[i], VFS_FILE, vbuf), R_OK))
 			return i;
 		sbuf_addf(tried, "%s'%s'", tried->len ? ", " : "", c->path[i]);
 	}

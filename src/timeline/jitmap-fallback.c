@@ -8,6 +8,7 @@
  * code first, then these, of the process and then of its parents.
  */
 #include "common/common.h"
+#include "common/vfs.h"
 #include "timeline/jitmap-internal.h"
 #include "timeline/jit-locate.h"
 #include "timeline/jitmap-clock.h"
@@ -176,9 +177,10 @@ const struct jit_sym *jitmap__find(struct jitmap *jm, uint32_t pid, uint64_t ip,
 {
 	struct jitproc *p = jitmap__find_proc_fast(jm, pid);
 	const struct range *r = p ? rangeset__find(&p->code, ip) : NULL;
-
 	struct jit_sym *sym;
 
+	/* jitsym archive keeps the side files' entries at the addresses looked up */
+	vfs_record_jit_addr(ip);
 	if (!r)
 		return fallback ? find_untimed(jm, pid, ip) : NULL;
 	sym = r->data;
@@ -191,5 +193,6 @@ const struct jit_sym *jitmap__find(struct jitmap *jm, uint32_t pid, uint64_t ip,
 
 const struct jit_sym *jitmap__find_untimed(struct jitmap *jm, uint32_t pid, uint64_t ip)
 {
+	vfs_record_jit_addr(ip);
 	return find_untimed(jm, pid, ip);
 }

@@ -8,6 +8,7 @@
  * else by its code_index.
  */
 #include "common/common.h"
+#include "common/vfs.h"
 #include "timeline/jitmap-internal.h"
 #include "common/callsite.h"
 #include "timeline/jitmap-clock.h"
@@ -38,13 +39,14 @@ static void keep_lines(struct jitmap *jm, struct jit_line *lines)
 /* The feed's file, to read loads' code from again; NULL when it is not a regular file. */
 static struct jit_code_file *feed_code_file(struct jit_feed *f)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct jit_code_file *cf;
 	struct stat st;
 
 	if (f->code_file_tried)
 		return f->code_file;
 	f->code_file_tried = true;
-	if (stat(f->path, &st) || !S_ISREG(st.st_mode))
+	if (stat(vfs_path(f->path, VFS_JITDUMP, vbuf), &st) || !S_ISREG(st.st_mode))
 		return NULL;
 	cf = xcalloc(1, sizeof(*cf));
 	cf->path = f->path;
@@ -91,6 +93,7 @@ static struct jit_calls *keep_calls(struct jit_feed *f, const struct jit_load *l
 /* Open cf (closing the one open before) if it is still the file fed (device, inode); false if not. */
 static bool code_file_open(struct jit_code_file *cf)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct jitmap *jm = cf->jm;
 	struct stat st;
 
@@ -101,7 +104,7 @@ static bool code_file_open(struct jit_code_file *cf)
 		jm->open_code_file->fd = -1;
 		jm->open_code_file = NULL;
 	}
-	cf->fd = open(cf->path, O_RDONLY | O_CLOEXEC);
+	cf->fd = open(vfs_path(cf->path, VFS_JITDUMP, vbuf), O_RDONLY | O_CLOEXEC);
 	if (cf->fd < 0) {
 		cf->gone = true;
 		return false;

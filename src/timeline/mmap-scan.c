@@ -1,4 +1,5 @@
 #include "common/common.h"
+#include "common/vfs.h"
 #include "timeline/mmap-scan.h"
 #include "reader/perfdata.h"
 
@@ -83,12 +84,13 @@ static int cmp_item(const void *a, const void *b)
 
 struct mmap_scan *mmap_scan__new(const char *path)
 {
+	char vbuf[VFS_PATH_BUF];
 	struct mmap_scan *s = xcalloc(1, sizeof(*s));
 	struct pd_reader *r;
 	struct pd_event ev;
 	struct stat st;
 
-	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode)) {
+	if (!strcmp(path, "-") || stat(vfs_path(path, VFS_PERFDATA, vbuf), &st) || !S_ISREG(st.st_mode)) {
 		s->unknown = "input not a file (read once)";
 		return s;
 	}

@@ -1,9 +1,9 @@
 #include "common/common.h"
+#include "common/vfs.h"
 #include "timeline/user-markers.h"
 #include "common/strpool.h"
 #include "common/sbuf.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -90,7 +90,8 @@ void user_markers__parse(struct user_markers *m, const char *text, size_t len,
 
 int user_markers__read(struct user_markers *m, const char *path, struct strpool *pool)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	char vbuf[VFS_PATH_BUF];
+	int fd = open(vfs_path(path, VFS_FILE, vbuf), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	size_t len = 0, alloc = 1u << 16;
 	char *buf;
 	bool more = false;
@@ -213,9 +214,10 @@ void marker_set__delete(struct marker_set *ms)
 static bool seen_before(struct marker_set *ms, const char *path)
 {
 	struct file_seen key, *f;
+	char vbuf[VFS_PATH_BUF];
 	struct stat st;
 
-	if (stat(path, &st))
+	if (stat(vfs_path(path, VFS_FILE, vbuf), &st))
 		return false;
 	memset(&key, 0, sizeof(key));
 	key.key.dev = (uint64_t)st.st_dev;
@@ -278,24 +280,32 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+struct marker_names {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void take_name(const char *name, void *arg)
+{
+	struct marker_names *n = arg;
+	uint32_t pid;
+
+	if (user_markers__is_marker_file(name, &pid)) {
+		ALLOC_GROW(n->v, n->nr + 1, n->alloc);
+		n->v[n->nr++] = xstrdup(name);
+	}
+}
+
 void marker_set__scan_dir(struct marker_set *ms, const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t nr = 0, alloc = 0, i;
+	struct marker_names found = { 0 };
+	char **names;
+	size_t nr, i;
 
-	if (!d)
+	if (vfs_list_dir(dir, take_name, &found))
 		return;
-	while ((e = readdir(d))) {
-		uint32_t pid;
-
-		if (user_markers__is_marker_file(e->d_name, &pid)) {
-			ALLOC_GROW(names, nr + 1, alloc);
-			names[nr++] = xstrdup(e->d_name);
-		}
-	}
-	closedir(d);
+	names = found.v;
+	nr = found.nr;
 	/* readdir's order is the file system's: read them in name order */
 	if (nr)
 		qsort(names, nr, sizeof(*names), cmp_name);
