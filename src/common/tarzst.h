@@ -51,8 +51,10 @@ struct tarzst_writer *tarzst_writer__new(int fd, const char *name, int level);
  * since the epoch. 0, or -1 after error().
  *
  * member: a relative path of '/'-separated components, none of them ""
- * (no "a//b", no trailing '/'), "." or "..". After an error every call
- * but tarzst_writer__abort() fails without writing.
+ * (no "a//b", no trailing '/'), "." or ".."; a name refused so writes
+ * nothing, and w stays usable. After a write error, or a source that
+ * ended early (the member is then half written), every call but
+ * tarzst_writer__abort() fails without writing or saying more.
  */
 int tarzst_writer__add_fd(struct tarzst_writer *w, const char *member, int src_fd,
 			  const char *src_name, uint64_t size, unsigned mode, int64_t mtime);
@@ -88,7 +90,7 @@ struct tarzst_entry {
 	uint64_t size;           /* FILE: bytes of data (0 for the others) */
 	const char *link;        /* SYMLINK: its target (NULL for the others); valid as name */
 	int64_t mtime;
-	uint64_t offset;         /* offset of the member's header in the uncompressed tar stream, for messages */
+	uint64_t offset;         /* offset of the member's (first, extended) header in the uncompressed tar stream, for messages */
 };
 
 /*
@@ -99,13 +101,17 @@ struct tarzst_entry {
 struct tarzst_reader *tarzst_reader__new(int fd, const char *name);
 
 /*
- * The next member: 1 with *e filled, 0 at the end of the archive (its
- * zero blocks; what follows them is not read), -1 after error() naming
+ * The next member: 1 with *e filled, 0 at the end of the archive (its two
+ * zero blocks, then the rest of the zstd frame they are in, to its
+ * checksum; what follows that frame is not read), -1 after error() naming
  * the file and the offset (a bad header checksum, a truncated stream, a
  * zstd error, a bad pax record, a refused name). Other kinds of member
  * (hard links, devices, FIFOs, pax global headers, GNU extensions) are
  * skipped with one warning per kind. Data of the current member not read
- * is skipped first. After -1, every further call returns -1.
+ * is skipped first. After -1, every further call returns -1. pax 'x'
+ * headers (path, linkpath, size, mtime) and GNU long names ('L', 'K')
+ * apply to the member after them; "./" and the archive's top directory
+ * are dropped.
  */
 int tarzst_reader__next(struct tarzst_reader *r, struct tarzst_entry *e);
 
