@@ -634,11 +634,14 @@ static int parse_decimal(const char *v, size_t len, bool sign, int64_t *out)
 	if (i == len)
 		return -1;
 	for (; i < len; i++) {
-		if (v[i] < '0' || v[i] > '9' || u > ((uint64_t)INT64_MAX - 9) / 10)
+		if (v[i] < '0' || v[i] > '9' || __builtin_mul_overflow(u, 10, &u) ||
+		    __builtin_add_overflow(u, (uint64_t)(v[i] - '0'), &u))
 			return -1;
-		u = u * 10 + (uint64_t)(v[i] - '0');
 	}
-	*out = neg ? -(int64_t)u : (int64_t)u;
+	if (u > (uint64_t)INT64_MAX + neg)
+		return -1;
+	/* -(INT64_MAX + 1) without overflowing on the way */
+	*out = !neg ? (int64_t)u : u ? -(int64_t)(u - 1) - 1 : 0;
 	return 0;
 }
 
@@ -681,8 +684,11 @@ static int pax_keyword(struct pending *p, const char *key, size_t klen, const ch
 		}
 		if (parse_decimal(v, ilen, true, &p->mtime))
 			return -1;
-		if (frac && p->mtime < 0)
+		if (frac && p->mtime < 0) {
+			if (p->mtime == INT64_MIN)
+				return -1;
 			p->mtime--;
+		}
 		p->has_mtime = true;
 	} else if (klen > 11 && !memcmp(key, "GNU.sparse.", 11)) {
 		p->sparse = true;

@@ -292,6 +292,8 @@ static void test_roundtrip(void)
 		{ p300, TARZST_FILE, b512, 100, NULL, 7 },
 		{ "future", TARZST_FILE, &one, 1, NULL, INT64_C(1) << 34 },
 		{ "past", TARZST_FILE, &one, 1, NULL, -86400 },
+		{ "latest", TARZST_FILE, &one, 1, NULL, INT64_MAX },
+		{ "earliest", TARZST_FILE, &one, 1, NULL, INT64_MIN },
 	};
 	size_t la, lb;
 	uint8_t *ba = NULL, *bb = NULL;
