@@ -135,7 +135,7 @@ static bool read_members(const char *path, const struct member *m, size_t nr)
 			ok = e.link && !strcmp(e.link, m[i].link) && !e.size;
 		} else {
 			ok = e.size == m[i].size && !tarzst_reader__read_mem(r, m[i].size, &buf, &len) &&
-			     len == m[i].size && !memcmp(buf, m[i].data, len) &&
+			     len == m[i].size && (!len || !memcmp(buf, m[i].data, len)) &&
 			     !((char *)buf)[len];
 			free(buf);
 		}
@@ -155,6 +155,8 @@ struct raw {
 
 static void raw_add(struct raw *t, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	ALLOC_GROW(t->p, t->len + n, t->alloc);
 	memcpy(t->p + t->len, p, n);
 	t->len += n;
