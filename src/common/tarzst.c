@@ -27,6 +27,8 @@
 #define H_DEVMAJOR  329   /* 8 */
 #define H_DEVMINOR  337   /* 8 */
 #define H_PREFIX    345   /* 155 */
+#define H_GNU_ISEXTENDED 482   /* GNU 'S' headers: more sparse map follows */
+#define GNU_SPARSE_ISEXTENDED 504   /* the same flag in a map's extension block */
 #define NAME_LEN    100
 #define PREFIX_LEN  155
 
@@ -812,6 +814,24 @@ static const char *skipped_kind(uint8_t type)
 	}
 }
 
+/*
+ * An old GNU sparse member's header ('S', h) may be followed by blocks
+ * of more of its map before its data: each says whether another one
+ * follows (the "isextended" byte: at 482 in the header, 504 in them).
+ */
+static int skip_gnu_sparse_map(struct tarzst_reader *r, const uint8_t *h)
+{
+	uint8_t ext[BLOCK];
+	bool more = h[H_GNU_ISEXTENDED];
+
+	while (more) {
+		if (read_tar(r, ext, BLOCK, "a GNU sparse map"))
+			return -1;
+		more = ext[GNU_SPARSE_ISEXTENDED];
+	}
+	return 0;
+}
+
 /* Read the end-of-archive: h was a zero block; the next one must be too. */
 static int archive_end(struct tarzst_reader *r, uint64_t off)
 {
@@ -914,6 +934,8 @@ static int read_header(struct tarzst_reader *r, uint64_t member_off)
 	if (kind) {
 		warn_kind(r, r->p.sparse ? 'S' : type, kind, member_off);
 		pending_reset(&r->p);
+		if (type == 'S' && skip_gnu_sparse_map(r, h))
+			return -1;
 		/* no data for links, devices and FIFOs, whatever the size field says */
 		if (type == '2' || type == '3' || type == '4' || type == '5' || type == '6')
 			return 0;
@@ -1072,7 +1094,8 @@ int tarzst_reader__read_mem(struct tarzst_reader *r, size_t max, void **buf, siz
 
 	*buf = NULL;
 	*len = 0;
-	if (r->state == R_DATA && r->cur.type == TARZST_FILE && r->cur.size > max)
+	if (r->state == R_DATA && r->cur.type == TARZST_FILE &&
+	    (r->cur.size > max || r->cur.size >= SIZE_MAX))
 		return error("'%s': member '%s' at offset %" PRIu64 " is %" PRIu64 " bytes, "
 			     "more than the %zu expected", r->name, r->cur.name, r->cur.offset,
 			     r->cur.size, max);
