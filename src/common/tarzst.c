@@ -530,7 +530,9 @@ struct tarzst_reader *tarzst_reader__new(int fd, const char *name)
 	r->ds = ZSTD_createDStream();
 	if (!r->ds)
 		die("out of memory creating a zstd stream for '%s'", name);
-	if (ZSTD_isError(ZSTD_initDStream(r->ds))) {
+	/* said in tarzst.h: a frame asking for a window over 128 MiB is refused */
+	if (ZSTD_isError(ZSTD_initDStream(r->ds)) ||
+	    ZSTD_isError(ZSTD_DCtx_setParameter(r->ds, ZSTD_d_windowLogMax, 27))) {
 		error("'%s': cannot set up zstd", name);
 		goto fail;
 	}

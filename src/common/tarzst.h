@@ -5,18 +5,23 @@
  *
  * The tar stream is ustar ("ustar\0" "00"); a member whose path does not
  * fit ustar's name/prefix fields, whose symlink target is over 100 bytes,
- * or whose size is 8 GiB or more gets a pax extended header ('x') before
- * it, carrying path, linkpath or size. The writer's output depends on its
- * inputs only: uid and gid 0, empty user and group names, the mode and
- * mtime given, no pax times or atime.
+ * whose size is 8 GiB or more or whose mtime is before 1970 or after
+ * 2242 gets a pax extended header ('x') before it, carrying path,
+ * linkpath, size or mtime. The writer's output depends on its inputs
+ * only: uid and gid 0, empty user and group names, the mode and mtime
+ * given, no pax times or atime, one zstd thread; the frame carries
+ * zstd's checksum.
  *
  * The reader takes any bytes: every length is checked against what is
  * left and what it may be (names, link targets and pax headers at most
  * TARZST_MAX_HEADER bytes), a header's checksum is checked (as tar does,
  * either sum of its bytes as unsigned or as signed), and damage is an
  * error() naming the file and the offset in the uncompressed tar stream.
- * Names are refused when they are absolute or have a ".." component.
- * Member counts are the caller's to limit.
+ * Names are refused when they are absolute or have a "..", "." (but for
+ * a leading "./") or empty component. Memory is bounded: those caps, a
+ * 128 KiB buffer, and zstd's default window limit (128 MiB at most, for
+ * a frame that asks for it). Member counts and the total of the data
+ * read are the caller's to limit.
  *
  * Errors: every function that fails says why with error() (msg.h) first,
  * naming the file; functions returning int return -1 then, those
