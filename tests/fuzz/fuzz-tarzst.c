@@ -175,7 +175,7 @@ static void round_trip(struct kept *k, size_t nr)
 	struct tarzst_writer *w;
 	struct tarzst_reader *r;
 	struct tarzst_entry e;
-	size_t i, written = 0;
+	size_t i;
 	bool ok[MEMBERS_MAX];
 
 	rewind_fd(arc_fd, true);
@@ -187,7 +187,6 @@ static void round_trip(struct kept *k, size_t nr)
 			  tarzst_writer__add_symlink(w, k[i].name, k[i].link, k[i].mtime) :
 			  tarzst_writer__add_mem(w, k[i].name, k[i].data, k[i].len, 0644,
 						 k[i].mtime));
-		written += ok[i];
 	}
 	CHECK(!tarzst_writer__finish(w));
 	rewind_fd(arc_fd, false);

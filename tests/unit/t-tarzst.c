@@ -124,7 +124,7 @@ static bool read_members(const char *path, const struct member *m, size_t nr)
 	size_t i;
 
 	for (i = 0; ok && i < nr; i++) {
-		void *buf;
+		void *buf = NULL;
 		size_t len;
 
 		if (tarzst_reader__next(r, &e) != 1 || strcmp(e.name, m[i].name) ||
