@@ -8,7 +8,7 @@
 set -u
 . "$(dirname "$0")/../setup.sh"
 fail=0
-for t in perfdata jitdump perfmap pipeline unwind inline; do
+for t in perfdata jitdump perfmap pipeline unwind inline tarzst; do
 	prog=$abs_top_builddir/tests/fuzz/replay-$t
 	[ -x "$prog" ] || { echo "run.sh: '$prog' is not built" >&2; exit 99; }
 	dirs=

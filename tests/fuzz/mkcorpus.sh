@@ -4,7 +4,8 @@
 # start of the recorded perf.data files, and for the pipeline target each
 # golden JIT case's perf.data, jitdump and perf map in fuzz-pipeline.c's
 # layout, and for the inline lookup the goldens' small ELF files with DWARF
-# and a DWARF cache entry. Run from the top of the source tree with a built tree:
+# and a DWARF cache entry, and for the bundle container GNU tar's archives
+# (mkcorpus-tarzst.sh). Run from the top of the source tree with a built tree:
 #
 #   tests/fuzz/mkcorpus.sh BUILDDIR
 #
@@ -47,6 +48,9 @@ cp "$tmp/cache/dwarf/$(readelf -n "$tmp/symfs/usr/lib/inl/libinl.so" | sed -n 's
 
 # unwind: hand-made registers, CFI and stacks
 "$(dirname "$0")/mkcorpus-unwind.sh" "$out/unwind"
+
+# tarzst: GNU tar's archives of a small tree, raw and compressed
+"$(dirname "$0")/mkcorpus-tarzst.sh" "$out/tarzst"
 
 # a spec's name in the corpus: its directory and base name
 name() { echo "$1" | sed 's|^tests/||; s|/|-|g; s|\.[a-z]*$||'; }
