@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "command/command.h"
+#include "command/bundle.h"
 #include "common/outfile.h"
 #include "common/progress.h"
 #include "common/sbuf.h"
@@ -44,7 +45,49 @@ struct command_run {
 	bool started;              /* its start hook ran: it could be opened */
 	bool any_started;          /* merges: some input's start hook ran */
 	bool finished;             /* merges: finish() ran */
+	struct bundle *bundle;     /* the input is a bundle (bundle.h) */
 };
+
+/*
+ * An input that is a bundle: open it (vfs in bundle mode), read the
+ * recording it holds under its own name, with the lookup options it was
+ * archived with. 0 (also for no bundle), or an exit status after error().
+ */
+static int open_bundle(struct command_run *run)
+{
+	struct input_opts *in = &run->opts.in;
+	const char **first = run->inputs ? &run->inputs[0] : &in->path;
+	const char *name, *arg;
+	unsigned i, n = run->nr_inputs ? run->nr_inputs : 1;
+	size_t k;
+
+	for (i = 0; i < n; i++) {
+		const char *p = run->inputs ? run->inputs[i] : in->path;
+
+		if (!bundle__is(p))
+			continue;
+		if (n > 1)
+			return error("'%s' is a bundle: it is read alone (one recording at a time)",
+				     p), EXIT_USAGE;
+	}
+	if (!bundle__is(*first))
+		return 0;
+	if (in->nr_lookup)
+		return error("'%s' is a bundle: it is read with the lookup options it was archived "
+			     "with, not --%s", *first, input_opts__name(in->lookup[0].id)), EXIT_USAGE;
+	run->bundle = bundle__open(*first);
+	if (!run->bundle)
+		return EXIT_INPUT;
+	for (k = 0; bundle__option(run->bundle, k, &name, &arg); k++) {
+		int id = input_opts__id(name);
+
+		if (id < 0 || input_opts__parse(in, id, arg) != 1)
+			return error("'%s': cannot take its option --%s '%s'", *first, name, arg),
+			       EXIT_INPUT;
+	}
+	*first = bundle__input(run->bundle);
+	return 0;
+}
 
 /*
  * Append to all[*nr] row r of a command's table, or for a CMD_OPTION_SHARED
@@ -575,6 +618,9 @@ static int run_session(struct command_run *run)
 	run->opts.nr_inputs = run->nr_inputs ? run->nr_inputs : 1;
 	if (run->c->prepare)
 		run->c->prepare(run->ctx, &run->opts);
+	ret = open_bundle(run);
+	if (ret)
+		return ret;
 	if (run->c->nr_inputs == 2) {
 		ret = 0;
 		for (run->input = 0; run->input < 2 && run->status == EXIT_OK; run->input++) {
@@ -596,6 +642,8 @@ static int run_session(struct command_run *run)
 		ret = session__run(in->path, &in->session, &hooks);
 	}
 	close_output(run);
+	bundle__close(run->bundle);
+	run->bundle = NULL;
 	if (run->status != EXIT_OK)
 		return run->status;
 	if (run->write_failed)

@@ -87,6 +87,27 @@ void input_opts__release(struct input_opts *o)
 	free(o->session.jit_dirs);
 	free(o->session.perfmap_dirs);
 	free(o->session.given);
+	free(o->lookup);
+}
+
+const char *input_opts__name(int id)
+{
+	const struct cmd_option *opt;
+
+	for (opt = input_options; !cmd_option__is_end(opt); opt++)
+		if (opt->name && opt->id == id)
+			return opt->name;
+	return NULL;
+}
+
+int input_opts__id(const char *name)
+{
+	const struct cmd_option *opt;
+
+	for (opt = input_options; !cmd_option__is_end(opt); opt++)
+		if (opt->name && !strcmp(opt->name, name))
+			return opt->id;
+	return -1;
 }
 
 static void add_dir(const char ***dirs, size_t *nr, const char *dir)
@@ -145,6 +166,15 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 {
 	struct sample_filter *f = &o->session.filter;
 
+	switch (c) {
+	case OPT_SYMFS: case OPT_KALLSYMS: case OPT_VMLINUX: case OPT_BUILDID_DIR:
+	case OPT_JIT_DIR: case OPT_PERFMAP_DIR: case OPT_JITDUMP: case OPT_PERFMAP:
+		ALLOC_GROW(o->lookup, o->nr_lookup + 1, o->alloc_lookup);
+		o->lookup[o->nr_lookup++] = (struct input_lookup){ c, arg };
+		break;
+	default:
+		break;
+	}
 	switch (c) {
 	case 'i':             o->path = arg; return 1;
 	/* '-' is standard output, as '-' for the input is standard input */

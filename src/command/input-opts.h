@@ -41,6 +41,17 @@ struct input_opts {
 	/* with more than one thread, write the output from one of its own (async-out.h) */
 	bool output_thread;
 	struct session_opts session;
+	/*
+	 * The options that say where files are looked for (--symfs,
+	 * --kallsyms, --vmlinux, --buildid-dir, --jit-dir, --perfmap-dir,
+	 * --jitdump, --perfmap) as given, in order: jitsym archive keeps them
+	 * in the bundle, and a bundle's are taken in their place.
+	 */
+	struct input_lookup {
+		int id;
+		const char *arg;
+	} *lookup;
+	size_t nr_lookup, alloc_lookup;
 };
 
 /* Defaults; --threads: the CPUs online, at most INPUT_MAX_THREADS. */
@@ -70,5 +81,8 @@ int input_opts__close_output(struct outfile *out, bool keep);
  * refuses: it reads the two it is given.
  */
 void input_opts__usage(FILE *fp, unsigned nr_inputs);
+/* An input option's long name by its id, and back; NULL, -1 when none. */
+const char *input_opts__name(int id);
+int input_opts__id(const char *name);
 
 #endif

@@ -58,17 +58,40 @@ enum vfs_mode vfs_mode(void)
 	return vfs.mode;
 }
 
-/* path made absolute against cwd, into sb; false when too long. */
+/*
+ * path made absolute against cwd, into sb, without "." components and
+ * repeated slashes (they name the same file whatever the links are; ".."
+ * stays: behind a symlink it does not); false when too long.
+ */
 static bool absolute(const char *path, const char *cwd, struct sbuf *sb)
 {
-	sbuf_reset(sb);
+	struct sbuf raw = SBUF_INIT;
+	const char *p;
+	bool ok;
+
 	if (path[0] != '/' && cwd) {
-		sbuf_addstr(sb, cwd);
-		if (!sb->len || sb->buf[sb->len - 1] != '/')
-			sbuf_addch(sb, '/');
+		sbuf_addstr(&raw, cwd);
+		sbuf_addch(&raw, '/');
 	}
-	sbuf_addstr(sb, path);
-	return !sb->truncated;
+	sbuf_addstr(&raw, path);
+	sbuf_reset(sb);
+	for (p = raw.buf; *p; ) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n && !(n == 1 && p[0] == '.')) {
+			sbuf_addch(sb, '/');
+			sbuf_add(sb, p, n);
+		}
+		p += n;
+	}
+	if (!sb->len)
+		sbuf_addch(sb, '/');
+	ok = !raw.truncated && !sb->truncated;
+	sbuf_release(&raw);
+	return ok;
 }
 
 /* ---- record ---- */
