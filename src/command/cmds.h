@@ -26,5 +26,6 @@ int cmd_pprof(int argc, char **argv);
 int cmd_tiers(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 
 #endif

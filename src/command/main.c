@@ -28,6 +28,7 @@ static const struct cmd commands[] = {
 	{ "diff", cmd_diff, "what grew and shrank between two recordings (folded, table, SVG)" },
 	{ "sources", cmd_sources, "per process: the JIT files used, and who resolved its frames" },
 	{ "pprof", cmd_pprof, "a gzipped pprof profile for go tool pprof, Pyroscope, Parca" },
+	{ "archive", cmd_archive, "the recording and what reading it needs, in one file" },
 };
 
 static void main_usage(FILE *fp)

@@ -1,0 +1,494 @@
+/*
+ * jitsym archive: a recording and everything reading it needs, in one
+ * file another machine reads in its place (bundle.h has the format).
+ *
+ * How it knows what to pack: it reads the recording as every command
+ * does, resolving every frame of every sample with its source lines and
+ * inlined functions, with common/vfs.h in record mode, so every file a
+ * lookup asked for is remembered with what it was read as, every JIT
+ * address looked up, and every byte of a binary read as it is. Then it
+ * writes the bundle: perf.data unchanged; jitdumps, binaries and debug
+ * files with the code no lookup read zeroed (archive-cut.h); the rest
+ * whole. Files read under two names (hard links) are packed once. The DWARF cache (dwarf-cache.h) is off for the run: an
+ * answer from it would read no DWARF, and the bundle would then lack it.
+ */
+#include "common/common.h"
+#include "command/archive-cut.h"
+#include "command/bundle.h"
+#include "command/cmds.h"
+#include "command/command.h"
+#include "common/sbuf.h"
+#include "common/tarzst.h"
+#include "common/vfs.h"
+#include "resolve/srcline.h"
+#include "common/strpool.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* A file read whole (kallsyms, a source file, /sys/kernel/notes) larger than this is left out. */
+#define ARCHIVE_FILE_MAX (1ull << 30)
+
+static const char *const archive_usage[] = {
+	"usage: jitsym archive [options] [perf.data] [-o FILE]",
+	"",
+	"Write the recording and what reading it needs into one file, a",
+	"bundle (FILE, by default perf.data.jsar beside the recording): the",
+	"recording unchanged; its perf maps and jitdumps (the code of the",
+	"loads no sample ran zeroed); of each binary, library and debug file",
+	"its samples need, the symbols, unwind tables and DWARF (the code",
+	"zeroed); the kernel's symbols and vdso. Every command reads the",
+	"bundle in place of perf.data, on any machine, and writes what it",
+	"writes here:",
+	"  jitsym fold rec.jsar",
+	"A bundle is a zstd-compressed tar: tar --zstd -tvf rec.jsar lists it.",
+	"",
+	NULL,
+};
+
+enum { OPT_LEVEL = OPT_COMMAND_LAST };
+
+static const struct cmd_option archive_options[] = {
+	{ .name = "level", .id = OPT_LEVEL, .arg = "=N",
+	  .help = "zstd level, 1 (fastest) to 19 (smallest); 3" },
+	CMD_OPTION_END,
+};
+
+struct archive_cmd {
+	const char *input;
+	int level;
+	struct strpool *pool;
+	struct srcline_cache *lines;
+	struct src_loc locs[SRCLINE_MAX_DEPTH];
+	const struct command_opts *opts;
+};
+
+/* What the run read, as vfs_record_each() gives it. */
+struct read_file {
+	char *path;
+	unsigned kinds;
+	bool lstated;
+	const char *alias;      /* the same file (inode) as this one, packed once under it */
+	uint64_t dev, ino;
+};
+
+struct read_list {
+	struct read_file *v;
+	size_t nr, alloc;
+};
+
+struct archive_stats {
+	size_t files, links;
+	uint64_t bytes_in;
+	size_t loads, loads_kept;
+};
+
+static int archive_opt(void *ctx, int c, const char *arg)
+{
+	struct archive_cmd *cmd = ctx;
+	char *end;
+	long v;
+
+	if (c != OPT_LEVEL)
+		BUG("archive option %d", c);
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v < 1 || v > 19)
+		return error("--level takes 1 to 19, not '%s'", arg);
+	cmd->level = (int)v;
+	return 0;
+}
+
+static void archive_prepare(void *ctx, struct command_opts *o)
+{
+	struct archive_cmd *cmd = ctx;
+
+	cmd->opts = o;
+	cmd->input = o->in.path;
+	/* lines of JIT code too: their source files are read to check them */
+	o->in.session.jit_lines = true;
+	if (!o->in.output)
+		o->in.output = xasprintf("%s.jsar", o->in.path);
+	/* an answer from the cache reads no DWARF: the bundle would lack it */
+	setenv("JITSYM_CACHE_DIR", "", 1);
+	cmd->pool = strpool__new();
+	cmd->lines = srcline_cache__new(cmd->pool);
+	/* before the recording is opened: it is one of the files read */
+	vfs_record_start();
+}
+
+static int archive_start(void *ctx, const struct session *s, FILE *out)
+{
+	struct archive_cmd *cmd = ctx;
+
+	(void)s;
+	(void)out;
+	if (!strcmp(cmd->input, "-"))
+		return error("archive reads a perf.data file, not a pipe: record to a file "
+			     "(perf record -o FILE) and archive that");
+	if (bundle__is(cmd->input))
+		return error("'%s' is a bundle already", cmd->input);
+	return 0;
+}
+
+/* Look every frame up as the commands do: its lines, inlined functions, JIT source files. */
+static void archive_sample(void *ctx, const struct resolved_sample *rs)
+{
+	struct archive_cmd *cmd = ctx;
+	size_t i;
+
+	for (i = 0; i < rs->nr_frames; i++)
+		srcline__lookup(cmd->lines, &rs->frames[i], cmd->locs, SRCLINE_MAX_DEPTH);
+}
+
+/* A file's kind by what it was read as; the cut ones first. */
+static enum vfs_kind kind_of(unsigned kinds)
+{
+	static const enum vfs_kind order[] = { VFS_PERFDATA, VFS_JITDUMP, VFS_ELF };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (kinds & (1u << order[i]))
+			return order[i];
+	return VFS_FILE;
+}
+
+static void list_add(const char *path, unsigned kinds, bool lstated, void *arg)
+{
+	struct read_list *l = arg;
+
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	l->v[l->nr++] = (struct read_file){ .path = xstrdup(path), .kinds = kinds,
+					    .lstated = lstated };
+}
+
+static int cmp_inode(const void *a, const void *b)
+{
+	const struct read_file *x = *(const struct read_file *const *)a;
+	const struct read_file *y = *(const struct read_file *const *)b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * Files read under several names (a binary and its build-id cache entry,
+ * hard links): packed once, under the first name, the others aliases of
+ * it. Only names read as the same kind share a copy (the copies differ).
+ */
+static void find_aliases(struct read_list *l)
+{
+	struct read_file **v = xreallocarray(NULL, l->nr + 1, sizeof(*v));
+	size_t i, n = 0;
+	struct stat sb;
+
+	for (i = 0; i < l->nr; i++) {
+		struct read_file *f = &l->v[i];
+
+		if (f->lstated && !lstat(f->path, &sb) && S_ISLNK(sb.st_mode))
+			continue;
+		if (stat(f->path, &sb) || !S_ISREG(sb.st_mode))
+			continue;
+		f->dev = (uint64_t)sb.st_dev;
+		f->ino = (uint64_t)sb.st_ino;
+		v[n++] = f;
+	}
+	qsort(v, n, sizeof(*v), cmp_inode);
+	for (i = 1; i < n; i++) {
+		struct read_file *first = v[i - 1]->alias ? NULL : v[i - 1];
+		size_t k;
+
+		/* the group's first is the one before that is no alias */
+		for (k = i; k-- > 0 && !first; )
+			if (!v[k]->alias)
+				first = v[k];
+		if (first && first->dev == v[i]->dev && first->ino == v[i]->ino &&
+		    kind_of(first->kinds) == kind_of(v[i]->kinds)) {
+			const uint64_t *r = vfs_record_ranges(v[i]->path, &k);
+
+			v[i]->alias = first->path;
+			/* the bytes read as they are under either name stay in the one copy */
+			while (k--)
+				vfs_record_range(first->path, r[2 * k], r[2 * k + 1] - r[2 * k]);
+		}
+	}
+	free(v);
+}
+
+/* Its member name, or NULL (with a warning) for one a tar reader would refuse. */
+static char *member_name(const char *path)
+{
+	if (path[0] != '/' || strstr(path, "/../") || strchr(path, '\n') ||
+	    (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/..")))
+		return warning("'%s' is left out of the bundle: a path with '..' in it", path), NULL;
+	return xasprintf(BUNDLE_ROOT "%s", path);
+}
+
+static int temp_fd(void)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	return fd;
+}
+
+/* Copy fd from its start to EOF into out (a pseudo-file's size says nothing); -1 after error(). */
+static int copy_whole(int fd, const char *name, int out)
+{
+	char buf[65536];
+	uint64_t total = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("cannot read '%s': %s", name, strerror(errno));
+		if ((total += (uint64_t)n) > ARCHIVE_FILE_MAX)
+			return error("'%s' is over %llu bytes: left out", name, ARCHIVE_FILE_MAX);
+		if (write(out, buf, (size_t)n) != n)
+			return error("cannot write a temporary file: %s", strerror(errno));
+	}
+	return 0;
+}
+
+/* Add one file the run read; -1 after error() when the bundle cannot be written. */
+static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_addrs,
+		    const struct read_file *f, struct archive_stats *st)
+{
+	enum vfs_kind kind = kind_of(f->kinds);
+	char *member = member_name(f->path);
+	const uint64_t *ranges;
+	struct stat sb;
+	size_t nr, kept, total;
+	int fd, tmp = -1, ret = 0, cut = 0;
+	int64_t mtime;
+
+	if (!member || f->alias)
+		goto done;
+	if (f->lstated && !lstat(f->path, &sb) && S_ISLNK(sb.st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(f->path, target, sizeof(target) - 1);
+
+		if (n > 0) {
+			target[n] = '\0';
+			st->links++;
+			ret = tarzst_writer__add_symlink(w, member, target, (int64_t)sb.st_mtime);
+		}
+		goto done;
+	}
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	/*
+	 * Asked for and not there, or no file: the bundle lacks it too. A
+	 * device read whole (--kallsyms /dev/null) is packed as what it gave.
+	 */
+	if (fd < 0 || fstat(fd, &sb) ||
+	    !(S_ISREG(sb.st_mode) || (S_ISCHR(sb.st_mode) && kind == VFS_FILE))) {
+		if (fd >= 0)
+			close(fd);
+		goto done;
+	}
+	st->files++;
+	st->bytes_in += (uint64_t)sb.st_size;
+	if (kind == VFS_PERFDATA) {
+		ret = tarzst_writer__add_fd(w, member, fd, f->path, (uint64_t)sb.st_size, 0644,
+					    (int64_t)sb.st_mtime);
+		goto out;
+	}
+	tmp = temp_fd();
+	if (tmp < 0) {
+		ret = error("cannot make a temporary file: %s", strerror(errno));
+		goto out;
+	}
+	switch (kind) {
+	case VFS_JITDUMP:
+		cut = archive_cut_jitdump(addrs, nr_addrs, fd, f->path, tmp, &kept, &total);
+		st->loads += total;
+		st->loads_kept += kept;
+		break;
+	case VFS_ELF:
+		ranges = vfs_record_ranges(f->path, &nr);
+		cut = archive_cut_elf(fd, f->path, tmp, ranges, nr);
+		break;
+	default:
+		cut = copy_whole(fd, f->path, tmp);
+		break;
+	}
+	if (cut) {
+		/* a file that cannot be read now is left out, as if absent, and said */
+		warning("'%s' is left out of the bundle", f->path);
+		goto out;
+	}
+	mtime = (int64_t)sb.st_mtime;
+	if (fstat(tmp, &sb) || lseek(tmp, 0, SEEK_SET)) {
+		ret = error("cannot read back a temporary file: %s", strerror(errno));
+		goto out;
+	}
+	ret = tarzst_writer__add_fd(w, member, tmp, f->path, (uint64_t)sb.st_size, 0644, mtime);
+out:
+	if (tmp >= 0)
+		close(tmp);
+	close(fd);
+done:
+	free(member);
+	return ret;
+}
+
+/* The manifest (bundle.h) of this run. */
+static void manifest(struct sbuf *m, const struct archive_cmd *cmd)
+{
+	const struct input_opts *in = &cmd->opts->in;
+	char cwd[PATH_MAX];
+	struct utsname u;
+	const char *home = getenv("HOME");
+	size_t i;
+
+	sbuf_addf(m, "%s\n", BUNDLE_MAGIC_LINE);
+	sbuf_addf(m, "input %s\n", cmd->input);
+	sbuf_addf(m, "cwd %s\n", getcwd(cwd, sizeof(cwd)) ? cwd : "/");
+	if (home)
+		sbuf_addf(m, "home %s\n", home);
+	if (!uname(&u)) {
+		sbuf_addf(m, "release %s\n", u.release);
+		sbuf_addf(m, "nodename %s\n", u.nodename);
+	}
+	for (i = 0; i < in->nr_lookup; i++)
+		sbuf_addf(m, "option %s %s\n", input_opts__name(in->lookup[i].id),
+			  in->lookup[i].arg);
+}
+
+/* The finished bundle in fd, from its start, into out; -1 after error(). */
+static int copy_out(int fd, FILE *out)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET))
+		return error("cannot read back the bundle: %s", strerror(errno));
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("cannot read back the bundle: %s", strerror(errno));
+		if (fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+			return -1;      /* the output's error, said when it is closed */
+	}
+	return 0;
+}
+
+/* Whether a manifest value would break its line. */
+static bool bad_value(const char *s)
+{
+	return s && strchr(s, '\n');
+}
+
+static int archive_finish(void *ctx, const struct session *s, FILE *out)
+{
+	struct archive_cmd *cmd = ctx;
+	struct read_list list = { 0 };
+	struct archive_stats st = { 0 };
+	struct tarzst_writer *w;
+	struct sbuf m = SBUF_INIT, aliases = SBUF_INIT;
+	const void *vdso;
+	uint64_t *addrs;
+	size_t i, nr_addrs, vdso_size;
+	int ret = 0, tmp = -1;
+
+	(void)s;
+	/* what the run read; from here on files are opened as they are */
+	vfs_record_each(list_add, &list);
+	addrs = vfs_record_jit_addrs(&nr_addrs);
+	find_aliases(&list);
+	manifest(&m, cmd);
+	if (bad_value(cmd->input) || bad_value(getenv("HOME")) || m.truncated) {
+		ret = error("cannot archive: a path with a newline in it");
+		goto out;
+	}
+	/* the output is a stream (outfile.h): the bundle is made beside it, then copied in */
+	if ((tmp = temp_fd()) < 0) {
+		ret = error("cannot make a temporary file: %s", strerror(errno));
+		goto out;
+	}
+	w = tarzst_writer__new(tmp, cmd->opts->in.output, cmd->level ? cmd->level : 3);
+	if (!w) {
+		ret = -1;
+		goto out;
+	}
+	ret = tarzst_writer__add_mem(w, BUNDLE_MANIFEST, m.buf, m.len, 0644, 0);
+	for (i = 0; !ret && i < list.nr; i++)
+		ret = add_file(w, addrs, nr_addrs, &list.v[i], &st);
+	for (i = 0; !ret && i < list.nr; i++)
+		if (list.v[i].alias) {
+			sbuf_add(&aliases, list.v[i].path, strlen(list.v[i].path) + 1);
+			sbuf_add(&aliases, list.v[i].alias, strlen(list.v[i].alias) + 1);
+		}
+	if (!ret && aliases.len)
+		ret = aliases.truncated ? error("cannot archive: too many aliases") :
+		      tarzst_writer__add_mem(w, BUNDLE_ALIASES, aliases.buf, aliases.len, 0644, 0);
+	vdso = vfs_record_vdso(&vdso_size);
+	if (!ret && vdso)
+		ret = tarzst_writer__add_mem(w, BUNDLE_VDSO, vdso, vdso_size, 0644, 0);
+	if (ret) {
+		tarzst_writer__abort(w);
+		goto out;
+	}
+	ret = tarzst_writer__finish(w);
+	if (!ret)
+		ret = copy_out(tmp, out);
+	if (!ret)
+		note("archived %zu files (%.1f MB) and %zu links; jitdump loads whose code is kept: "
+		     "%zu of %zu", st.files, (double)st.bytes_in / 1e6, st.links, st.loads_kept,
+		     st.loads);
+out:
+	if (tmp >= 0)
+		close(tmp);
+	vfs_record_stop();
+	sbuf_release(&m);
+	sbuf_release(&aliases);
+	free(addrs);
+	for (i = 0; i < list.nr; i++)
+		free(list.v[i].path);
+	free(list.v);
+	return ret;
+}
+
+static void archive_release(void *ctx)
+{
+	struct archive_cmd *cmd = ctx;
+
+	srcline_cache__delete(cmd->lines);
+	strpool__delete(cmd->pool);
+	vfs_reset();
+}
+
+static const struct command archive_command = {
+	.stacks = true,
+	.sample_anywhere = true,
+	.all_events = true,
+	.usage = archive_usage,
+	.options = archive_options,
+	.binary_output = "a bundle",
+	.parse = archive_opt,
+	.prepare = archive_prepare,
+	.start = archive_start,
+	.sample = archive_sample,
+	.finish = archive_finish,
+	.release = archive_release,
+};
+
+int cmd_archive(int argc, char **argv)
+{
+	struct archive_cmd cmd = { 0 };
+
+	return command__run(&archive_command, &cmd, argc, argv);
+}
