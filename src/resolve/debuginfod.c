@@ -52,18 +52,9 @@ struct debuginfod {
 #endif
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 bool debuginfod__wants(const char *path)
 {
 	const char *base = strrchr(path, '/');
-	size_t len = strlen(path);
 
 	/* "//anon", "[vdso]", "[kernel.kallsyms]_text", "anon_inode:..." */
 	if (path[0] != '/' || path[1] == '/')
@@ -73,9 +64,18 @@ bool debuginfod__wants(const char *path)
 		return false;
 	/* perf inject --jit's ELF files, one per JIT function: no server has them */
 	base = base ? base + 1 : path;
-	if (!strncmp(base, "jitted-", 7) && len > 3 && strstr(base, ".so"))
+	if (!strncmp(base, "jitted-", 7) && strstr(base, ".so"))
 		return false;
 	return true;
+}
+
+#ifdef HAVE_LIBDEBUGINFOD
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -97,7 +97,6 @@ static unsigned budget_seconds(void)
 	return (unsigned)v;
 }
 
-#ifdef HAVE_LIBDEBUGINFOD
 /* Load the library once (on the main thread, before any other starts); -1 after error(). */
 static int load_api(void)
 {
@@ -153,20 +152,13 @@ static int setup_on(struct debuginfod *d, const char *urls)
 }
 #endif
 
+#ifdef HAVE_LIBDEBUGINFOD
 int debuginfod__new(bool on, const char *urls, struct debuginfod **out)
 {
-	struct debuginfod *d;
 	const char *env = getenv("DEBUGINFOD_URLS");
+	struct debuginfod *d;
 
 	*out = NULL;
-#ifndef HAVE_LIBDEBUGINFOD
-	(void)env;
-	(void)urls;
-	if (on)
-		return error("--debuginfod: this jitsym was built without libdebuginfod "
-			     "(Debian package 'libdebuginfod-dev')");
-	return 0;
-#else
 	if (!on && (!env || !env[strspn(env, " ")]))
 		return 0;
 	d = xcalloc(1, sizeof(*d));
@@ -178,8 +170,19 @@ int debuginfod__new(bool on, const char *urls, struct debuginfod **out)
 	}
 	*out = d;
 	return 0;
-#endif
 }
+#else
+/* Without the library there is nothing to hint at either: --debuginfod could not follow. */
+int debuginfod__new(bool on, const char *urls, struct debuginfod **out)
+{
+	(void)urls;
+	*out = NULL;
+	if (on)
+		return error("--debuginfod: this jitsym was built without libdebuginfod "
+			     "(Debian package 'libdebuginfod-dev')");
+	return 0;
+}
+#endif
 
 static void result__release(struct debuginfod_result *r)
 {

@@ -32,20 +32,13 @@ static void test_debuginfod__wants(void)
 	T("not a relative name", !debuginfod__wants("anon_inode:[perf_event]"));
 }
 
-static void test_debuginfod__options(void)
-{
-	struct debuginfod *d = (struct debuginfod *)1;
-	static const uint8_t id[20] = { 0xcd, 0x9a };
-	char *got;
-
-	unsetenv("DEBUGINFOD_URLS");
-	msg_set_sink(sink);
-	nr_lines = 0;
-	T("off, no DEBUGINFOD_URLS: nothing to do", !debuginfod__new(false, NULL, &d) && !d);
 #ifdef HAVE_LIBDEBUGINFOD
-	T("--debuginfod without URLs: an error", debuginfod__new(true, NULL, &d) == -1 && !d);
-	T("  one line", nr_lines == 1 && strstr(last, "needs servers"));
-	T("--debuginfod= (blank): an error", debuginfod__new(true, " ", &d) == -1 && !d);
+/* The hint, off with DEBUGINFOD_URLS set: once a run, only for files that may be asked for. */
+static void test_debuginfod__hint(void)
+{
+	static const uint8_t id[20] = { 0xcd, 0x9a };
+	struct debuginfod *d = NULL;
+	char *got;
 
 	setenv("DEBUGINFOD_URLS", "http://127.0.0.1:9", 1);
 	nr_lines = 0;
@@ -61,7 +54,19 @@ static void test_debuginfod__options(void)
 	got = debuginfod__find_debuginfo(d, "/tmp/b.out", id, sizeof(id));
 	T("  once a run", !got && nr_lines == 1);
 	debuginfod__delete(d);
+}
 
+static void test_debuginfod__options(void)
+{
+	struct debuginfod *d = (struct debuginfod *)1;
+
+	unsetenv("DEBUGINFOD_URLS");
+	nr_lines = 0;
+	T("off, no DEBUGINFOD_URLS: nothing to do", !debuginfod__new(false, NULL, &d) && !d);
+	T("--debuginfod without URLs: an error", debuginfod__new(true, NULL, &d) == -1 && !d);
+	T("  one line", nr_lines == 1 && strstr(last, "needs servers"));
+	T("--debuginfod= (blank): an error", debuginfod__new(true, " ", &d) == -1 && !d);
+	test_debuginfod__hint();
 	T("--debuginfod alone takes DEBUGINFOD_URLS", !debuginfod__new(true, NULL, &d) && d &&
 	  debuginfod__on(d) && !strcmp(debuginfod__urls(d), "http://127.0.0.1:9"));
 	debuginfod__delete(d);
@@ -70,21 +75,28 @@ static void test_debuginfod__options(void)
 	  !strcmp(getenv("DEBUGINFOD_URLS"), "http://127.0.0.1:10"));
 	T("  DEBUGINFOD_TIMEOUT set when unset", getenv("DEBUGINFOD_TIMEOUT") != NULL);
 	debuginfod__delete(d);
+	unsetenv("DEBUGINFOD_URLS");
+}
 #else
+static void test_debuginfod__options(void)
+{
+	struct debuginfod *d = (struct debuginfod *)1;
+
 	nr_lines = 0;
 	T("built without: --debuginfod is an error",
 	  debuginfod__new(true, "http://127.0.0.1:9", &d) == -1 && !d);
 	T("  that says so", nr_lines == 1 && strstr(last, "built without libdebuginfod"));
 	setenv("DEBUGINFOD_URLS", "http://127.0.0.1:9", 1);
 	T("built without: no hint object", !debuginfod__new(false, NULL, &d) && !d);
-#endif
-	msg_set_sink(NULL);
 	unsetenv("DEBUGINFOD_URLS");
 }
+#endif
 
 int main(void)
 {
+	msg_set_sink(sink);
 	test_debuginfod__wants();
 	test_debuginfod__options();
+	msg_set_sink(NULL);
 	return test_done();
 }
