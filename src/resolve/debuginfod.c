@@ -46,7 +46,6 @@ struct debuginfod {
 	size_t nr_res, alloc_res;
 	bool sorted;
 	struct progress *progress;      /* of the request under way, or NULL */
-	char *progress_what;
 #ifdef HAVE_LIBDEBUGINFOD
 	debuginfod_client *client;      /* made at the first request */
 #endif
@@ -379,7 +378,7 @@ static void request(struct debuginfod *d, struct debuginfod_result *r, const uin
 		    size_t id_size)
 {
 	uint64_t start = now_ns();
-	char *file = NULL;
+	char *file = NULL, *what;
 	bool stop;
 	int fd;
 
@@ -393,13 +392,12 @@ static void request(struct debuginfod *d, struct debuginfod_result *r, const uin
 	api.set_progressfn(d->client, on_progress);
 	d->deadline_ns = start + (d->budget_ns - d->spent_ns);
 	d->cancelled = false;
-	d->progress_what = xasprintf("debuginfod: the debug file of '%s'", r->path);
-	d->progress = progress__new_bytes(d->progress_what);
+	what = xasprintf("debuginfod: the debug file of '%s'", r->path);
+	d->progress = progress__new_bytes(what);
+	free(what);
 	fd = api.find_debuginfo(d->client, id, (int)id_size, &file);
 	progress__delete(d->progress);
 	d->progress = NULL;
-	free(d->progress_what);
-	d->progress_what = NULL;
 	d->spent_ns += now_ns() - start;
 	if (fd >= 0) {
 		fetched(d, r, fd, file);
