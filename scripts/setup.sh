@@ -19,7 +19,7 @@ KSRC_PKG=linux-source-6.1
 PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
  flex bison xz-utils
  libtraceevent-dev libzstd-dev uthash-dev libelf-dev libdw-dev libiberty-dev
- libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev
+ libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev libdebuginfod-dev
  linux-perf elfutils binutils perl python3 golang-go
  libclang-rt-14-dev"
 
@@ -27,8 +27,9 @@ PACKAGES="build-essential autoconf automake libtool pkg-config make gcc clang
 # graph and tiers browser tests, libxml2-utils (xmllint) for the SVG golden checks,
 # erlang-base (erl, erlc: ~10 MB) for the Erlang JIT live test, man-db (man -l)
 # for the man page test, php8.2-cli and php8.2-opcache (its JIT: tracing,
-# with a perf map) for the PHP tiers live test (t-tiers-php.sh).
-OPTIONAL_PACKAGES="chromium libxml2-utils erlang-base man-db php8.2-cli php8.2-opcache"
+# with a perf map) for the PHP tiers live test (t-tiers-php.sh), debuginfod
+# (the server) for the --debuginfod live test (t-debuginfod.sh).
+OPTIONAL_PACKAGES="chromium libxml2-utils erlang-base man-db php8.2-cli php8.2-opcache debuginfod"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

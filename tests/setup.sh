@@ -7,6 +7,10 @@ export LC_ALL TZ
 # ~/.cache or reads what an earlier run left there; t-dwarf-cache turns it on.
 JITSYM_CACHE_DIR=
 export JITSYM_CACHE_DIR
+# No test is told of debuginfod servers (Debian's login shells set
+# DEBUGINFOD_URLS, and jitsym then says once that it did not use them):
+# tests/live/t-debuginfod.sh starts its own and names it.
+unset DEBUGINFOD_URLS
 : "${abs_top_builddir:=$(pwd)}"
 : "${abs_top_srcdir:=$(cd "${srcdir:-.}" && pwd)}"
 JITSYM=${JITSYM:-$abs_top_builddir/jitsym}

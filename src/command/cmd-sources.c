@@ -7,6 +7,7 @@
 #include "common/vfs.h"
 #include "command/cmds.h"
 #include "command/command.h"
+#include "resolve/debuginfod.h"
 #include "resolve/dwarf-cache.h"
 #include "timeline/jit-loader.h"
 #include "timeline/jitmap.h"
@@ -32,7 +33,9 @@ static const char *const sources_usage[] = {
 	"for samples whose user call chain the kernel deferred, how many were",
 	"joined to it and how many never got it. With --vmlinux, whether that",
 	"image named the kernel's frames, and why not. When the DWARF cache was",
-	"read or written (JITSYM_CACHE_DIR), what it gave and took.",
+	"read or written (JITSYM_CACHE_DIR), what it gave and took. With",
+	"--debuginfod, each build id asked for: fetched (from where, to where,",
+	"its size), not found, or failed and why.",
 	NULL,
 };
 
@@ -73,6 +76,7 @@ struct proc_stats {
 struct sources_cmd {
 	struct proc_stats *procs;
 	const struct jitmap *jm;
+	struct debuginfod *debuginfod;      /* the run's, or NULL */
 };
 
 static int kind_index(enum frame_kind k)
@@ -458,6 +462,47 @@ static void print_dwarf_cache(FILE *out)
 	fputc('\n', out);
 }
 
+/* One build id asked of debuginfod: what became of it. */
+static void print_debuginfod_result(FILE *out, const struct debuginfod_result *r)
+{
+	static const char *const state[] = {
+		[DEBUGINFOD_FETCHED] = "fetched", [DEBUGINFOD_NOT_FOUND] = "not found",
+		[DEBUGINFOD_FAILED] = "failed",
+	};
+
+	fprintf(out, "  %-9s %s '%s'", state[r->state], r->hex, r->path);
+	if (r->state == DEBUGINFOD_FETCHED) {
+		fprintf(out, ": %s%s, %" PRIu64 " bytes, in %s", r->url ? "from " : "from the "
+			"client's cache", r->url ? r->url : "", r->size, r->file);
+		if (r->reason)
+			fprintf(out, "; not used: %s", r->reason);
+	} else if (r->state == DEBUGINFOD_FAILED) {
+		fprintf(out, ": %s", r->reason);
+	}
+	fputc('\n', out);
+}
+
+/*
+ * With --debuginfod: the servers, the counts, then each build id asked
+ * for, by path (debuginfod.h), whatever the order they were asked in.
+ */
+static void print_debuginfod(FILE *out, struct debuginfod *d)
+{
+	const struct debuginfod_result *res;
+	size_t nr, i, n[3] = { 0, 0, 0 };
+
+	if (!debuginfod__on(d))
+		return;
+	res = debuginfod__results(d, &nr);
+	for (i = 0; i < nr; i++)
+		n[res[i].state]++;
+	fprintf(out, "debuginfod '%s': %zu debug file%s asked for: %zu fetched, %zu not found, "
+		"%zu failed\n", debuginfod__urls(d), nr, nr == 1 ? "" : "s",
+		n[DEBUGINFOD_FETCHED], n[DEBUGINFOD_NOT_FOUND], n[DEBUGINFOD_FAILED]);
+	for (i = 0; i < nr; i++)
+		print_debuginfod_result(out, &res[i]);
+}
+
 static int sources_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct sources_cmd *cmd = ctx;
@@ -477,6 +522,7 @@ static int sources_finish(void *ctx, const struct session *s, FILE *out)
 	if (session__vmlinux_status(s))
 		fprintf(out, "kernel: %s\n", session__vmlinux_status(s));
 	print_dwarf_cache(out);
+	print_debuginfod(out, cmd->debuginfod);
 	free(list);
 	return ferror(out) ? -1 : 0;
 }
@@ -496,9 +542,11 @@ static void sources_release(void *ctx)
 
 static void sources_prepare(void *ctx, struct command_opts *o)
 {
-	(void)ctx;
+	struct sources_cmd *cmd = ctx;
+
 	/* what each side file dropped: bad file names in line tables too */
 	o->in.session.jit_file_stats = true;
+	cmd->debuginfod = o->in.session.resolve.debuginfod;
 }
 
 static int sources_start(void *ctx, const struct session *s, FILE *out)

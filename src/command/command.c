@@ -685,6 +685,8 @@ int command__run(const struct command *c, void *ctx, int argc, char **argv)
 	run.opts.stack.weight_period = c->weight_period;
 	outfile__catch_signals();
 	ret = parse_argv(&run, argc, argv);
+	if (!ret && input_opts__finish(&run.opts.in))
+		ret = -1;
 	if (ret) {
 		if (ret > 0)
 			print_usage(c);

@@ -1,6 +1,7 @@
 #include "common/common.h"
 #include "command/input-opts.h"
 #include "common/outfile.h"
+#include "resolve/debuginfod.h"
 #include "session/filter.h"
 #include "timeline/jitmap.h"
 #include "common/pipeline.h"
@@ -23,6 +24,12 @@ const struct cmd_option input_options[] = {
 		  "DWARF (modules: kallsyms)" },
 	{ .name = "buildid-dir", .id = OPT_BUILDID_DIR, .arg = " DIR",
 	  .help = "perf build-id cache (default: ~/.debug)" },
+	{ .name = "debuginfod", .id = OPT_DEBUGINFOD, .arg = "[=URLS]",
+	  .help = "fetch the debug files of native code without\n"
+		  "symbols here, by recorded build id, from debuginfod\n"
+		  "servers (URLS apart by blanks; default:\n"
+		  "$DEBUGINFOD_URLS); DEBUGINFOD_MAXTIME (default 30)\n"
+		  "seconds a run at most" },
 	{ .name = "no-demangle", .id = OPT_NO_DEMANGLE,
 	  .help = "keep C++ and Rust names mangled" },
 	{ .name = "no-inline", .id = OPT_NO_INLINE,
@@ -88,6 +95,14 @@ void input_opts__release(struct input_opts *o)
 	free(o->session.perfmap_dirs);
 	free(o->session.given);
 	free(o->lookup);
+	debuginfod__delete(o->session.resolve.debuginfod);
+	o->session.resolve.debuginfod = NULL;
+}
+
+int input_opts__finish(struct input_opts *o)
+{
+	return debuginfod__new(o->debuginfod, o->debuginfod_urls,
+			       &o->session.resolve.debuginfod);
 }
 
 const char *input_opts__name(int id)
@@ -184,6 +199,10 @@ int input_opts__parse(struct input_opts *o, int c, const char *arg)
 	case OPT_VMLINUX:     o->session.resolve.vmlinux = arg; return 1;
 	case OPT_BUILDID_DIR: o->session.resolve.buildid_dir = arg; return 1;
 	case OPT_NO_DEMANGLE: o->session.resolve.demangle = false; return 1;
+	case OPT_DEBUGINFOD:
+		o->debuginfod = true;
+		o->debuginfod_urls = arg;
+		return 1;
 	case OPT_NO_INLINE: o->session.no_inline = true; return 1;
 	case OPT_PID:         return parse_id_list(arg, &f->pids, &f->nr_pids) ? -1 : 1;
 	case OPT_TID:         return parse_id_list(arg, &f->tids, &f->nr_tids) ? -1 : 1;

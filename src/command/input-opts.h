@@ -16,7 +16,7 @@ enum {
 	OPT_SYMFS = 1000, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_NO_INLINE, OPT_BUILDID_DIR,
 	OPT_PID, OPT_TID, OPT_COMM, OPT_EVENT, OPT_JIT_DIR, OPT_PERFMAP_DIR,
 	OPT_JITDUMP, OPT_PERFMAP, OPT_THREADS, OPT_TIME, OPT_CPU,
-	OPT_VMLINUX, OPT_INPUT_LAST,
+	OPT_VMLINUX, OPT_DEBUGINFOD, OPT_INPUT_LAST,
 };
 
 /*
@@ -40,6 +40,8 @@ struct input_opts {
 	const char *output;          /* -o FILE; NULL: stdout */
 	/* with more than one thread, write the output from one of its own (async-out.h) */
 	bool output_thread;
+	bool debuginfod;             /* --debuginfod */
+	const char *debuginfod_urls; /* --debuginfod=URLS; NULL: $DEBUGINFOD_URLS */
 	struct session_opts session;
 	/*
 	 * The options that say where files are looked for (--symfs,
@@ -62,6 +64,12 @@ void input_opts__release(struct input_opts *o);
  * 0 not an input option, -1 bad argument (error printed).
  */
 int input_opts__parse(struct input_opts *o, int c, const char *arg);
+/*
+ * After the last option, before any thread starts: what the options say
+ * together (debuginfod's client, into session.resolve.debuginfod,
+ * debuginfod.h). 0, or -1 after error() (a usage error).
+ */
+int input_opts__finish(struct input_opts *o);
 /*
  * Open -o FILE for writing (stdout without -o) as outfile.h writes it:
  * a regular FILE through a temporary file beside it, renamed into place

@@ -4,7 +4,9 @@
 void cmd_option__to_getopt(const struct cmd_option *o, struct option *lo)
 {
 	lo->name = o->name;
-	lo->has_arg = o->arg ? required_argument : no_argument;
+	/* "[=URLS]": a value only as --name=VALUE */
+	lo->has_arg = !o->arg ? no_argument :
+		      !strncmp(o->arg, "[=", 2) ? optional_argument : required_argument;
 	lo->flag = NULL;
 	lo->val = cmd_option__val(o);
 }

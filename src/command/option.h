@@ -18,7 +18,10 @@
 struct cmd_option {
 	const char *name;   /* the long name, without "--"; NULL in a CMD_OPTION_SHARED row */
 	char short_name;    /* -X too (then getopt gives X, not id), or 0 */
-	/* the argument as --help shows it, with what goes before it: " FILE", "=period"; NULL: none */
+	/*
+	 * the argument as --help shows it, with what goes before it: " FILE",
+	 * "=period"; "[=URLS]" for one that may be left out; NULL: none
+	 */
 	const char *arg;
 	/* what it does: --help's lines apart by '\n'; a leading '\n': below the name */
 	const char *help;

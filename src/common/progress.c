@@ -18,6 +18,7 @@ struct progress {
 	uint64_t start_ns, next_ns;
 	unsigned int calls;
 	size_t width;           /* the terminal's columns: a longer line would wrap */
+	bool bytes_only;        /* a download: no samples */
 };
 
 /* The report on screen, if any: msg.c erases it before printing, a signal handler too. */
@@ -123,11 +124,13 @@ static void draw(struct progress *p, uint64_t now)
 		add_size(&sb, p->total);
 		sbuf_addf(&sb, " (%" PRIu64 "%%)", pct);
 	}
-	sbuf_addstr(&sb, ", ");
-	add_count(&sb, (double)p->items);
-	sbuf_addstr(&sb, " samples, ");
-	add_count(&sb, secs > 0 ? (double)p->items / secs : 0);
-	sbuf_addstr(&sb, " samples/s");
+	if (!p->bytes_only) {
+		sbuf_addstr(&sb, ", ");
+		add_count(&sb, (double)p->items);
+		sbuf_addstr(&sb, " samples, ");
+		add_count(&sb, secs > 0 ? (double)p->items / secs : 0);
+		sbuf_addstr(&sb, " samples/s");
+	}
 	/* one line, or "\r" would not return to its start */
 	if (sb.len > p->width - 1)
 		sb.len = p->width - 1;
@@ -148,6 +151,30 @@ void progress__update(struct progress *p, uint64_t done, uint64_t items)
 	p->items = items;
 	if (++p->calls % PROGRESS_CHECK_EVERY)
 		return;
+	now = now_ns();
+	if (now < p->next_ns)
+		return;
+	p->next_ns = now + PROGRESS_REFRESH_NS;
+	draw(p, now);
+}
+
+struct progress *progress__new_bytes(const char *what)
+{
+	struct progress *p = progress__new(what, 0);
+
+	if (p)
+		p->bytes_only = true;
+	return p;
+}
+
+void progress__update_bytes(struct progress *p, uint64_t done, uint64_t total)
+{
+	uint64_t now;
+
+	if (!p)
+		return;
+	p->done = done;
+	p->total = total;
 	now = now_ns();
 	if (now < p->next_ns)
 		return;

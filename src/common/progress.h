@@ -29,6 +29,13 @@ struct progress;
 struct progress *progress__new(const char *what, uint64_t total);
 /* done bytes of total, and items (samples) so far; cheap enough for every record. */
 void progress__update(struct progress *p, uint64_t done, uint64_t items);
+/*
+ * A report of bytes alone, for a download: "jitsym: WHAT: 1.2 MiB of
+ * 3.4 MiB (35%)"; shown as progress__new()'s (NULL when not).
+ */
+struct progress *progress__new_bytes(const char *what);
+/* done bytes of total (0: unknown); reads the clock each call: for a caller called seldom. */
+void progress__update_bytes(struct progress *p, uint64_t done, uint64_t total);
 /* Erase the line and free p. Accepts NULL. */
 void progress__delete(struct progress *p);
 

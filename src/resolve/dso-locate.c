@@ -7,6 +7,7 @@
 #include "common/common.h"
 #include "common/vfs.h"
 #include "resolve/dso-locate.h"
+#include "resolve/debuginfod.h"
 #include "resolve/elf-image.h"
 #include "common/sbuf.h"
 
@@ -25,6 +26,7 @@ struct dso_locator {
 	char *buildid_dir;
 	bool buildid_in_symfs;          /* buildid_dir is symfs/.debug: confine it too */
 	const struct dso_recording *rec;        /* NULL: not set */
+	struct debuginfod *debuginfod;          /* NULL: none; borrowed */
 };
 
 /* A vdso image larger than this is not believed (they are a few pages). */
@@ -539,6 +541,49 @@ static bool dso_locator__debug_candidate(struct dso_locator *c, size_t k, const 
 	return true;
 }
 
+void dso_locator__set_debuginfod(struct dso_locator *c, struct debuginfod *d)
+{
+	c->debuginfod = d;
+}
+
+/*
+ * The last resort for a binary without .symtab whose build id the
+ * recording gives (a server is asked by build id, and the recording's
+ * says which build ran): its debug file from debuginfod, checked as a
+ * local one is. A binary that has its own .symtab needs none.
+ */
+static struct elf_image *want__debuginfod(struct want *w, const char *path,
+					  struct elf_image *binary,
+					  const uint8_t *build_id, size_t build_id_size)
+{
+	struct debuginfod *d = w->loc->debuginfod;
+	struct elf_image *dbg;
+	const uint8_t *id;
+	size_t id_size;
+	char *file;
+
+	if (!d || !build_id_size || elf_image__has_symtab(binary))
+		return NULL;
+	file = debuginfod__find_debuginfo(d, path, build_id, build_id_size);
+	if (!file)
+		return NULL;
+	dbg = elf_image__open(file);
+	free(file);
+	id = dbg ? elf_image__build_id(dbg, &id_size) : NULL;
+	if (!dbg) {
+		debuginfod__unusable(d, build_id, build_id_size, "not an ELF file");
+	} else if (!build_id__equal(build_id, build_id_size, id, id ? id_size : 0) ||
+		   (w->id_size && !build_id__equal(w->id, w->id_size, id, id_size))) {
+		debuginfod__unusable(d, build_id, build_id_size, "another build id");
+	} else if (!elf_image__has_symtab(dbg)) {
+		debuginfod__unusable(d, build_id, build_id_size, "no .symtab");
+	} else {
+		return dbg;
+	}
+	elf_image__delete(dbg);
+	return NULL;
+}
+
 struct elf_image *dso_locator__find_debug(struct dso_locator *c, const char *path,
 					  struct elf_image *binary,
 					  const uint8_t *build_id, size_t build_id_size)
@@ -561,6 +606,8 @@ struct elf_image *dso_locator__find_debug(struct dso_locator *c, const char *pat
 	     k++)
 		if (cand.len)
 			dbg = want__try_debug(&w, cand.buf);
+	if (!dbg)
+		dbg = want__debuginfod(&w, base_path, binary, build_id, build_id_size);
 	free(base_path);
 	sbuf_release(&cand);
 	sbuf_release(&hex);

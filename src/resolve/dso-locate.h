@@ -2,7 +2,8 @@
  * Finding the files of a DSO named by a recording, as perf does: the
  * binary at its recorded path or in the perf build-id cache, and, for a
  * binary without .symtab, the file with its symbols (.gnu_debuglink,
- * the build-id cache, /usr/lib/debug by path or build id). Its twin for
+ * the build-id cache, /usr/lib/debug by path or build id, and last, with
+ * --debuginfod, a debuginfod server by the recorded build id). Its twin for
  * JIT side files is timeline/jit-locate.h (a locator made once per run,
  * asked per file), which the resolver stage does not include.
  *
@@ -24,6 +25,7 @@
 
 struct dso_locator;
 struct elf_image;
+struct debuginfod;
 
 /*
  * A locator for symfs (NULL or "": none) and buildid_dir (NULL or "":
@@ -77,10 +79,18 @@ struct elf_image *dso_locator__find_binary(struct dso_locator *c, const char *pa
 					   const uint8_t *build_id, size_t build_id_size);
 
 /*
+ * Where find_debug's last resort fetches debug files from (debuginfod.h;
+ * NULL: nowhere), borrowed: it must outlive the locator.
+ */
+void dso_locator__set_debuginfod(struct dso_locator *c, struct debuginfod *d);
+
+/*
  * The first debug file for the binary of recorded path that has a
  * .symtab and the binary's build id (or build_id, when the binary has
- * none; any file when neither is known), in perf's order. The caller owns
- * the image.
+ * none; any file when neither is known), in perf's order; then, when
+ * none was found, the binary has no .symtab and build_id (the
+ * recording's) is given, the one debuginfod fetches (debuginfod.h), if
+ * set. The caller owns the image.
  */
 struct elf_image *dso_locator__find_debug(struct dso_locator *c, const char *path,
 					  struct elf_image *binary,

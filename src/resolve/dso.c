@@ -131,6 +131,7 @@ struct dso_cache *dso_cache__new(const struct dso_opts *opts, struct strpool *po
 	c->pool = pool;
 	c->locator = dso_locator__new(opts->symfs, opts->buildid_dir);
 	dso_locator__set_recording(c->locator, opts->rec);
+	dso_locator__set_debuginfod(c->locator, opts->debuginfod);
 	c->demangle = opts->demangle;
 	c->demangle_flags = opts->demangle_params ? DEMANGLE_PARAMS : 0;
 	return c;

@@ -13,7 +13,8 @@
  *
  * Which symbols. Like perf 6.1: .symtab of the binary or, when it has
  * none, of a separate file (.gnu_debuglink, the perf build-id cache's copy
- * or debug file, /usr/lib/debug by path or build id), merged with the
+ * or debug file, /usr/lib/debug by path or build id, then with
+ * opts.debuginfod a debuginfod server's by the recorded build id), merged with the
  * binary's .dynsym when the symtab is the binary's own, else .dynsym alone;
  * functions, objects and text/data labels; zero-sized symbols extend to
  * the next symbol; of aliases at one address one is kept (non-zero size,
@@ -47,6 +48,7 @@
 
 struct elf_image;
 struct dso_recording;
+struct debuginfod;
 struct strpool;
 struct dso_cache;
 struct dso;
@@ -62,6 +64,8 @@ struct dso_opts {
 	bool demangle_params;      /* "f(int)" rather than "f", as perf -v */
 	/* the recording, borrowed, for [vdso] (dso-locate.h); NULL: the host's vdso is never used */
 	const struct dso_recording *rec;
+	/* debug files fetched when none is here (debuginfod.h), borrowed; NULL: none */
+	struct debuginfod *debuginfod;
 };
 
 /* struct symbol: see symtab.h. */

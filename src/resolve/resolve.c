@@ -245,6 +245,7 @@ struct resolver *resolver__new(const struct resolve_opts *opts, struct machine *
 		.buildid_dir = opts->buildid_dir,
 		.demangle = opts->demangle,
 		.rec = &r->rec,
+		.debuginfod = opts->debuginfod,
 	};
 
 	r->machine = m;

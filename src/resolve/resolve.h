@@ -37,6 +37,7 @@ struct pd_info;
 struct dso;
 struct ksym;
 struct map;
+struct debuginfod;
 
 struct resolve_opts {
 	const char *symfs;
@@ -44,6 +45,8 @@ struct resolve_opts {
 	const char *vmlinux;        /* --vmlinux FILE (vmlinux.h), or NULL */
 	const char *buildid_dir;    /* NULL: $HOME/.debug */
 	bool demangle;
+	/* debug files from debuginfod servers (debuginfod.h), the run's; NULL: none */
+	struct debuginfod *debuginfod;
 };
 
 struct resolver;

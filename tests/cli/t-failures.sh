@@ -11,6 +11,7 @@
 #   unknown option                            1
 #   option missing its value                  1
 #   --threads not a number from 1 to 1024     1
+#   --debuginfod with no server named         1 (or built without libdebuginfod)
 #   script -F naming a field the samples lack 1 (after reading the header)
 #   output that fails while written (/dev/full) 3
 # and a valid run writes its -o FILE, and with -o - stdout.
@@ -69,6 +70,9 @@ for threads in 1 2; do
 		$common -o "$tmp/out.5" "$tmp/valid.data" --event
 	check "--threads 0" 1 "--threads takes a number from 1 to 1024, not '0'" "$tmp/out.7" \
 		$common --threads 0 -o "$tmp/out.7" "$tmp/valid.data"
+	# DEBUGINFOD_URLS is unset (tests/setup.sh); the line says what is missing
+	check "--debuginfod without servers" 1 "--debuginfod" "$tmp/out.8" \
+		$common --debuginfod -o "$tmp/out.8" "$tmp/valid.data"
 
 	# a usage error found only once the header is read: the output was opened, and removed
 	rm -f "$tmp/out.6"
