@@ -67,6 +67,8 @@ static int parse_manifest(struct bundle *b, const char *path, size_t len)
 {
 	char *line = b->manifest, *end = b->manifest + len;
 	struct vfs_host host = { 0 };
+	const char *fetched_hex[BUNDLE_MAX_OPTIONS], *fetched_path[BUNDLE_MAX_OPTIONS];
+	size_t nr_fetched = 0, i;
 	bool first = true;
 
 	while (line < end) {
@@ -93,7 +95,18 @@ static int parse_manifest(struct bundle *b, const char *path, size_t len)
 				host.release = xstrdup(val);
 			else if (!strcmp(line, "nodename"))
 				host.nodename = xstrdup(val);
-			else if (!strcmp(line, "option")) {
+			else if (!strcmp(line, "fetched")) {
+				char *file = strchr(val, ' ');
+
+				if (!file)
+					return error("'%s': bad fetched line in %s", path, BUNDLE_MANIFEST);
+				*file++ = '\0';
+				fetched_hex[nr_fetched] = val;
+				fetched_path[nr_fetched++] = file;
+				if (nr_fetched == BUNDLE_MAX_OPTIONS)
+					return error("'%s': too many fetched lines in %s", path,
+						     BUNDLE_MANIFEST);
+			} else if (!strcmp(line, "option")) {
 				char *arg = strchr(val, ' ');
 
 				if (!arg || b->nr_opts == BUNDLE_MAX_OPTIONS)
@@ -114,6 +127,8 @@ static int parse_manifest(struct bundle *b, const char *path, size_t len)
 		return error("'%s': %s lacks the input or cwd line", path, BUNDLE_MANIFEST);
 	}
 	vfs_bundle_start(&host);
+	for (i = 0; i < nr_fetched; i++)
+		vfs_bundle_add_fetched(fetched_hex[i], fetched_path[i]);
 	return 0;
 }
 

@@ -10,7 +10,9 @@
  *                       input (the recording's path where it was archived),
  *                       cwd, home, release, nodename (of that run and host),
  *                       "option NAME VALUE" for each lookup option it ran
- *                       with (--symfs, --jit-dir, ...), in order
+ *                       with (--symfs, --jit-dir, ...), in order, and
+ *                       "fetched BUILDID PATH" for each debug file it got
+ *                       from debuginfod (a bundle is read without a server)
  *   root/PATH           each file the archiving run read, under the path it
  *                       read it by (symlinks it followed inside a symfs as
  *                       symlinks): perf.data and perf maps unchanged,

@@ -344,6 +344,11 @@ done:
 	return ret;
 }
 
+static void manifest_fetched(const char *hex, const char *path, void *arg)
+{
+	sbuf_addf(arg, "fetched %s %s\n", hex, path);
+}
+
 /* The manifest (bundle.h) of this run. */
 static void manifest(struct sbuf *m, const struct archive_cmd *cmd)
 {
@@ -365,6 +370,7 @@ static void manifest(struct sbuf *m, const struct archive_cmd *cmd)
 	for (i = 0; i < in->nr_lookup; i++)
 		sbuf_addf(m, "option %s %s\n", input_opts__name(in->lookup[i].id),
 			  in->lookup[i].arg);
+	vfs_record_each_fetched(manifest_fetched, m);
 }
 
 /* The finished bundle in fd, from its start, into out; -1 after error(). */

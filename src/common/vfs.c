@@ -36,8 +36,15 @@ struct member {
 	char *link;          /* a symlink's target, an alias's file */
 };
 
+/* A debug file debuginfod fetched: by the archiving run, and in its bundle. */
+struct fetched {
+	char *hex, *path;
+};
+
 static struct {
 	enum vfs_mode mode;
+	struct fetched *fetched;
+	size_t nr_fetched, alloc_fetched;
 	char *cwd;                  /* record: this run's */
 	/* record */
 	pthread_mutex_t lock;
@@ -255,6 +262,47 @@ uint64_t *vfs_record_jit_addrs(size_t *nr)
 	*nr = vfs.nr_addrs;
 	pthread_mutex_unlock(&vfs.lock);
 	return a;
+}
+
+static void add_fetched(const char *hex, const char *path)
+{
+	ALLOC_GROW(vfs.fetched, vfs.nr_fetched + 1, vfs.alloc_fetched);
+	vfs.fetched[vfs.nr_fetched].hex = xstrdup(hex);
+	vfs.fetched[vfs.nr_fetched++].path = xstrdup(path);
+}
+
+void vfs_record_fetched(const char *hex, const char *path)
+{
+	if (vfs.mode != VFS_RECORD)
+		return;
+	pthread_mutex_lock(&vfs.lock);
+	add_fetched(hex, path);
+	pthread_mutex_unlock(&vfs.lock);
+}
+
+void vfs_record_each_fetched(void (*fn)(const char *hex, const char *path, void *arg), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < vfs.nr_fetched; i++)
+		fn(vfs.fetched[i].hex, vfs.fetched[i].path, arg);
+}
+
+void vfs_bundle_add_fetched(const char *hex, const char *path)
+{
+	add_fetched(hex, path);
+}
+
+const char *vfs_fetched(const char *hex)
+{
+	size_t i;
+
+	if (vfs.mode != VFS_BUNDLE)
+		return NULL;
+	for (i = 0; i < vfs.nr_fetched; i++)
+		if (!strcmp(vfs.fetched[i].hex, hex))
+			return vfs.fetched[i].path;
+	return NULL;
 }
 
 const void *vfs_record_vdso(size_t *size)
@@ -591,6 +639,13 @@ void vfs_reset(void)
 		free(l->path);
 		free(l);
 	}
+	for (i = 0; i < vfs.nr_fetched; i++) {
+		free(vfs.fetched[i].hex);
+		free(vfs.fetched[i].path);
+	}
+	free(vfs.fetched);
+	vfs.fetched = NULL;
+	vfs.nr_fetched = vfs.alloc_fetched = 0;
 	free(vfs.addrs);
 	vfs.addrs = NULL;
 	vfs.nr_addrs = vfs.alloc_addrs = vfs.sorted_addrs = 0;

@@ -96,6 +96,10 @@ void vfs_record_range(const char *path, uint64_t off, uint64_t len);
  * NULL when none. Valid until vfs_record_stop().
  */
 const uint64_t *vfs_record_ranges(const char *path, size_t *nr);
+/* A debug file fetched by build id (hex) from debuginfod into path. */
+void vfs_record_fetched(const char *hex, const char *path);
+/* Each of them, in the order fetched. */
+void vfs_record_each_fetched(void (*fn)(const char *hex, const char *path, void *arg), void *arg);
 /* The JIT addresses looked up, sorted, each once; the caller frees. */
 uint64_t *vfs_record_jit_addrs(size_t *nr);
 /* Whether the running vdso was asked for, and its image then. */
@@ -124,6 +128,10 @@ void vfs_bundle_add_alias(const char *path, const char *target);
 void vfs_bundle_seal(void);
 /* The recording host's vdso image (taken over; NULL: it used none). */
 void vfs_bundle_vdso(void *image, size_t size);
+/* The archiving run fetched build id hex's debug file into path (copied). */
+void vfs_bundle_add_fetched(const char *hex, const char *path);
+/* In a bundle, where the archiving run fetched build id hex's debug file; else NULL. */
+const char *vfs_fetched(const char *hex);
 /* Leave any mode for host, closing the bundle's files. */
 void vfs_reset(void);
 

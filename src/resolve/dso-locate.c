@@ -557,14 +557,24 @@ static struct elf_image *want__debuginfod(struct want *w, const char *path,
 					  const uint8_t *build_id, size_t build_id_size)
 {
 	struct debuginfod *d = w->loc->debuginfod;
+	struct sbuf hex = SBUF_INIT;
 	struct elf_image *dbg;
 	const uint8_t *id;
 	size_t id_size;
 	char *file;
 
-	if (!d || !build_id_size || elf_image__has_symtab(binary))
+	if (!build_id_size || elf_image__has_symtab(binary))
 		return NULL;
-	file = debuginfod__find_debuginfo(d, path, build_id, build_id_size);
+	build_id__addhex(&hex, build_id, build_id_size);
+	if (vfs_mode() == VFS_BUNDLE) {
+		/* no server: what the archiving run fetched, as it was then */
+		file = vfs_fetched(hex.buf) ? xstrdup(vfs_fetched(hex.buf)) : NULL;
+	} else {
+		file = d ? debuginfod__find_debuginfo(d, path, build_id, build_id_size) : NULL;
+		if (file)
+			vfs_record_fetched(hex.buf, file);
+	}
+	sbuf_release(&hex);
 	if (!file)
 		return NULL;
 	dbg = elf_image__open(file);

@@ -187,6 +187,10 @@ else
 	live_fail "sources does not say the debug file of '$prog' was fetched"
 fi
 
+# a bundle of the run that fetched: read with no server and an empty cache
+DEBUGINFOD_CACHE_PATH=$t/cache1b js archive --debuginfod="$url" -o "$t/rec.jsar" 2>"$t/archive.stderr" ||
+	live_fail "archive --debuginfod failed: $(cat "$t/archive.stderr")"
+
 # the server stopped: one connection refused, then no more requests
 kill "$srv_pid"
 wait "$srv_pid" 2>/dev/null || :
@@ -219,6 +223,16 @@ if grep -q "^  failed    $hex '$prog': connection refused\$" "$t/down-sources.tx
 else
 	live_show "$t/down-sources.txt" 30 >&2
 	live_fail "server stopped: sources does not say the request failed, connection refused"
+fi
+
+DEBUGINFOD_CACHE_PATH=$t/cache-bundle
+if "$JITSYM" fold "$t/rec.jsar" >"$t/bundle.folded" 2>"$t/bundle.stderr" &&
+   cmp -s "$t/ref.folded" "$t/bundle.folded" && [ ! -e "$t/cache-bundle/$hex" ]; then
+	live_say "the bundle of a run that fetched, read without the server: the same fold"
+else
+	diff "$t/ref.folded" "$t/bundle.folded" | sed -n '1,10s/^/    /p' >&2
+	live_show "$t/bundle.stderr" >&2
+	live_fail "the bundle of a run that fetched does not fold as that run did"
 fi
 
 # a server that takes connections and never answers: the time limit ends it
