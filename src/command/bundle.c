@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,17 +63,18 @@ static int temp_file(void)
 	return fd;
 }
 
-/* Split the manifest into its fields; -1 after error(). */
+/* Split the manifest into its fields (pointers into b->manifest); -1 after error(). */
 static int parse_manifest(struct bundle *b, const char *path, size_t len)
 {
 	char *line = b->manifest, *end = b->manifest + len;
-	struct vfs_host host = { 0 };
+	const char *cwd = NULL, *home = NULL, *release = NULL, *nodename = NULL;
 	const char *fetched_hex[BUNDLE_MAX_OPTIONS], *fetched_path[BUNDLE_MAX_OPTIONS];
+	struct vfs_host host = { 0 };
 	size_t nr_fetched = 0, i;
 	bool first = true;
 
 	while (line < end) {
-		char *nl = memchr(line, '\n', (size_t)(end - line)), *val;
+		char *nl = memchr(line, '\n', (size_t)(end - line)), *val, *more;
 
 		if (nl)
 			*nl = '\0';
@@ -85,47 +87,42 @@ static int parse_manifest(struct bundle *b, const char *path, size_t len)
 			first = false;
 		} else if ((val = strchr(line, ' '))) {
 			*val++ = '\0';
-			if (!strcmp(line, "input"))
+			more = strchr(val, ' ');
+			if (!strcmp(line, "input")) {
 				b->input = val;
-			else if (!strcmp(line, "cwd"))
-				host.cwd = xstrdup(val);
-			else if (!strcmp(line, "home"))
-				host.home = xstrdup(val);
-			else if (!strcmp(line, "release"))
-				host.release = xstrdup(val);
-			else if (!strcmp(line, "nodename"))
-				host.nodename = xstrdup(val);
-			else if (!strcmp(line, "fetched")) {
-				char *file = strchr(val, ' ');
+			} else if (!strcmp(line, "cwd")) {
+				cwd = val;
+			} else if (!strcmp(line, "home")) {
+				home = val;
+			} else if (!strcmp(line, "release")) {
+				release = val;
+			} else if (!strcmp(line, "nodename")) {
+				nodename = val;
+			} else if (!strcmp(line, "fetched") || !strcmp(line, "option")) {
+				bool fetched = line[0] == 'f';
 
-				if (!file)
-					return error("'%s': bad fetched line in %s", path, BUNDLE_MANIFEST);
-				*file++ = '\0';
-				fetched_hex[nr_fetched] = val;
-				fetched_path[nr_fetched++] = file;
-				if (nr_fetched == BUNDLE_MAX_OPTIONS)
-					return error("'%s': too many fetched lines in %s", path,
+				if (!more || (fetched ? nr_fetched : b->nr_opts) == BUNDLE_MAX_OPTIONS)
+					return error("'%s': bad or too many '%s' lines in %s", path, line,
 						     BUNDLE_MANIFEST);
-			} else if (!strcmp(line, "option")) {
-				char *arg = strchr(val, ' ');
-
-				if (!arg || b->nr_opts == BUNDLE_MAX_OPTIONS)
-					return error("'%s': bad option line in %s", path, BUNDLE_MANIFEST);
-				*arg++ = '\0';
-				b->opt_name[b->nr_opts] = val;
-				b->opt_arg[b->nr_opts++] = arg;
+				*more++ = '\0';
+				if (fetched) {
+					fetched_hex[nr_fetched] = val;
+					fetched_path[nr_fetched++] = more;
+				} else {
+					b->opt_name[b->nr_opts] = val;
+					b->opt_arg[b->nr_opts++] = more;
+				}
 			}
 			/* other keys: of a later writer, not needed to read */
 		}
 		line = nl + 1;
 	}
-	if (first || !b->input || !host.cwd) {
-		free(host.cwd);
-		free(host.home);
-		free(host.release);
-		free(host.nodename);
+	if (first || !b->input || !cwd)
 		return error("'%s': %s lacks the input or cwd line", path, BUNDLE_MANIFEST);
-	}
+	host.cwd = xstrdup(cwd);
+	host.home = home ? xstrdup(home) : NULL;
+	host.release = release ? xstrdup(release) : NULL;
+	host.nodename = nodename ? xstrdup(nodename) : NULL;
 	vfs_bundle_start(&host);
 	for (i = 0; i < nr_fetched; i++)
 		vfs_bundle_add_fetched(fetched_hex[i], fetched_path[i]);
@@ -151,7 +148,10 @@ static int take_member(struct tarzst_reader *r, const struct tarzst_entry *e, co
 		for (p = buf, end = p + len; p < end; ) {
 			const char *name = p, *file = memchr(p, '\0', (size_t)(end - p));
 
-			if (!file++ || !(p = memchr(file, '\0', (size_t)(end - file))))
+			if (!file)
+				break;
+			file++;
+			if (!(p = memchr(file, '\0', (size_t)(end - file))))
 				break;
 			p++;
 			vfs_bundle_add_alias(name, file);
@@ -188,6 +188,17 @@ static int take_member(struct tarzst_reader *r, const struct tarzst_entry *e, co
 	return 0;
 }
 
+/* Each member stays open while the bundle is read: allow as many files as the system lets. */
+static void raise_file_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 struct bundle *bundle__open(const char *path)
 {
 	struct bundle *b = xcalloc(1, sizeof(*b));
@@ -197,6 +208,7 @@ struct bundle *bundle__open(const char *path)
 	size_t len, members = 0, vdso_size = 0;
 	int fd, ret;
 
+	raise_file_limit();
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		error("cannot open '%s': %s", path, strerror(errno));

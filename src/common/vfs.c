@@ -320,7 +320,10 @@ void vfs_record_stop(void)
 
 static int cmp_member(const void *a, const void *b)
 {
-	return strcmp(((const struct member *)a)->path, ((const struct member *)b)->path);
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : (x->fd > y->fd) - (x->fd < y->fd);
 }
 
 void vfs_bundle_start(struct vfs_host *host)
@@ -372,8 +375,9 @@ void vfs_bundle_seal(void)
 {
 	size_t i, n = 0;
 
-	qsort(vfs.members, vfs.nr_members, sizeof(*vfs.members), cmp_member);
-	/* a path twice: the first added stays (sorting is not stable: keep the lowest fd) */
+	if (vfs.nr_members)
+		qsort(vfs.members, vfs.nr_members, sizeof(*vfs.members), cmp_member);
+	/* a path twice (not from jitsym archive): the one that sorts first by fd stays */
 	for (i = 0; i < vfs.nr_members; i++) {
 		if (n && !strcmp(vfs.members[n - 1].path, vfs.members[i].path)) {
 			if (vfs.members[i].fd >= 0)

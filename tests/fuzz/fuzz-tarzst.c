@@ -17,10 +17,18 @@
  * to a memfd (at most 8 MiB) or skipped. The files read whole and the
  * symbolic links (the first MEMBERS_MAX) are then written as a new
  * container and read back: the same names, kinds, sizes, data and times.
+ *
+ * Bit 2 set: the container is then also opened as a bundle
+ * (command/bundle.h: its manifest, aliases and members into vfs), and
+ * the bundle's files looked up through vfs as a session would: the
+ * recording's name, each member's directory listed, a path under a
+ * symbolic link; then closed, leaving vfs in host mode.
  */
 #define _GNU_SOURCE
 #include "common/common.h"
 #include "common/tarzst.h"
+#include "common/vfs.h"
+#include "command/bundle.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -261,6 +269,46 @@ static void read_container(void)
 	}
 }
 
+static void count_name(const char *name, void *arg)
+{
+	CHECK(name[0] && !strchr(name, '/'));
+	(*(size_t *)arg)++;
+}
+
+/* The container in in_fd as a bundle, looked into through vfs. */
+static void read_bundle(void)
+{
+	char path[64], vbuf[VFS_PATH_BUF];
+	const char *name, *arg, *p;
+	struct bundle *b;
+	struct stat st;
+	size_t i, n = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", in_fd);
+	b = bundle__open(path);
+	if (!b) {
+		CHECK(vfs_mode() == VFS_HOST);
+		return;
+	}
+	CHECK(vfs_mode() == VFS_BUNDLE);
+	for (i = 0; bundle__option(b, i, &name, &arg); i++)
+		CHECK(name && arg);
+	p = vfs_path(bundle__input(b), VFS_PERFDATA, vbuf);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		CHECK(!fstat(fd, &st) && S_ISREG(st.st_mode));
+		close(fd);
+	}
+	vfs_list_dir("/", count_name, &n);
+	vfs_list_dir(bundle__input(b), count_name, &n);
+	vfs_lstat("/link/hello", &st);
+	vfs_path("/link/hello", VFS_ELF, vbuf);
+	vfs_fetched("00");
+	bundle__close(b);
+	CHECK(vfs_mode() == VFS_HOST);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (in_fd < 0) {
@@ -290,5 +338,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		put(in_fd, data + 1, size - 1);
 	}
 	read_container();
+	if (data[0] & 4)
+		read_bundle();
 	return 0;
 }

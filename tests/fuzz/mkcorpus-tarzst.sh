@@ -5,7 +5,9 @@
 # same small tree in tar's ustar, posix (pax) and gnu formats, as raw tar
 # streams (flag byte 3: the fuzz target compresses them and fixes header
 # checksums) and one as a container (flag byte 0); and a tree of the
-# kinds a bundle never holds (hard link, FIFO), raw (flag byte 1).
+# kinds a bundle never holds (hard link, FIFO), raw (flag byte 1); and a
+# bundle (command/bundle.h: manifest, files, a symbolic link, aliases, a
+# vdso), raw and opened as a bundle too (flag byte 7).
 #
 #   tests/fuzz/mkcorpus-tarzst.sh DIR
 set -eu
@@ -52,3 +54,18 @@ ln "$k/a" "$k/b"
 mkfifo "$k/fifo"
 mktar posix "$k" "$tmp/kinds.tar"
 { printf '\001'; cat "$tmp/kinds.tar"; } >"$dir/raw-kinds"
+
+# a bundle: jitsym-bundle.txt first, root/PATH files and a link, aliases, vdso
+bt=$tmp/bundle
+mkdir -p "$bt/root/rec" "$bt/root/usr/lib"
+printf 'jitsym-bundle 1\ninput perf.data\ncwd /rec\nhome /root\nrelease 6.1.0\nnodename host\noption symfs /\nfetched 00 /usr/lib/dbg\n' \
+	>"$bt/jitsym-bundle.txt"
+printf 'PERFILE2' >"$bt/root/rec/perf.data"
+printf '\177ELF' >"$bt/root/usr/lib/libx.so"
+ln -s usr/lib "$bt/root/link"
+printf '/usr/lib/liby.so\000/usr/lib/libx.so\000' >"$bt/aliases"
+printf '\177ELF' >"$bt/vdso"
+(cd "$bt" && tar --format=posix --pax-option=delete=atime,delete=ctime --mtime=@1700000000 \
+	--owner=0 --group=0 --numeric-owner -b 1 -cf "$tmp/bundle.tar" \
+	jitsym-bundle.txt root/rec/perf.data root/usr/lib/libx.so root/link aliases vdso)
+{ printf '\007'; cat "$tmp/bundle.tar"; } >"$dir/raw-bundle"
