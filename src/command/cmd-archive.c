@@ -287,13 +287,24 @@ static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_ad
 		}
 		goto done;
 	}
-	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	/*
-	 * Asked for and not there, or no file: the bundle lacks it too. A
-	 * device read whole (--kallsyms /dev/null) is packed as what it gave.
+	 * Asked for and not there: the bundle lacks it too. A device read
+	 * whole (--kallsyms /dev/null) is packed as what it gave. Anything
+	 * else read and not packed (a FIFO, a file unreadable now) is said.
 	 */
-	if (fd < 0 || fstat(fd, &sb) ||
-	    !(S_ISREG(sb.st_mode) || (S_ISCHR(sb.st_mode) && kind == VFS_FILE))) {
+	if (stat(f->path, &sb)) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			warning("'%s' is left out of the bundle: %s", f->path, strerror(errno));
+		goto done;
+	}
+	if (!S_ISREG(sb.st_mode) && !(S_ISCHR(sb.st_mode) && kind == VFS_FILE)) {
+		if (!S_ISDIR(sb.st_mode))
+			warning("'%s' is left out of the bundle: not a regular file", f->path);
+		goto done;
+	}
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb)) {
+		warning("'%s' is left out of the bundle: %s", f->path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		goto done;
