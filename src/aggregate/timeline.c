@@ -831,6 +831,19 @@ static void scan_jit_dirs(struct marker_set *ms, const struct jitmap *jm, uint32
 	}
 }
 
+void timeline__scan_marker_dirs(struct marker_set *ms, const struct jitmap *jm,
+				const uint32_t *pids, size_t nr_pids, const char *data_dir,
+				const char *const *dirs, size_t nr_dirs)
+{
+	size_t i, k;
+
+	marker_set__scan_dir(ms, data_dir);
+	for (i = 0; i < nr_dirs; i++)
+		marker_set__scan_dir(ms, dirs[i]);
+	for (k = 0; jm && k < nr_pids; k++)
+		scan_jit_dirs(ms, jm, pids[k], data_dir, dirs, nr_dirs);
+}
+
 static bool sampled_pid(const struct timeline *t, uint32_t pid)
 {
 	size_t i;
@@ -868,15 +881,8 @@ void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data
 		}
 		sbuf_release(&m.key);
 	}
-	/*
-	 * the program's own spans: marker files next to the recording, in
-	 * --jit-dir, next to the sampled processes' jitdumps, and mapped
-	 */
-	marker_set__scan_dir(ms, data_dir);
-	for (i = 0; i < nr_dirs; i++)
-		marker_set__scan_dir(ms, dirs[i]);
-	for (k = 0; jm && k < nr_pids; k++)
-		scan_jit_dirs(ms, jm, pids[k], data_dir, dirs, nr_dirs);
+	/* the program's own spans: in the directories, and mapped */
+	timeline__scan_marker_dirs(ms, jm, pids, nr_pids, data_dir, dirs, nr_dirs);
 	for (i = 0; i < t->nr_marker_files; i++)
 		if (sampled_pid(t, t->marker_files[i].pid))
 			marker_set__mapped(ms, t->marker_files[i].pid, t->marker_files[i].path, data_dir);

@@ -182,6 +182,7 @@ void timeline__delete(struct timeline *t);                         /* accepts NU
 void timeline__add(struct timeline *t, const struct resolved_sample *rs);
 struct pd_event;
 struct jitmap;
+struct marker_set;
 
 /*
  * A record that is not a sample (the session's record hook), on the
@@ -197,6 +198,15 @@ void timeline__record(struct timeline *t, const struct pd_event *ev);
  * data_dir (perf.data's) and dirs (--jit-dir), and those they mapped,
  * read where the recording says, else in data_dir.
  */
+/*
+ * The marker files (timeline/user-markers.h) the timeline of processes
+ * pids reads from directories, read into ms: next to the recording
+ * (data_dir), in dirs (--jit-dir), next to each one's jitdumps.
+ * timeline__end() reads them so, and jitsym archive to pack them.
+ */
+void timeline__scan_marker_dirs(struct marker_set *ms, const struct jitmap *jm,
+				const uint32_t *pids, size_t nr_pids, const char *data_dir,
+				const char *const *dirs, size_t nr_dirs);
 void timeline__end(struct timeline *t, const struct jitmap *jm, const char *data_dir,
 		   const char *const *dirs, size_t nr_dirs);
 

@@ -21,6 +21,9 @@
 #include "common/tarzst.h"
 #include "common/vfs.h"
 #include "resolve/srcline.h"
+#include "aggregate/timeline.h"
+#include "session/session.h"
+#include "timeline/user-markers.h"
 #include "common/strpool.h"
 
 #include <fcntl.h>
@@ -65,6 +68,8 @@ struct archive_cmd {
 	struct srcline_cache *lines;
 	struct src_loc locs[SRCLINE_MAX_DEPTH];
 	const struct command_opts *opts;
+	uint32_t *pids;                 /* the processes sampled, for their marker files */
+	size_t nr_pids, alloc_pids;
 };
 
 /* What the run read, as vfs_record_each() gives it. */
@@ -143,6 +148,38 @@ static void archive_sample(void *ctx, const struct resolved_sample *rs)
 
 	for (i = 0; i < rs->nr_frames; i++)
 		srcline__lookup(cmd->lines, &rs->frames[i], cmd->locs, SRCLINE_MAX_DEPTH);
+	if (!cmd->nr_pids || cmd->pids[cmd->nr_pids - 1] != rs->facts.pid) {
+		ALLOC_GROW(cmd->pids, cmd->nr_pids + 1, cmd->alloc_pids);
+		cmd->pids[cmd->nr_pids++] = rs->facts.pid;
+	}
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Read the marker files jitsym timeline would, so that they are packed. */
+static void read_markers(struct archive_cmd *cmd, const struct session *s)
+{
+	const struct input_opts *in = &cmd->opts->in;
+	struct strpool *pool = strpool__new();
+	struct marker_set *ms = marker_set__new(pool);
+	char *dir = xdirname(cmd->input);
+	size_t i, n = 0;
+
+	if (cmd->nr_pids)
+		qsort(cmd->pids, cmd->nr_pids, sizeof(*cmd->pids), cmp_pid);
+	for (i = 0; i < cmd->nr_pids; i++)
+		if (!n || cmd->pids[n - 1] != cmd->pids[i])
+			cmd->pids[n++] = cmd->pids[i];
+	timeline__scan_marker_dirs(ms, s ? session__jitmap(s) : NULL, cmd->pids, n, dir,
+				   in->session.jit_dirs, in->session.nr_jit_dirs);
+	free(dir);
+	marker_set__delete(ms);
+	strpool__delete(pool);
 }
 
 /* A file's kind by what it was read as; the cut ones first. */
@@ -421,7 +458,7 @@ static int archive_finish(void *ctx, const struct session *s, FILE *out)
 	size_t i, nr_addrs, vdso_size;
 	int ret = 0, tmp = -1;
 
-	(void)s;
+	read_markers(cmd, s);
 	/* what the run read; from here on files are opened as they are */
 	vfs_record_each(list_add, &list);
 	addrs = vfs_record_jit_addrs(&nr_addrs);
@@ -485,6 +522,7 @@ static void archive_release(void *ctx)
 
 	srcline_cache__delete(cmd->lines);
 	strpool__delete(cmd->pool);
+	free(cmd->pids);
 	vfs_reset();
 }
 

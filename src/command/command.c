@@ -616,9 +616,10 @@ static int run_session(struct command_run *run)
 
 	progress__set_output(in->output);
 	run->opts.nr_inputs = run->nr_inputs ? run->nr_inputs : 1;
+	/* before prepare(): a bundle's lookup options are the command's to see */
+	ret = open_bundle(run);
 	if (run->c->prepare)
 		run->c->prepare(run->ctx, &run->opts);
-	ret = open_bundle(run);
 	if (ret)
 		return ret;
 	if (run->c->nr_inputs == 2) {

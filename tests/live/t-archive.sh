@@ -12,7 +12,8 @@
 # HOME points nowhere, and the cwd is another. Also: the bundle lists with
 # tar --zstd and holds perf.data byte for byte; its jitdump keeps every
 # record and its size, the code of fewer loads than the original; the
-# perf map is in it; a damaged bundle fails with the offset named. Skips
+# perf map and a samply marker file beside the recording are in it; a
+# damaged bundle fails with the offset named. Skips
 # (77) when perf cannot record, without node, or without unshare -m.
 set -eu
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -107,7 +108,17 @@ cp "$live_top/examples/node/hot.js" "$live_tmp/node/"
 ls "$live_tmp/node"/jit-*.dump >/dev/null 2>&1 || live_hard_error "node wrote no jitdump"
 pid=$(basename "$(ls "$live_tmp/node"/jit-*.dump | head -n 1)" .dump)
 pid=${pid#jit-}
+# a samply marker file next to the recording: timeline shows it, so the bundle holds it
+t0=$(live_jitsym script "$live_tmp/node/perf.data" 2>/dev/null |
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); print $i; exit } }')
+[ -n "$t0" ] || live_hard_error "no sample time in script's output"
+awk -v t="$t0" 'BEGIN { printf "%.0f %.0f archive-test-span\n", t * 1e9, t * 1e9 + 1e8 }' \
+	>"$live_tmp/node/marker-$pid-test.txt"
 check_bundle node "$live_tmp/node"
+grep -q archive-test-span "$live_tmp/o/timeline.json" ||
+	live_fail "node: the marker file's span is not in the timeline"
+grep -q "^root$live_tmp/node/marker-$pid-test.txt\$" "$live_tmp/list" ||
+	live_fail "node: the marker file is not in the bundle"
 loads=$(sed -n 's/.*jitdump loads whose code is kept: \([0-9]*\) of \([0-9]*\).*/\1 \2/p' \
 	"$live_tmp/archive.err")
 # shellcheck disable=SC2086
