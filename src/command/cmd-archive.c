@@ -9,8 +9,9 @@
  * address looked up, and every byte of a binary read as it is. Then it
  * writes the bundle: perf.data unchanged; jitdumps, binaries and debug
  * files with the code no lookup read zeroed (archive-cut.h); the rest
- * whole. Files read under two names (hard links) are packed once. The DWARF cache (dwarf-cache.h) is off for the run: an
- * answer from it would read no DWARF, and the bundle would then lack it.
+ * whole. Files read under two names (hard links) are packed once. The
+ * DWARF cache (dwarf-cache.h) is off for the run: an answer from it
+ * would read no DWARF, and the bundle would then lack it.
  */
 #include "common/common.h"
 #include "command/archive-cut.h"
@@ -63,6 +64,8 @@ static const struct cmd_option archive_options[] = {
 
 struct archive_cmd {
 	const char *input;
+	char *default_output;           /* PATH.jsar, without -o */
+	bool input_is_bundle;
 	int level;
 	struct strpool *pool;
 	struct srcline_cache *lines;
@@ -117,13 +120,16 @@ static void archive_prepare(void *ctx, struct command_opts *o)
 	/* lines of JIT code too: their source files are read to check them */
 	o->in.session.jit_lines = true;
 	if (!o->in.output)
-		o->in.output = xasprintf("%s.jsar", o->in.path);
+		o->in.output = cmd->default_output = xasprintf("%s.jsar", o->in.path);
 	/* an answer from the cache reads no DWARF: the bundle would lack it */
 	setenv("JITSYM_CACHE_DIR", "", 1);
 	cmd->pool = strpool__new();
 	cmd->lines = srcline_cache__new(cmd->pool);
+	/* command.c opened it already: nothing to record (start() refuses it) */
+	cmd->input_is_bundle = vfs_mode() == VFS_BUNDLE;
 	/* before the recording is opened: it is one of the files read */
-	vfs_record_start();
+	if (!cmd->input_is_bundle)
+		vfs_record_start();
 }
 
 static int archive_start(void *ctx, const struct session *s, FILE *out)
@@ -135,8 +141,8 @@ static int archive_start(void *ctx, const struct session *s, FILE *out)
 	if (!strcmp(cmd->input, "-"))
 		return error("archive reads a perf.data file, not a pipe: record to a file "
 			     "(perf record -o FILE) and archive that");
-	if (bundle__is(cmd->input))
-		return error("'%s' is a bundle already", cmd->input);
+	if (cmd->input_is_bundle)
+		return error("the input is a bundle already: copy it as it is");
 	return 0;
 }
 
@@ -523,6 +529,7 @@ static void archive_release(void *ctx)
 	srcline_cache__delete(cmd->lines);
 	strpool__delete(cmd->pool);
 	free(cmd->pids);
+	free(cmd->default_output);
 	vfs_reset();
 }
 
