@@ -3,7 +3,7 @@
 # then build again with AddressSanitizer and UndefinedBehaviorSanitizer
 # and run every test again, and with ThreadSanitizer the tests that use
 # two threads; then build the libFuzzer targets with clang
-# (--enable-fuzzing) and run each for 52 s (make fuzz-smoke). Exit
+# (--enable-fuzzing) and run each for 45 s (make fuzz-smoke). Exit
 # status 0 only when all passed.
 #
 #   scripts/check.sh [--no-sanitize] [--no-fuzz] [--distcheck]
@@ -65,7 +65,7 @@ if $sanitize; then
 	check_tests=
 fi
 if $fuzz; then
-	echo "== build the fuzz targets with clang and run each for 52 seconds"
+	echo "== build the fuzz targets with clang and run each for 45 seconds"
 	mkdir -p build-fuzz
 	(cd build-fuzz && { [ -f Makefile ] && [ config.status -nt "$top/configure" ] ||
 		CC=clang "$top/configure" -q --enable-fuzzing; } &&
