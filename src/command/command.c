@@ -45,48 +45,77 @@ struct command_run {
 	bool started;              /* its start hook ran: it could be opened */
 	bool any_started;          /* merges: some input's start hook ran */
 	bool finished;             /* merges: finish() ran */
-	struct bundle *bundle;     /* the input is a bundle (bundle.h) */
+	bool any_bundle;           /* some input is a bundle (bundle.h) */
+	struct bundle *bundle;     /* the one being read, when it is one */
+	const char *first_path;    /* input 0's recording, entered before prepare() */
 };
 
 /*
- * An input that is a bundle: open it (vfs in bundle mode), read the
- * recording it holds under its own name, with the lookup options it was
- * archived with. 0 (also for no bundle), or an exit status after error().
+ * Bundles (bundle.h) among the inputs: whether there are any, and a
+ * lookup option given with them, which is refused (a bundle says where
+ * its files are). 0, or an exit status after error().
  */
-static int open_bundle(struct command_run *run)
+static int check_bundles(struct command_run *run)
 {
 	struct input_opts *in = &run->opts.in;
-	const char **first = run->inputs ? &run->inputs[0] : &in->path;
-	const char *name, *arg;
 	unsigned i, n = run->nr_inputs ? run->nr_inputs : 1;
-	size_t k;
 
 	for (i = 0; i < n; i++) {
 		const char *p = run->inputs ? run->inputs[i] : in->path;
 
 		if (!bundle__is(p))
 			continue;
-		if (n > 1)
-			return error("'%s' is a bundle: it is read alone (one recording at a time)",
-				     p), EXIT_USAGE;
+		run->any_bundle = true;
+		/* one vfs for the process: several recordings are read one after another */
+		if (in->nr_lookup)
+			return error("'%s' is a bundle: it is read with the lookup options it was "
+				     "archived with, not --%s", p, input_opts__name(in->lookup[0].id)),
+			       EXIT_USAGE;
 	}
-	if (!bundle__is(*first))
+	return 0;
+}
+
+/*
+ * Before reading input i: leave the last one's bundle, and when input i
+ * is one, open it (vfs in bundle mode) with its lookup options; *path
+ * the recording to read, under its name in the bundle. 0, or -1 after
+ * error() (the bundle cannot be read).
+ */
+static int enter_input(struct command_run *run, unsigned i, const char **path)
+{
+	struct input_opts *in = &run->opts.in;
+	const char *name, *arg;
+	size_t k;
+
+	*path = run->inputs ? run->inputs[i] : in->path;
+	if (!run->any_bundle)
 		return 0;
-	if (in->nr_lookup)
-		return error("'%s' is a bundle: it is read with the lookup options it was archived "
-			     "with, not --%s", *first, input_opts__name(in->lookup[0].id)), EXIT_USAGE;
-	run->bundle = bundle__open(*first);
+	bundle__close(run->bundle);
+	run->bundle = NULL;
+	input_opts__clear_lookup(in);
+	if (!bundle__is(*path))
+		return 0;
+	run->bundle = bundle__open(*path);
 	if (!run->bundle)
-		return EXIT_INPUT;
+		return -1;
 	for (k = 0; bundle__option(run->bundle, k, &name, &arg); k++) {
 		int id = input_opts__id(name);
 
 		if (id < 0 || input_opts__parse(in, id, arg) != 1)
-			return error("'%s': cannot take its option --%s '%s'", *first, name, arg),
-			       EXIT_INPUT;
+			return error("'%s': cannot take its option --%s '%s'", *path, name, arg);
 	}
-	*first = bundle__input(run->bundle);
+	*path = bundle__input(run->bundle);
 	return 0;
+}
+
+/* The recording to read for input i, its bundle entered; NULL after error(). */
+static const char *input_path(struct command_run *run, unsigned i)
+{
+	const char *path;
+
+	if (!i)
+		return run->first_path;     /* entered before prepare() */
+	return enter_input(run, i, &path) ? NULL : path;
 }
 
 /*
@@ -396,13 +425,15 @@ static void run_finish(void *ctx, const struct session *s)
  */
 static int run_merged(struct command_run *run, const struct session_hooks *hooks)
 {
+	const char *path;
 	int ret = 0, r;
 
 	for (run->input = 0; run->input < run->nr_inputs && run->status == EXIT_OK; run->input++) {
 		/* with several, each message names the recording it is about */
 		if (run->nr_inputs > 1)
 			msg_set_context(run->inputs[run->input]);
-		r = session__run(run->inputs[run->input], &run->opts.in.session, hooks);
+		path = input_path(run, run->input);
+		r = path ? session__run(path, &run->opts.in.session, hooks) : -1;
 		msg_set_context(NULL);
 		if (r == SESSION_BAD_FILTER && run->status == EXIT_OK)
 			run->status = EXIT_USAGE;
@@ -616,8 +647,10 @@ static int run_session(struct command_run *run)
 
 	progress__set_output(in->output);
 	run->opts.nr_inputs = run->nr_inputs ? run->nr_inputs : 1;
-	/* before prepare(): a bundle's lookup options are the command's to see */
-	ret = open_bundle(run);
+	/* the first input before prepare(): a bundle's lookup options are the command's to see */
+	ret = check_bundles(run);
+	if (!ret && enter_input(run, 0, &run->first_path))
+		run->first_path = NULL;
 	if (run->c->prepare)
 		run->c->prepare(run->ctx, &run->opts);
 	if (ret)
@@ -625,22 +658,24 @@ static int run_session(struct command_run *run)
 	if (run->c->nr_inputs == 2) {
 		ret = 0;
 		for (run->input = 0; run->input < 2 && run->status == EXIT_OK; run->input++) {
+			const char *path = input_path(run, run->input);
+
 			run->started = false;
-			if (session__run(run->inputs[run->input], &in->session, &hooks))
+			if (!path || session__run(path, &in->session, &hooks))
 				ret = -1;
 			/* one that cannot be opened: nothing to compare */
 			if (!run->started && run->status == EXIT_OK)
 				run->status = EXIT_INPUT;
 		}
 	} else if (run->c->merges && run->c->part_new && run->nr_inputs > 1 &&
-		   in->session.threads / 2 > 1 &&
+		   in->session.threads / 2 > 1 && !run->any_bundle &&
 		   !run_parallel(run, in->session.threads / 2 < run->nr_inputs ?
 				 in->session.threads / 2 : run->nr_inputs, &ret)) {
 		/* read several at a time, on two threads each */
 	} else if (run->c->merges) {
 		ret = run_merged(run, &hooks);
 	} else {
-		ret = session__run(in->path, &in->session, &hooks);
+		ret = run->first_path ? session__run(run->first_path, &in->session, &hooks) : -1;
 	}
 	close_output(run);
 	bundle__close(run->bundle);

@@ -105,6 +105,21 @@ int input_opts__finish(struct input_opts *o)
 			       &o->session.resolve.debuginfod);
 }
 
+void input_opts__clear_lookup(struct input_opts *o)
+{
+	struct session_opts *so = &o->session;
+
+	so->resolve.symfs = so->resolve.kallsyms = so->resolve.vmlinux = NULL;
+	so->resolve.buildid_dir = NULL;
+	free(so->jit_dirs);
+	free(so->perfmap_dirs);
+	free(so->given);
+	so->jit_dirs = so->perfmap_dirs = NULL;
+	so->given = NULL;
+	so->nr_jit_dirs = so->nr_perfmap_dirs = so->nr_given = 0;
+	o->nr_lookup = 0;
+}
+
 const char *input_opts__name(int id)
 {
 	const struct cmd_option *opt;

@@ -89,6 +89,12 @@ int input_opts__close_output(struct outfile *out, bool keep);
  * refuses: it reads the two it is given.
  */
 void input_opts__usage(FILE *fp, unsigned nr_inputs);
+/*
+ * Forget the lookup options (o->lookup): the session's symfs, kallsyms,
+ * vmlinux, build-id dir, JIT dirs and given files back to none. A
+ * bundle's are taken so, one recording at a time.
+ */
+void input_opts__clear_lookup(struct input_opts *o);
 /* An input option's long name by its id, and back; NULL, -1 when none. */
 const char *input_opts__name(int id);
 int input_opts__id(const char *name);
