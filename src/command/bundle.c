@@ -47,8 +47,7 @@ bool bundle__is(const char *path)
 	return is;
 }
 
-/* An unnamed temporary file, gone when closed. */
-static int temp_file(void)
+int bundle__temp_file(void)
 {
 	const char *dir = getenv("TMPDIR");
 	int fd;
@@ -172,7 +171,7 @@ static int take_member(struct tarzst_reader *r, const struct tarzst_entry *e, co
 		free(host);
 		return 0;
 	}
-	fd = temp_file();
+	fd = bundle__temp_file();
 	if (fd < 0) {
 		free(host);
 		return error("'%s': cannot make a temporary file for '%s': %s", path, e->name,

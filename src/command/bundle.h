@@ -53,6 +53,11 @@ struct bundle *bundle__open(const char *path);
 const char *bundle__input(const struct bundle *b);
 /* The i-th lookup option: false past the last. */
 bool bundle__option(const struct bundle *b, size_t i, const char **name, const char **arg);
+/*
+ * An unnamed temporary file (O_TMPFILE in $TMPDIR, else /tmp, else a
+ * memfd), gone when closed however the process ends; -1 with errno.
+ */
+int bundle__temp_file(void);
 /* Leave bundle mode and free. Accepts NULL. */
 void bundle__close(struct bundle *b);
 

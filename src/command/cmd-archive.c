@@ -274,17 +274,6 @@ static char *member_name(const char *path)
 	return xasprintf(BUNDLE_ROOT "%s", path);
 }
 
-static int temp_fd(void)
-{
-	const char *dir = getenv("TMPDIR");
-	int fd;
-
-	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0)
-		fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	return fd;
-}
-
 /* Copy fd from its start to EOF into out (a pseudo-file's size says nothing); -1 after error(). */
 static int copy_whole(int fd, const char *name, int out)
 {
@@ -359,7 +348,7 @@ static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_ad
 					    (int64_t)sb.st_mtime);
 		goto out;
 	}
-	tmp = temp_fd();
+	tmp = bundle__temp_file();
 	if (tmp < 0) {
 		ret = error("cannot make a temporary file: %s", strerror(errno));
 		goto out;
@@ -475,7 +464,7 @@ static int archive_finish(void *ctx, const struct session *s, FILE *out)
 		goto out;
 	}
 	/* the output is a stream (outfile.h): the bundle is made beside it, then copied in */
-	if ((tmp = temp_fd()) < 0) {
+	if ((tmp = bundle__temp_file()) < 0) {
 		ret = error("cannot make a temporary file: %s", strerror(errno));
 		goto out;
 	}
