@@ -76,19 +76,25 @@ static int write_all(int out, const void *buf, size_t n)
 	return 0;
 }
 
-/* n zero bytes into out */
+/*
+ * n zero bytes into out, a file: a hole (seeked over), so a 100 MB
+ * binary's zeroed code takes no space in $TMPDIR. end_zeros() sets the
+ * file's size when done, so zeros at its end are a hole too.
+ */
 static int write_zeros(int out, uint64_t n)
 {
-	static const uint8_t zeros[65536];
-	int ret = 0;
+	if (n > (uint64_t)INT64_MAX || lseek(out, (off_t)n, SEEK_CUR) < 0)
+		return error("cannot seek in a temporary file: %s", strerror(errno));
+	return 0;
+}
 
-	while (!ret && n) {
-		size_t z = n < sizeof(zeros) ? (size_t)n : sizeof(zeros);
+static int end_zeros(int out)
+{
+	off_t end = lseek(out, 0, SEEK_CUR);
 
-		ret = write_all(out, zeros, z);
-		n -= z;
-	}
-	return ret;
+	if (end < 0 || ftruncate(out, end))
+		return error("cannot size a temporary file: %s", strerror(errno));
+	return 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -233,6 +239,8 @@ int archive_cut_jitdump(const uint64_t *addrs, size_t nr_addrs, int fd, const ch
 	/* the rest, a damaged tail too */
 	if (!ret && done < j.m.size)
 		ret = write_all(out, j.m.p + done, j.m.size - done);
+	if (!ret)
+		ret = end_zeros(out);
 out:
 	if (ret)
 		error("cannot write the copy of '%s'", name);
@@ -370,6 +378,8 @@ int archive_cut_elf(int fd, const char *name, int out, const uint64_t *ranges, s
 		pos = zero[2 * i + 1];
 		i++;
 	}
+	if (!ret)
+		ret = end_zeros(out);
 	if (ret)
 		error("cannot write the copy of '%s'", name);
 	free(zero);
