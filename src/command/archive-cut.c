@@ -5,6 +5,8 @@
  */
 #include "common/common.h"
 #include "command/archive-cut.h"
+#include "common/bsearch.h"
+#include "common/radix.h"
 
 #include <byteswap.h>
 #include <gelf.h>
@@ -97,32 +99,13 @@ static int end_zeros(int out)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_u64_pair(const void *a, const void *b)
-{
-	return cmp_u64(a, b);
-}
-
 /* Whether one of addrs (nr, sorted) lies in [start, start + size). */
 static bool looked_up(const uint64_t *addrs, size_t nr, uint64_t start, uint64_t size)
 {
-	size_t lo = 0, hi = nr;
+	/* the first address at or after start */
+	size_t i = start ? bsearch_last_le_u64(addrs, nr, start - 1) : 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (addrs[mid] < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < nr && addrs[lo] - start < (size ? size : 1);
+	return i < nr && addrs[i] - start < (size ? size : 1);
 }
 
 /* ---- jitdump ---- */
@@ -188,7 +171,7 @@ int archive_cut_jitdump(const uint64_t *addrs, size_t nr_addrs, int fd, const ch
 			int out, size_t *kept, size_t *total)
 {
 	struct jd j = { 0 };
-	uint64_t *moved = NULL;
+	struct radix_item *moved = NULL;
 	size_t off, n, done = 0, nr_moved = 0, alloc = 0;
 	uint32_t id;
 	int ret = 0;
@@ -200,27 +183,28 @@ int archive_cut_jitdump(const uint64_t *addrs, size_t nr_addrs, int fd, const ch
 		ret = j.m.size ? write_all(out, j.m.p, j.m.size) : 0;
 		goto out;
 	}
-	/* the loads a move moves: their code runs at another address */
+	/* the loads a move moves (by code index): their code runs at another address */
 	for (off = j.start; jd_record(&j, off, &id, &n); off += n) {
 		if (id != JD_MOVE)
 			continue;
 		ALLOC_GROW(moved, nr_moved + 1, alloc);
-		moved[nr_moved++] = jd_u64(&j, off + 56);
+		moved[nr_moved++] = (struct radix_item){ .key = jd_u64(&j, off + 56) };
 	}
-	if (nr_moved)
-		qsort(moved, nr_moved, sizeof(*moved), cmp_u64);
+	radix_sort(moved, nr_moved);
 	/* every record stays; of a load no lookup met, the code is zeros */
 	for (off = j.start; !ret && jd_record(&j, off, &id, &n); off += n) {
 		uint64_t size, code, index;
 		const uint8_t *nul;
+		size_t i;
 
 		if (id != JD_LOAD)
 			continue;
 		(*total)++;
 		size = jd_u64(&j, off + 40);
 		index = jd_u64(&j, off + 48);
+		i = bsearch_last_le(moved, nr_moved, sizeof(*moved), 0, index);
 		if (looked_up(addrs, nr_addrs, jd_u64(&j, off + 32), size) ||
-		    (nr_moved && bsearch(&index, moved, nr_moved, sizeof(*moved), cmp_u64))) {
+		    (i && moved[i - 1].key == index)) {
 			(*kept)++;
 			continue;
 		}
@@ -284,45 +268,81 @@ static bool zeroable(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
 	return sh->sh_type == SHT_PROGBITS && !elf_keep_section(name);
 }
 
-/* Remove [s, e) from the sorted, disjoint pairs in z (n pairs); returns the new count. */
-static size_t subtract(uint64_t **z, size_t n, size_t *alloc, uint64_t s, uint64_t e)
+/* Ranges of a file, key the start and val the end: what is zeroed, what is kept. */
+struct ranges {
+	struct radix_item *v;
+	size_t nr, alloc;
+};
+
+static void add_range(struct ranges *r, uint64_t start, uint64_t end)
 {
-	size_t i, k = 0;
-	uint64_t *out = xreallocarray(NULL, 2 * n + 2, sizeof(*out));
-
-	for (i = 0; i < n; i++) {
-		uint64_t a = (*z)[2 * i], b = (*z)[2 * i + 1];
-
-		if (e <= a || s >= b) {
-			out[k++] = a;
-			out[k++] = b;
-			continue;
-		}
-		if (a < s) {
-			out[k++] = a;
-			out[k++] = s;
-		}
-		if (e < b) {
-			out[k++] = e;
-			out[k++] = b;
-		}
-	}
-	free(*z);
-	*z = out;
-	*alloc = 2 * n + 2;
-	return k / 2;
+	if (end <= start)
+		return;
+	ALLOC_GROW(r->v, r->nr + 1, r->alloc);
+	r->v[r->nr++] = (struct radix_item){ start, end };
 }
 
-int archive_cut_elf(int fd, const char *name, int out, const uint64_t *ranges, size_t nr)
+/* Sorted by start, overlapping ones merged. */
+static void merge_ranges(struct ranges *r)
 {
-	uint64_t *zero = NULL;
-	size_t nr_zero = 0, alloc = 0, shstrndx, i;
+	size_t i, n = 0;
+
+	radix_sort(r->v, r->nr);
+	for (i = 0; i < r->nr; i++) {
+		if (n && r->v[i].key <= r->v[n - 1].val) {
+			if (r->v[i].val > r->v[n - 1].val)
+				r->v[n - 1].val = r->v[i].val;
+			continue;
+		}
+		r->v[n++] = r->v[i];
+	}
+	r->nr = n;
+}
+
+/*
+ * The file out of m with zeros where zero says and keep does not (both
+ * merged): one walk over both.
+ */
+static int write_zeroed(const struct mapped *m, const struct ranges *zero,
+			const struct ranges *keep, int out)
+{
+	uint64_t pos = 0;
+	size_t i, k = 0;
+	int ret = 0;
+
+	for (i = 0; !ret && i < zero->nr; i++) {
+		uint64_t s = zero->v[i].key, e = zero->v[i].val < m->size ? zero->v[i].val : m->size;
+
+		while (!ret && s < e) {
+			uint64_t z;
+
+			while (k < keep->nr && keep->v[k].val <= s)
+				k++;
+			/* zeros up to the next kept range in this one, then skip past it */
+			z = k < keep->nr && keep->v[k].key < e ? keep->v[k].key : e;
+			if (z > s) {
+				ret = write_all(out, m->p + pos, (size_t)(s - pos));
+				if (!ret)
+					ret = write_zeros(out, z - s);
+				pos = z;
+			}
+			s = z < e && k < keep->nr ? keep->v[k].val : e;
+		}
+	}
+	if (!ret && pos < m->size)
+		ret = write_all(out, m->p + pos, m->size - pos);
+	return ret ? ret : end_zeros(out);
+}
+
+int archive_cut_elf(int fd, const char *name, int out, const struct radix_item *read, size_t nr)
+{
+	struct ranges zero = { 0 }, keep = { 0 };
+	size_t shstrndx, i;
 	struct mapped m;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
-	uint64_t pos;
 	Elf *elf;
-	int ret = 0;
+	int ret;
 
 	if (map_file(fd, name, &m))
 		return -1;
@@ -330,59 +350,30 @@ int archive_cut_elf(int fd, const char *name, int out, const uint64_t *ranges, s
 	elf = m.size ? elf_memory((char *)m.p, m.size) : NULL;
 	if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
 	    !elf_getshdrstrndx(elf, &shstrndx)) {
-		/* what may be zeroed: large allocated contents not on the keep list */
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-
-			if (!gelf_getshdr(scn, &sh) || !zeroable(elf, shstrndx, &sh) ||
-			    sh.sh_offset > m.size || sh.sh_size > m.size - sh.sh_offset)
-				continue;
-			ALLOC_GROW(zero, 2 * nr_zero + 2, alloc);
-			zero[2 * nr_zero] = sh.sh_offset;
-			zero[2 * nr_zero + 1] = sh.sh_offset + sh.sh_size;
-			nr_zero++;
-		}
-		if (nr_zero)
-			qsort(zero, nr_zero, 2 * sizeof(*zero), cmp_u64_pair);
-		/* never what another section, the headers or a read range hold */
+		/* large allocated contents not on the keep list, but never what else holds */
 		while ((scn = elf_nextscn(elf, scn))) {
 			GElf_Shdr sh;
 
 			if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
 				continue;
-			if (zeroable(elf, shstrndx, &sh))
-				continue;
-			nr_zero = subtract(&zero, nr_zero, &alloc, sh.sh_offset,
-					   sh.sh_offset + sh.sh_size);
+			add_range(zeroable(elf, shstrndx, &sh) ? &zero : &keep, sh.sh_offset,
+				  sh.sh_offset + sh.sh_size);
 		}
-		nr_zero = subtract(&zero, nr_zero, &alloc, 0, eh.e_ehsize);
-		nr_zero = subtract(&zero, nr_zero, &alloc, eh.e_phoff,
-				   eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize);
-		nr_zero = subtract(&zero, nr_zero, &alloc, eh.e_shoff,
-				   eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize);
+		add_range(&keep, 0, eh.e_ehsize);
+		add_range(&keep, eh.e_phoff, eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize);
+		add_range(&keep, eh.e_shoff, eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize);
 		for (i = 0; i < nr; i++)
-			nr_zero = subtract(&zero, nr_zero, &alloc, ranges[2 * i], ranges[2 * i + 1]);
+			add_range(&keep, read[i].key, read[i].val);
+		merge_ranges(&zero);
+		merge_ranges(&keep);
 	}
 	if (elf)
 		elf_end(elf);
-	/* the file with the zeroed stretches written as zeros (they compress away) */
-	for (pos = 0, i = 0; !ret && pos < m.size; ) {
-		uint64_t next = i < nr_zero ? zero[2 * i] : m.size;
-
-		if (pos < next) {
-			ret = write_all(out, m.p + pos, (size_t)(next - pos));
-			pos = next;
-			continue;
-		}
-		ret = write_zeros(out, zero[2 * i + 1] - pos);
-		pos = zero[2 * i + 1];
-		i++;
-	}
-	if (!ret)
-		ret = end_zeros(out);
+	ret = write_zeroed(&m, &zero, &keep, out);
 	if (ret)
 		error("cannot write the copy of '%s'", name);
-	free(zero);
+	free(zero.v);
+	free(keep.v);
 	unmap_file(&m);
 	return ret;
 }

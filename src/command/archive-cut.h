@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct radix_item;
+
 /*
  * Write the copy of the jitdump read from fd into out, keeping the code
  * of loads that hold one of addrs (nr_addrs, sorted); *kept and *total
@@ -31,9 +33,11 @@
 int archive_cut_jitdump(const uint64_t *addrs, size_t nr_addrs, int fd, const char *name,
 			int out, size_t *kept, size_t *total);
 /*
- * Write ELF file fd's copy into out, keeping ranges (nr sorted (off, end)
- * pairs) as they are; a file that is not ELF is copied whole. 0 or -1.
+ * Write ELF file fd's copy into out, keeping the nr ranges read as they
+ * are (key the offset, val the end: vfs_record_ranges()); a file that is
+ * not ELF is copied whole. 0 or -1 after error().
  */
-int archive_cut_elf(int fd, const char *name, int out, const uint64_t *ranges, size_t nr);
+int archive_cut_elf(int fd, const char *name, int out, const struct radix_item *read,
+		    size_t nr);
 
 #endif

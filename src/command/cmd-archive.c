@@ -18,6 +18,7 @@
 #include "command/bundle.h"
 #include "command/cmds.h"
 #include "command/command.h"
+#include "common/radix.h"
 #include "common/sbuf.h"
 #include "common/tarzst.h"
 #include "common/vfs.h"
@@ -28,6 +29,7 @@
 #include "common/strpool.h"
 
 #include <fcntl.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -75,13 +77,14 @@ struct archive_cmd {
 	size_t nr_pids, alloc_pids;
 };
 
-/* What the run read, as vfs_record_each() gives it. */
+/* What the run read, as vfs_record_each() gives it, and what it is now. */
 struct read_file {
 	char *path;
-	unsigned kinds;
-	bool lstated;
+	enum vfs_kind kind;     /* what it is packed as (kind_of()) */
+	bool link;              /* a symlink the run followed itself (inside a symfs) */
+	int stat_errno;         /* stat()'s, or 0 and st */
+	struct stat st;
 	const char *alias;      /* the same file (inode) as this one, packed once under it */
-	uint64_t dev, ino;
 };
 
 struct read_list {
@@ -146,6 +149,26 @@ static int archive_start(void *ctx, const struct session *s, FILE *out)
 	return 0;
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The pids sampled, sorted, each once. */
+static void unique_pids(struct archive_cmd *cmd)
+{
+	size_t i, n = 0;
+
+	if (cmd->nr_pids)
+		qsort(cmd->pids, cmd->nr_pids, sizeof(*cmd->pids), cmp_pid);
+	for (i = 0; i < cmd->nr_pids; i++)
+		if (!n || cmd->pids[n - 1] != cmd->pids[i])
+			cmd->pids[n++] = cmd->pids[i];
+	cmd->nr_pids = n;
+}
+
 /* Look every frame up as the commands do: its lines, inlined functions, JIT source files. */
 static void archive_sample(void *ctx, const struct resolved_sample *rs)
 {
@@ -154,17 +177,13 @@ static void archive_sample(void *ctx, const struct resolved_sample *rs)
 
 	for (i = 0; i < rs->nr_frames; i++)
 		srcline__lookup(cmd->lines, &rs->frames[i], cmd->locs, SRCLINE_MAX_DEPTH);
-	if (!cmd->nr_pids || cmd->pids[cmd->nr_pids - 1] != rs->facts.pid) {
-		ALLOC_GROW(cmd->pids, cmd->nr_pids + 1, cmd->alloc_pids);
-		cmd->pids[cmd->nr_pids++] = rs->facts.pid;
-	}
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
+	if (cmd->nr_pids && cmd->pids[cmd->nr_pids - 1] == rs->facts.pid)
+		return;
+	/* interleaved processes: kept as a set, not a list as long as the samples */
+	if (cmd->nr_pids == cmd->alloc_pids)
+		unique_pids(cmd);
+	ALLOC_GROW(cmd->pids, cmd->nr_pids + 1, cmd->alloc_pids);
+	cmd->pids[cmd->nr_pids++] = rs->facts.pid;
 }
 
 /* Read the marker files jitsym timeline would, so that they are packed. */
@@ -174,14 +193,9 @@ static void read_markers(struct archive_cmd *cmd, const struct session *s)
 	struct strpool *pool = strpool__new();
 	struct marker_set *ms = marker_set__new(pool);
 	char *dir = xdirname(cmd->input);
-	size_t i, n = 0;
 
-	if (cmd->nr_pids)
-		qsort(cmd->pids, cmd->nr_pids, sizeof(*cmd->pids), cmp_pid);
-	for (i = 0; i < cmd->nr_pids; i++)
-		if (!n || cmd->pids[n - 1] != cmd->pids[i])
-			cmd->pids[n++] = cmd->pids[i];
-	timeline__scan_marker_dirs(ms, s ? session__jitmap(s) : NULL, cmd->pids, n, dir,
+	unique_pids(cmd);
+	timeline__scan_marker_dirs(ms, s ? session__jitmap(s) : NULL, cmd->pids, cmd->nr_pids, dir,
 				   in->session.jit_dirs, in->session.nr_jit_dirs);
 	free(dir);
 	marker_set__delete(ms);
@@ -203,10 +217,14 @@ static enum vfs_kind kind_of(unsigned kinds)
 static void list_add(const char *path, unsigned kinds, bool lstated, void *arg)
 {
 	struct read_list *l = arg;
+	struct read_file *f;
 
 	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
-	l->v[l->nr++] = (struct read_file){ .path = xstrdup(path), .kinds = kinds,
-					    .lstated = lstated };
+	f = &l->v[l->nr++];
+	*f = (struct read_file){ .path = xstrdup(path), .kind = kind_of(kinds) };
+	f->link = lstated && !lstat(path, &f->st) && S_ISLNK(f->st.st_mode);
+	if (!f->link && stat(path, &f->st))
+		f->stat_errno = errno;
 }
 
 static int cmp_inode(const void *a, const void *b)
@@ -214,53 +232,41 @@ static int cmp_inode(const void *a, const void *b)
 	const struct read_file *x = *(const struct read_file *const *)a;
 	const struct read_file *y = *(const struct read_file *const *)b;
 
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->ino != y->ino)
-		return x->ino < y->ino ? -1 : 1;
+	if (x->st.st_dev != y->st.st_dev)
+		return x->st.st_dev < y->st.st_dev ? -1 : 1;
+	if (x->st.st_ino != y->st.st_ino)
+		return x->st.st_ino < y->st.st_ino ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
 	return strcmp(x->path, y->path);
 }
 
 /*
  * Files read under several names (a binary and its build-id cache entry,
- * hard links): packed once, under the first name, the others aliases of
- * it. Only names read as the same kind share a copy (the copies differ).
+ * hard links) as the same kind: packed once, under the first name, the
+ * others aliases of it. (Read as two kinds, the copies differ.)
  */
 static void find_aliases(struct read_list *l)
 {
 	struct read_file **v = xreallocarray(NULL, l->nr + 1, sizeof(*v));
-	size_t i, n = 0;
-	struct stat sb;
+	size_t i, n = 0, first = 0, k;
 
-	for (i = 0; i < l->nr; i++) {
-		struct read_file *f = &l->v[i];
-
-		if (f->lstated && !lstat(f->path, &sb) && S_ISLNK(sb.st_mode))
-			continue;
-		if (stat(f->path, &sb) || !S_ISREG(sb.st_mode))
-			continue;
-		f->dev = (uint64_t)sb.st_dev;
-		f->ino = (uint64_t)sb.st_ino;
-		v[n++] = f;
-	}
+	for (i = 0; i < l->nr; i++)
+		if (!l->v[i].link && !l->v[i].stat_errno && S_ISREG(l->v[i].st.st_mode))
+			v[n++] = &l->v[i];
 	qsort(v, n, sizeof(*v), cmp_inode);
 	for (i = 1; i < n; i++) {
-		struct read_file *first = v[i - 1]->alias ? NULL : v[i - 1];
-		size_t k;
+		const struct radix_item *r;
 
-		/* the group's first is the one before that is no alias */
-		for (k = i; k-- > 0 && !first; )
-			if (!v[k]->alias)
-				first = v[k];
-		if (first && first->dev == v[i]->dev && first->ino == v[i]->ino &&
-		    kind_of(first->kinds) == kind_of(v[i]->kinds)) {
-			const uint64_t *r = vfs_record_ranges(v[i]->path, &k);
-
-			v[i]->alias = first->path;
-			/* the bytes read as they are under either name stay in the one copy */
-			while (k--)
-				vfs_record_range(first->path, r[2 * k], r[2 * k + 1] - r[2 * k]);
+		if (v[i]->st.st_dev != v[first]->st.st_dev ||
+		    v[i]->st.st_ino != v[first]->st.st_ino || v[i]->kind != v[first]->kind) {
+			first = i;
+			continue;
 		}
+		v[i]->alias = v[first]->path;
+		/* the bytes read as they are under either name stay in the one copy */
+		for (r = vfs_record_ranges(v[i]->path, &k); k--; r++)
+			vfs_record_range(v[first]->path, r->key, r->val - r->key);
 	}
 	free(v);
 }
@@ -298,24 +304,22 @@ static int copy_whole(int fd, const char *name, int out)
 static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_addrs,
 		    const struct read_file *f, struct archive_stats *st)
 {
-	enum vfs_kind kind = kind_of(f->kinds);
 	char *member = member_name(f->path);
-	const uint64_t *ranges;
+	const struct radix_item *ranges;
 	struct stat sb;
 	size_t nr, kept, total;
 	int fd, tmp = -1, ret = 0, cut = 0;
-	int64_t mtime;
 
 	if (!member || f->alias)
 		goto done;
-	if (f->lstated && !lstat(f->path, &sb) && S_ISLNK(sb.st_mode)) {
+	if (f->link) {
 		char target[PATH_MAX];
 		ssize_t n = readlink(f->path, target, sizeof(target) - 1);
 
 		if (n > 0) {
 			target[n] = '\0';
 			st->links++;
-			ret = tarzst_writer__add_symlink(w, member, target, (int64_t)sb.st_mtime);
+			ret = tarzst_writer__add_symlink(w, member, target, (int64_t)f->st.st_mtime);
 		}
 		goto done;
 	}
@@ -324,28 +328,27 @@ static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_ad
 	 * whole (--kallsyms /dev/null) is packed as what it gave. Anything
 	 * else read and not packed (a FIFO, a file unreadable now) is said.
 	 */
-	if (stat(f->path, &sb)) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			warning("'%s' is left out of the bundle: %s", f->path, strerror(errno));
+	if (f->stat_errno) {
+		if (f->stat_errno != ENOENT && f->stat_errno != ENOTDIR)
+			warning("'%s' is left out of the bundle: %s", f->path,
+				strerror(f->stat_errno));
 		goto done;
 	}
-	if (!S_ISREG(sb.st_mode) && !(S_ISCHR(sb.st_mode) && kind == VFS_FILE)) {
-		if (!S_ISDIR(sb.st_mode))
+	if (!S_ISREG(f->st.st_mode) && !(S_ISCHR(f->st.st_mode) && f->kind == VFS_FILE)) {
+		if (!S_ISDIR(f->st.st_mode))
 			warning("'%s' is left out of the bundle: not a regular file", f->path);
 		goto done;
 	}
 	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb)) {
+	if (fd < 0) {
 		warning("'%s' is left out of the bundle: %s", f->path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		goto done;
 	}
 	st->files++;
-	st->bytes_in += (uint64_t)sb.st_size;
-	if (kind == VFS_PERFDATA) {
-		ret = tarzst_writer__add_fd(w, member, fd, f->path, (uint64_t)sb.st_size, 0644,
-					    (int64_t)sb.st_mtime);
+	st->bytes_in += (uint64_t)f->st.st_size;
+	if (f->kind == VFS_PERFDATA) {
+		ret = tarzst_writer__add_fd(w, member, fd, f->path, (uint64_t)f->st.st_size, 0644,
+					    (int64_t)f->st.st_mtime);
 		goto out;
 	}
 	tmp = bundle__temp_file();
@@ -353,7 +356,7 @@ static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_ad
 		ret = error("cannot make a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	switch (kind) {
+	switch (f->kind) {
 	case VFS_JITDUMP:
 		cut = archive_cut_jitdump(addrs, nr_addrs, fd, f->path, tmp, &kept, &total);
 		st->loads += total;
@@ -372,12 +375,12 @@ static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_ad
 		warning("'%s' is left out of the bundle", f->path);
 		goto out;
 	}
-	mtime = (int64_t)sb.st_mtime;
 	if (fstat(tmp, &sb) || lseek(tmp, 0, SEEK_SET)) {
 		ret = error("cannot read back a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	ret = tarzst_writer__add_fd(w, member, tmp, f->path, (uint64_t)sb.st_size, 0644, mtime);
+	ret = tarzst_writer__add_fd(w, member, tmp, f->path, (uint64_t)sb.st_size, 0644,
+				    (int64_t)f->st.st_mtime);
 out:
 	if (tmp >= 0)
 		close(tmp);
@@ -387,33 +390,60 @@ done:
 	return ret;
 }
 
-static void manifest_fetched(const char *hex, const char *path, void *arg)
+/* The manifest (bundle.h) as it is written, and whether a value would break its line. */
+struct manifest {
+	struct sbuf *m;
+	bool bad;
+};
+
+/* "KEY VALUE...\n": each value then a space, the last a newline; values with none in them. */
+static void manifest_line(struct manifest *mf, const char *key, size_t nr, ...)
 {
-	sbuf_addf(arg, "fetched %s %s\n", hex, path);
+	va_list ap;
+	size_t i;
+
+	sbuf_addstr(mf->m, key);
+	va_start(ap, nr);
+	for (i = 0; i < nr; i++) {
+		const char *v = va_arg(ap, const char *);
+
+		mf->bad |= strchr(v, '\n') != NULL;
+		sbuf_addch(mf->m, ' ');
+		sbuf_addstr(mf->m, v);
+	}
+	va_end(ap);
+	sbuf_addch(mf->m, '\n');
 }
 
-/* The manifest (bundle.h) of this run. */
-static void manifest(struct sbuf *m, const struct archive_cmd *cmd)
+static void manifest_fetched(const char *hex, const char *path, void *arg)
+{
+	manifest_line(arg, "fetched", 2, hex, path);
+}
+
+/* The manifest of this run into m; false when a value has a newline in it. */
+static bool manifest(struct sbuf *m, const struct archive_cmd *cmd)
 {
 	const struct input_opts *in = &cmd->opts->in;
+	struct manifest mf = { .m = m };
+	const char *home = getenv("HOME");
 	char cwd[PATH_MAX];
 	struct utsname u;
-	const char *home = getenv("HOME");
 	size_t i;
 
 	sbuf_addf(m, "%s\n", BUNDLE_MAGIC_LINE);
-	sbuf_addf(m, "input %s\n", cmd->input);
-	sbuf_addf(m, "cwd %s\n", getcwd(cwd, sizeof(cwd)) ? cwd : "/");
+	manifest_line(&mf, "input", 1, cmd->input);
+	manifest_line(&mf, "cwd", 1, getcwd(cwd, sizeof(cwd)) ? cwd : "/");
 	if (home)
-		sbuf_addf(m, "home %s\n", home);
+		manifest_line(&mf, "home", 1, home);
 	if (!uname(&u)) {
-		sbuf_addf(m, "release %s\n", u.release);
-		sbuf_addf(m, "nodename %s\n", u.nodename);
+		manifest_line(&mf, "release", 1, u.release);
+		manifest_line(&mf, "nodename", 1, u.nodename);
 	}
 	for (i = 0; i < in->nr_lookup; i++)
-		sbuf_addf(m, "option %s %s\n", input_opts__name(in->lookup[i].id),
-			  in->lookup[i].arg);
-	vfs_record_each_fetched(manifest_fetched, m);
+		manifest_line(&mf, "option", 2, input_opts__name(in->lookup[i].id),
+			      in->lookup[i].arg);
+	vfs_record_each_fetched(manifest_fetched, &mf);
+	return !mf.bad && !m->truncated;
 }
 
 /* The finished bundle in fd, from its start, into out; -1 after error(). */
@@ -435,12 +465,6 @@ static int copy_out(int fd, FILE *out)
 	return 0;
 }
 
-/* Whether a manifest value would break its line. */
-static bool bad_value(const char *s)
-{
-	return s && strchr(s, '\n');
-}
-
 static int archive_finish(void *ctx, const struct session *s, FILE *out)
 {
 	struct archive_cmd *cmd = ctx;
@@ -458,9 +482,8 @@ static int archive_finish(void *ctx, const struct session *s, FILE *out)
 	vfs_record_each(list_add, &list);
 	addrs = vfs_record_jit_addrs(&nr_addrs);
 	find_aliases(&list);
-	manifest(&m, cmd);
-	if (bad_value(cmd->input) || bad_value(getenv("HOME")) || m.truncated) {
-		ret = error("cannot archive: a path with a newline in it");
+	if (!manifest(&m, cmd)) {
+		ret = error("cannot archive: a path or option with a newline in it");
 		goto out;
 	}
 	/* the output is a stream (outfile.h): the bundle is made beside it, then copied in */
@@ -501,7 +524,7 @@ static int archive_finish(void *ctx, const struct session *s, FILE *out)
 out:
 	if (tmp >= 0)
 		close(tmp);
-	vfs_record_stop();
+	vfs_reset();
 	sbuf_release(&m);
 	sbuf_release(&aliases);
 	free(addrs);

@@ -66,7 +66,6 @@ static int check_bundles(struct command_run *run)
 		if (!bundle__is(p))
 			continue;
 		run->any_bundle = true;
-		/* one vfs for the process: several recordings are read one after another */
 		if (in->nr_lookup)
 			return error("'%s' is a bundle: it is read with the lookup options it was "
 				     "archived with, not --%s", p, input_opts__name(in->lookup[0].id)),
@@ -668,6 +667,7 @@ static int run_session(struct command_run *run)
 				run->status = EXIT_INPUT;
 		}
 	} else if (run->c->merges && run->c->part_new && run->nr_inputs > 1 &&
+		   /* one vfs for the process: bundles are read one after another */
 		   in->session.threads / 2 > 1 && !run->any_bundle &&
 		   !run_parallel(run, in->session.threads / 2 < run->nr_inputs ?
 				 in->session.threads / 2 : run->nr_inputs, &ret)) {

@@ -6,6 +6,7 @@
  */
 #include "common/common.h"
 #include "common/vfs.h"
+#include "common/radix.h"
 #include "common/sbuf.h"
 
 #include <dirent.h>
@@ -24,15 +25,18 @@ struct logged {
 	char *path;
 	unsigned kinds;
 	bool lstated;
-	uint64_t *ranges;           /* (off, end) pairs */
+	struct radix_item *ranges;  /* key: offset, val: end */
 	size_t nr_ranges, alloc_ranges;
 	bool ranges_sorted;
 	UT_hash_handle hh;
 };
 
+/* A bundle's file: its fd, or what it is instead. */
+enum { MEMBER_LINK = -1, MEMBER_ALIAS = -2, MEMBER_DROPPED = -3 };
+
 struct member {
 	char *path;
-	int fd;              /* -1: a symlink; -2: an alias until sealed */
+	int fd;              /* >= 0, or MEMBER_LINK; MEMBER_ALIAS until sealed */
 	char *link;          /* a symlink's target, an alias's file */
 };
 
@@ -43,10 +47,11 @@ struct fetched {
 
 static struct {
 	enum vfs_mode mode;
+	/* record: what debuginfod fetched; bundle: what the archiving run fetched */
 	struct fetched *fetched;
 	size_t nr_fetched, alloc_fetched;
-	char *cwd;                  /* record: this run's */
 	/* record */
+	char *cwd;
 	pthread_mutex_t lock;
 	struct logged *logged;
 	uint64_t *addrs;
@@ -141,26 +146,17 @@ void vfs_record_range(const char *path, uint64_t off, uint64_t len)
 		return;
 	pthread_mutex_lock(&vfs.lock);
 	if ((l = logged_entry(path))) {
-		if (l->nr_ranges + 2 > l->alloc_ranges) {
-			l->alloc_ranges = l->alloc_ranges ? 2 * l->alloc_ranges : 64;
-			l->ranges = xreallocarray(l->ranges, l->alloc_ranges, sizeof(*l->ranges));
-		}
-		l->ranges[l->nr_ranges++] = off;
-		l->ranges[l->nr_ranges++] = off + len < off ? UINT64_MAX : off + len;
+		ALLOC_GROW(l->ranges, l->nr_ranges + 1, l->alloc_ranges);
+		l->ranges[l->nr_ranges].key = off;
+		l->ranges[l->nr_ranges++].val = off + len < off ? UINT64_MAX : off + len;
 		l->ranges_sorted = false;
 	}
 	pthread_mutex_unlock(&vfs.lock);
 }
 
-static int cmp_pair(const void *a, const void *b)
+const struct radix_item *vfs_record_ranges(const char *path, size_t *nr)
 {
-	const uint64_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
-const uint64_t *vfs_record_ranges(const char *path, size_t *nr)
-{
+	struct radix_item *r;
 	struct logged *l;
 	size_t i, n = 0;
 
@@ -168,22 +164,22 @@ const uint64_t *vfs_record_ranges(const char *path, size_t *nr)
 	HASH_FIND_STR(vfs.logged, path, l);
 	if (!l || !l->nr_ranges)
 		return NULL;
+	r = l->ranges;
 	if (!l->ranges_sorted) {
-		qsort(l->ranges, l->nr_ranges / 2, 2 * sizeof(*l->ranges), cmp_pair);
-		for (i = 0; i < l->nr_ranges; i += 2) {
-			if (n && l->ranges[i] <= l->ranges[n - 1]) {
-				if (l->ranges[i + 1] > l->ranges[n - 1])
-					l->ranges[n - 1] = l->ranges[i + 1];
+		radix_sort(r, l->nr_ranges);
+		for (i = 0; i < l->nr_ranges; i++) {
+			if (n && r[i].key <= r[n - 1].val) {
+				if (r[i].val > r[n - 1].val)
+					r[n - 1].val = r[i].val;
 				continue;
 			}
-			l->ranges[n++] = l->ranges[i];
-			l->ranges[n++] = l->ranges[i + 1];
+			r[n++] = r[i];
 		}
 		l->nr_ranges = n;
 		l->ranges_sorted = true;
 	}
-	*nr = l->nr_ranges / 2;
-	return l->ranges;
+	*nr = l->nr_ranges;
+	return r;
 }
 
 void vfs_record_start(void)
@@ -311,11 +307,6 @@ const void *vfs_record_vdso(size_t *size)
 	return vfs.vdso;
 }
 
-void vfs_record_stop(void)
-{
-	vfs_reset();
-}
-
 /* ---- bundle ---- */
 
 static int cmp_member(const void *a, const void *b)
@@ -347,7 +338,7 @@ static struct member *add_member(const char *path)
 	m = &vfs.members[vfs.nr_members++];
 	memset(m, 0, sizeof(*m));
 	m->path = xstrdup(path);
-	m->fd = -1;
+	m->fd = MEMBER_LINK;
 	return m;
 }
 
@@ -365,7 +356,7 @@ void vfs_bundle_add_alias(const char *path, const char *target)
 {
 	struct member *m = add_member(path);
 
-	m->fd = -2;
+	m->fd = MEMBER_ALIAS;
 	m->link = xstrdup(target);
 }
 
@@ -393,16 +384,16 @@ void vfs_bundle_seal(void)
 	for (i = 0; i < vfs.nr_members; i++) {
 		struct member *m = &vfs.members[i], *t;
 
-		if (m->fd != -2)
+		if (m->fd != MEMBER_ALIAS)
 			continue;
 		t = find_member(m->link);
 		if (!t || t->fd < 0 || (m->fd = dup(t->fd)) < 0)
-			m->fd = -3;
+			m->fd = MEMBER_DROPPED;
 		free(m->link);
 		m->link = NULL;
 	}
 	for (i = n = 0; i < vfs.nr_members; i++) {
-		if (vfs.members[i].fd == -3) {
+		if (vfs.members[i].fd == MEMBER_DROPPED) {
 			free(vfs.members[i].path);
 			continue;
 		}

@@ -35,6 +35,8 @@
 #include <sys/types.h>
 #include <sys/utsname.h>
 
+struct radix_item;
+
 enum vfs_kind {
 	VFS_PERFDATA,   /* the recording */
 	VFS_ELF,        /* a binary or a debug file: symbols, unwind tables, DWARF */
@@ -78,7 +80,7 @@ const void *vfs_running_vdso(size_t *size, const void *(*fallback)(size_t *size)
 
 /* ---- record mode: what jitsym archive asks ---- */
 
-/* Start remembering (before the session). */
+/* Start remembering (before the session); vfs_reset() ends it and forgets. */
 void vfs_record_start(void);
 /* An address looked up in a process's JIT code (any process: a superset does no harm). */
 void vfs_record_jit_addr(uint64_t addr);
@@ -92,10 +94,10 @@ void vfs_record_each(void (*fn)(const char *path, unsigned kinds, bool lstated, 
 void vfs_record_range(const char *path, uint64_t off, uint64_t len);
 /*
  * The ranges recorded for path (absolute, as vfs_record_each() gives it),
- * sorted by offset, overlapping ones merged: pairs (off, end); *nr pairs.
- * NULL when none. Valid until vfs_record_stop().
+ * sorted by offset, overlapping ones merged: key the offset, val the end;
+ * *nr of them. NULL when none. Valid until vfs_reset().
  */
-const uint64_t *vfs_record_ranges(const char *path, size_t *nr);
+const struct radix_item *vfs_record_ranges(const char *path, size_t *nr);
 /* A debug file fetched by build id (hex) from debuginfod into path. */
 void vfs_record_fetched(const char *hex, const char *path);
 /* Each of them, in the order fetched. */
@@ -104,7 +106,6 @@ void vfs_record_each_fetched(void (*fn)(const char *hex, const char *path, void 
 uint64_t *vfs_record_jit_addrs(size_t *nr);
 /* Whether the running vdso was asked for, and its image then. */
 const void *vfs_record_vdso(size_t *size);
-void vfs_record_stop(void);
 
 /* ---- bundle mode: what bundle.c sets up ---- */
 

@@ -15,6 +15,7 @@
  */
 #include "common/common.h"
 #include "command/archive-cut.h"
+#include "common/radix.h"
 #include "test.h"
 
 #include <byteswap.h>
@@ -220,7 +221,7 @@ static void test_elf(void)
 	GElf_Shdr text, symtab, strtab, eh, note;
 	size_t len, inlen;
 	uint8_t *in, *out;
-	uint64_t keep[2];
+	struct radix_item keep;
 	Elf *elf;
 	bool found;
 
@@ -238,10 +239,10 @@ static void test_elf(void)
 		goto out;
 	}
 	/* 16 bytes in the middle of .text, read as they are */
-	keep[0] = text.sh_offset + text.sh_size / 2;
-	keep[1] = keep[0] + 16;
+	keep.key = text.sh_offset + text.sh_size / 2;
+	keep.val = keep.key + 16;
 	lseek(fd, 0, SEEK_SET);
-	T("ELF copy", !archive_cut_elf(fd, "self", o, keep, 1));
+	T("ELF copy", !archive_cut_elf(fd, "self", o, &keep, 1));
 	out = read_all(o, &len);
 	T("the copy is the original's size", len == inlen);
 	T("the ELF header is as it was", !memcmp(out, in, 64));
@@ -251,10 +252,10 @@ static void test_elf(void)
 	T(".symtab, .strtab, .eh_frame and the build id are as they were",
 	  same_range(out, in, &symtab) && same_range(out, in, &strtab) &&
 	  same_range(out, in, &eh) && same_range(out, in, &note));
-	T("the range read as it is stays", !memcmp(out + keep[0], in + keep[0], 16));
-	T(".text before it is zeros", all(out + text.sh_offset, keep[0] - text.sh_offset, 0));
+	T("the range read as it is stays", !memcmp(out + keep.key, in + keep.key, 16));
+	T(".text before it is zeros", all(out + text.sh_offset, keep.key - text.sh_offset, 0));
 	T(".text after it is zeros",
-	  all(out + keep[1], text.sh_offset + text.sh_size - keep[1], 0));
+	  all(out + keep.val, text.sh_offset + text.sh_size - keep.val, 0));
 	free(out);
 out:
 	if (elf)
