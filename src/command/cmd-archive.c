@@ -19,6 +19,7 @@
 #include "command/cmds.h"
 #include "command/command.h"
 #include "common/radix.h"
+#include "reader/perfdata.h"
 #include "common/sbuf.h"
 #include "common/tarzst.h"
 #include "common/vfs.h"
@@ -29,6 +30,7 @@
 #include "common/strpool.h"
 
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -75,11 +77,17 @@ struct archive_cmd {
 	const struct command_opts *opts;
 	uint32_t *pids;                 /* the processes sampled, for their marker files */
 	size_t nr_pids, alloc_pids;
+	struct mapped_marker {          /* marker files the recording shows mapped */
+		uint32_t pid;
+		char *path;
+	} *mapped;
+	size_t nr_mapped, alloc_mapped;
 };
 
 /* What the run read, as vfs_record_each() gives it, and what it is now. */
 struct read_file {
-	char *path;
+	char *path;             /* its key: the member's name, and what its ranges are kept by */
+	char *file;             /* the path it was read by: what is opened */
 	enum vfs_kind kind;     /* what it is packed as (kind_of()) */
 	bool link;              /* a symlink the run followed itself (inside a symfs) */
 	int stat_errno;         /* stat()'s, or 0 and st */
@@ -186,6 +194,25 @@ static void archive_sample(void *ctx, const struct resolved_sample *rs)
 	cmd->pids[cmd->nr_pids++] = rs->facts.pid;
 }
 
+/* A marker file a process mapped (samply's programs do): timeline reads it, so archive does. */
+static void archive_record(void *ctx, const struct pd_event *ev)
+{
+	struct archive_cmd *cmd = ctx;
+	uint32_t file_pid;
+	size_t i;
+
+	if ((ev->type != PERF_RECORD_MMAP && ev->type != PERF_RECORD_MMAP2) ||
+	    !ev->u.mmap.filename || !user_markers__is_marker_file(ev->u.mmap.filename, &file_pid))
+		return;
+	for (i = 0; i < cmd->nr_mapped; i++)
+		if (cmd->mapped[i].pid == ev->u.mmap.pid &&
+		    !strcmp(cmd->mapped[i].path, ev->u.mmap.filename))
+			return;
+	ALLOC_GROW(cmd->mapped, cmd->nr_mapped + 1, cmd->alloc_mapped);
+	cmd->mapped[cmd->nr_mapped].pid = ev->u.mmap.pid;
+	cmd->mapped[cmd->nr_mapped++].path = xstrdup(ev->u.mmap.filename);
+}
+
 /* Read the marker files jitsym timeline would, so that they are packed. */
 static void read_markers(struct archive_cmd *cmd, const struct session *s)
 {
@@ -194,9 +221,16 @@ static void read_markers(struct archive_cmd *cmd, const struct session *s)
 	struct marker_set *ms = marker_set__new(pool);
 	char *dir = xdirname(cmd->input);
 
+	size_t i;
+
 	unique_pids(cmd);
 	timeline__scan_marker_dirs(ms, s ? session__jitmap(s) : NULL, cmd->pids, cmd->nr_pids, dir,
 				   in->session.jit_dirs, in->session.nr_jit_dirs);
+	/* those mapped by a sampled process, as timeline__end() reads them */
+	for (i = 0; i < cmd->nr_mapped; i++)
+		if (cmd->nr_pids && bsearch(&cmd->mapped[i].pid, cmd->pids, cmd->nr_pids,
+					    sizeof(*cmd->pids), cmp_pid))
+			marker_set__mapped(ms, cmd->mapped[i].pid, cmd->mapped[i].path, dir);
 	free(dir);
 	marker_set__delete(ms);
 	strpool__delete(pool);
@@ -214,16 +248,18 @@ static enum vfs_kind kind_of(unsigned kinds)
 	return VFS_FILE;
 }
 
-static void list_add(const char *path, unsigned kinds, bool lstated, void *arg)
+static void list_add(const char *path, const char *file, unsigned kinds, bool lstated,
+		     void *arg)
 {
 	struct read_list *l = arg;
 	struct read_file *f;
 
 	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
 	f = &l->v[l->nr++];
-	*f = (struct read_file){ .path = xstrdup(path), .kind = kind_of(kinds) };
-	f->link = lstated && !lstat(path, &f->st) && S_ISLNK(f->st.st_mode);
-	if (!f->link && stat(path, &f->st))
+	*f = (struct read_file){ .path = xstrdup(path), .file = xstrdup(file),
+				 .kind = kind_of(kinds) };
+	f->link = lstated && !lstat(file, &f->st) && S_ISLNK(f->st.st_mode);
+	if (!f->link && stat(file, &f->st))
 		f->stat_errno = errno;
 }
 
@@ -271,13 +307,12 @@ static void find_aliases(struct read_list *l)
 	free(v);
 }
 
-/* Its member name, or NULL (with a warning) for one a tar reader would refuse. */
-static char *member_name(const char *path)
+/* Its member name: its key under root/ (keys have no "." or ".." in them). */
+static char *member_name(const struct read_file *f)
 {
-	if (path[0] != '/' || strstr(path, "/../") || strchr(path, '\n') ||
-	    (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/..")))
-		return warning("'%s' is left out of the bundle: a path with '..' in it", path), NULL;
-	return xasprintf(BUNDLE_ROOT "%s", path);
+	if (strchr(f->path, '\n'))
+		return warning("'%s' is left out of the bundle: a newline in its path", f->file), NULL;
+	return xasprintf(BUNDLE_ROOT "%s", f->path);
 }
 
 /* Copy fd from its start to EOF into out (a pseudo-file's size says nothing); -1 after error(). */
@@ -304,7 +339,7 @@ static int copy_whole(int fd, const char *name, int out)
 static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_addrs,
 		    const struct read_file *f, struct archive_stats *st)
 {
-	char *member = member_name(f->path);
+	char *member = member_name(f);
 	const struct radix_item *ranges;
 	struct stat sb;
 	size_t nr, kept, total;
@@ -314,7 +349,7 @@ static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_ad
 		goto done;
 	if (f->link) {
 		char target[PATH_MAX];
-		ssize_t n = readlink(f->path, target, sizeof(target) - 1);
+		ssize_t n = readlink(f->file, target, sizeof(target) - 1);
 
 		if (n > 0) {
 			target[n] = '\0';
@@ -330,24 +365,24 @@ static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_ad
 	 */
 	if (f->stat_errno) {
 		if (f->stat_errno != ENOENT && f->stat_errno != ENOTDIR)
-			warning("'%s' is left out of the bundle: %s", f->path,
+			warning("'%s' is left out of the bundle: %s", f->file,
 				strerror(f->stat_errno));
 		goto done;
 	}
 	if (!S_ISREG(f->st.st_mode) && !(S_ISCHR(f->st.st_mode) && f->kind == VFS_FILE)) {
 		if (!S_ISDIR(f->st.st_mode))
-			warning("'%s' is left out of the bundle: not a regular file", f->path);
+			warning("'%s' is left out of the bundle: not a regular file", f->file);
 		goto done;
 	}
-	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(f->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		warning("'%s' is left out of the bundle: %s", f->path, strerror(errno));
+		warning("'%s' is left out of the bundle: %s", f->file, strerror(errno));
 		goto done;
 	}
 	st->files++;
 	st->bytes_in += (uint64_t)f->st.st_size;
 	if (f->kind == VFS_PERFDATA) {
-		ret = tarzst_writer__add_fd(w, member, fd, f->path, (uint64_t)f->st.st_size, 0644,
+		ret = tarzst_writer__add_fd(w, member, fd, f->file, (uint64_t)f->st.st_size, 0644,
 					    (int64_t)f->st.st_mtime);
 		goto out;
 	}
@@ -358,28 +393,28 @@ static int add_file(struct tarzst_writer *w, const uint64_t *addrs, size_t nr_ad
 	}
 	switch (f->kind) {
 	case VFS_JITDUMP:
-		cut = archive_cut_jitdump(addrs, nr_addrs, fd, f->path, tmp, &kept, &total);
+		cut = archive_cut_jitdump(addrs, nr_addrs, fd, f->file, tmp, &kept, &total);
 		st->loads += total;
 		st->loads_kept += kept;
 		break;
 	case VFS_ELF:
 		ranges = vfs_record_ranges(f->path, &nr);
-		cut = archive_cut_elf(fd, f->path, tmp, ranges, nr);
+		cut = archive_cut_elf(fd, f->file, tmp, ranges, nr);
 		break;
 	default:
-		cut = copy_whole(fd, f->path, tmp);
+		cut = copy_whole(fd, f->file, tmp);
 		break;
 	}
 	if (cut) {
 		/* a file that cannot be read now is left out, as if absent, and said */
-		warning("'%s' is left out of the bundle", f->path);
+		warning("'%s' is left out of the bundle", f->file);
 		goto out;
 	}
 	if (fstat(tmp, &sb) || lseek(tmp, 0, SEEK_SET)) {
 		ret = error("cannot read back a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	ret = tarzst_writer__add_fd(w, member, tmp, f->path, (uint64_t)sb.st_size, 0644,
+	ret = tarzst_writer__add_fd(w, member, tmp, f->file, (uint64_t)sb.st_size, 0644,
 				    (int64_t)f->st.st_mtime);
 out:
 	if (tmp >= 0)
@@ -528,8 +563,10 @@ out:
 	sbuf_release(&m);
 	sbuf_release(&aliases);
 	free(addrs);
-	for (i = 0; i < list.nr; i++)
+	for (i = 0; i < list.nr; i++) {
 		free(list.v[i].path);
+		free(list.v[i].file);
+	}
 	free(list.v);
 	return ret;
 }
@@ -537,10 +574,14 @@ out:
 static void archive_release(void *ctx)
 {
 	struct archive_cmd *cmd = ctx;
+	size_t i;
 
 	srcline_cache__delete(cmd->lines);
 	strpool__delete(cmd->pool);
 	free(cmd->pids);
+	for (i = 0; i < cmd->nr_mapped; i++)
+		free(cmd->mapped[i].path);
+	free(cmd->mapped);
 	free(cmd->default_output);
 	vfs_reset();
 }
@@ -556,6 +597,7 @@ static const struct command archive_command = {
 	.prepare = archive_prepare,
 	.start = archive_start,
 	.sample = archive_sample,
+	.record = archive_record,
 	.finish = archive_finish,
 	.release = archive_release,
 };

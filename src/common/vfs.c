@@ -22,7 +22,8 @@
 #define VFS_NOTHING "/proc/self/fd/-1"
 
 struct logged {
-	char *path;
+	char *path;                 /* the key: absolute(), by name */
+	char *file;                 /* the first path it was asked by, made absolute: opened */
 	unsigned kinds;
 	bool lstated;
 	struct radix_item *ranges;  /* key: offset, val: end */
@@ -71,9 +72,12 @@ enum vfs_mode vfs_mode(void)
 }
 
 /*
- * path made absolute against cwd, into sb, without "." components and
- * repeated slashes (they name the same file whatever the links are; ".."
- * stays: behind a symlink it does not); false when too long.
+ * path made absolute against cwd, into sb, its "." and ".." components
+ * and repeated slashes resolved by name: the key a path is remembered
+ * and looked up by, the same in record and bundle mode (".." is taken
+ * as the kernel takes it but after a symlink, where the run that read the
+ * file opened it by the path as given: struct logged's file). false when
+ * too long.
  */
 static bool absolute(const char *path, const char *cwd, struct sbuf *sb)
 {
@@ -93,7 +97,13 @@ static bool absolute(const char *path, const char *cwd, struct sbuf *sb)
 		while (*p == '/')
 			p++;
 		n = strcspn(p, "/");
-		if (n && !(n == 1 && p[0] == '.')) {
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (sb->len && sb->buf[sb->len - 1] != '/')
+				sb->len--;
+			if (sb->len)
+				sb->len--;
+			sb->buf[sb->len] = '\0';
+		} else if (n && !(n == 1 && p[0] == '.')) {
 			sbuf_addch(sb, '/');
 			sbuf_add(sb, p, n);
 		}
@@ -119,6 +129,7 @@ static struct logged *logged_entry(const char *path)
 		if (!l) {
 			l = xcalloc(1, sizeof(*l));
 			l->path = xstrdup(abs.buf);
+			l->file = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", vfs.cwd, path);
 			HASH_ADD_KEYPTR(hh, vfs.logged, l->path, strlen(l->path), l);
 		}
 	}
@@ -234,8 +245,8 @@ static int cmp_logged(const struct logged *a, const struct logged *b)
 	return strcmp(a->path, b->path);
 }
 
-void vfs_record_each(void (*fn)(const char *path, unsigned kinds, bool lstated, void *arg),
-		     void *arg)
+void vfs_record_each(void (*fn)(const char *path, const char *file, unsigned kinds,
+				bool lstated, void *arg), void *arg)
 {
 	struct logged *l, *tmp;
 
@@ -243,7 +254,7 @@ void vfs_record_each(void (*fn)(const char *path, unsigned kinds, bool lstated, 
 	HASH_SORT(vfs.logged, cmp_logged);
 	pthread_mutex_unlock(&vfs.lock);
 	HASH_ITER(hh, vfs.logged, l, tmp)
-		fn(l->path, l->kinds, l->lstated, arg);
+		fn(l->path, l->file, l->kinds, l->lstated, arg);
 }
 
 uint64_t *vfs_record_jit_addrs(size_t *nr)
@@ -631,6 +642,7 @@ void vfs_reset(void)
 	HASH_ITER(hh, vfs.logged, l, tmp) {
 		HASH_DEL(vfs.logged, l);
 		free(l->ranges);
+		free(l->file);
 		free(l->path);
 		free(l);
 	}

@@ -20,7 +20,8 @@
  *    recording host would give.
  *
  * Relative paths are made absolute against the working directory of the
- * run that read them (the recording host's, in a bundle).
+ * run that read them (the recording host's, in a bundle), and ".", ".."
+ * and repeated slashes resolved by name: the key a file is known by.
  *
  * Threads: the mode and the bundle's table are set before any other
  * thread starts and only read after; record mode's log takes a mutex.
@@ -85,11 +86,13 @@ void vfs_record_start(void);
 /* An address looked up in a process's JIT code (any process: a superset does no harm). */
 void vfs_record_jit_addr(uint64_t addr);
 /*
- * What was asked for, each path once with the kinds it was asked as (bit
- * 1 << kind) and whether it was lstat()ed: fn is called in path order.
+ * What was asked for, each file once with the kinds it was asked as (bit
+ * 1 << kind) and whether it was lstat()ed: fn is called in key order
+ * with its key (path) and the path it was first asked by (file, made
+ * absolute), which is the one to open.
  */
-void vfs_record_each(void (*fn)(const char *path, unsigned kinds, bool lstated, void *arg),
-		     void *arg);
+void vfs_record_each(void (*fn)(const char *path, const char *file, unsigned kinds,
+				bool lstated, void *arg), void *arg);
 /* Bytes of an ELF file read as they are (code before a return address): kept whole. */
 void vfs_record_range(const char *path, uint64_t off, uint64_t len);
 /*
