@@ -67,9 +67,10 @@ static int parse_manifest(struct bundle *b, const char *path, size_t len)
 {
 	char *line = b->manifest, *end = b->manifest + len;
 	const char *cwd = NULL, *home = NULL, *release = NULL, *nodename = NULL;
-	const char *fetched_hex[BUNDLE_MAX_OPTIONS], *fetched_path[BUNDLE_MAX_OPTIONS];
+	const char **fetched = NULL;        /* BUILDID, PATH pairs */
 	struct vfs_host host = { 0 };
-	size_t nr_fetched = 0, i;
+	size_t nr_fetched = 0, alloc = 0, i;
+	int ret = -1;
 	bool first = true;
 
 	while (line < end) {
@@ -80,9 +81,11 @@ static int parse_manifest(struct bundle *b, const char *path, size_t len)
 		else
 			nl = end;
 		if (first) {
-			if (strcmp(line, BUNDLE_MAGIC_LINE))
-				return error("'%s': %s does not start with '%s' (a bundle of another "
-					     "version?)", path, BUNDLE_MANIFEST, BUNDLE_MAGIC_LINE);
+			if (strcmp(line, BUNDLE_MAGIC_LINE)) {
+				error("'%s': %s does not start with '%s' (a bundle of another "
+				      "version?)", path, BUNDLE_MANIFEST, BUNDLE_MAGIC_LINE);
+				goto out;
+			}
 			first = false;
 		} else if ((val = strchr(line, ' '))) {
 			*val++ = '\0';
@@ -98,15 +101,18 @@ static int parse_manifest(struct bundle *b, const char *path, size_t len)
 			} else if (!strcmp(line, "nodename")) {
 				nodename = val;
 			} else if (!strcmp(line, "fetched") || !strcmp(line, "option")) {
-				bool fetched = line[0] == 'f';
+				bool is_fetched = line[0] == 'f';
 
-				if (!more || (fetched ? nr_fetched : b->nr_opts) == BUNDLE_MAX_OPTIONS)
-					return error("'%s': bad or too many '%s' lines in %s", path, line,
-						     BUNDLE_MANIFEST);
+				if (!more || (!is_fetched && b->nr_opts == BUNDLE_MAX_OPTIONS)) {
+					error("'%s': bad or too many '%s' lines in %s", path, line,
+					      BUNDLE_MANIFEST);
+					goto out;
+				}
 				*more++ = '\0';
-				if (fetched) {
-					fetched_hex[nr_fetched] = val;
-					fetched_path[nr_fetched++] = more;
+				if (is_fetched) {
+					ALLOC_GROW(fetched, nr_fetched + 2, alloc);
+					fetched[nr_fetched++] = val;
+					fetched[nr_fetched++] = more;
 				} else {
 					b->opt_name[b->nr_opts] = val;
 					b->opt_arg[b->nr_opts++] = more;
@@ -116,16 +122,21 @@ static int parse_manifest(struct bundle *b, const char *path, size_t len)
 		}
 		line = nl + 1;
 	}
-	if (first || !b->input || !cwd)
-		return error("'%s': %s lacks the input or cwd line", path, BUNDLE_MANIFEST);
+	if (first || !b->input || !cwd) {
+		error("'%s': %s lacks the input or cwd line", path, BUNDLE_MANIFEST);
+		goto out;
+	}
 	host.cwd = xstrdup(cwd);
 	host.home = home ? xstrdup(home) : NULL;
 	host.release = release ? xstrdup(release) : NULL;
 	host.nodename = nodename ? xstrdup(nodename) : NULL;
 	vfs_bundle_start(&host);
-	for (i = 0; i < nr_fetched; i++)
-		vfs_bundle_add_fetched(fetched_hex[i], fetched_path[i]);
-	return 0;
+	for (i = 0; i < nr_fetched; i += 2)
+		vfs_bundle_add_fetched(fetched[i], fetched[i + 1]);
+	ret = 0;
+out:
+	free(fetched);
+	return ret;
 }
 
 /* One member after the manifest; 0 or -1 after error(). */

@@ -273,6 +273,11 @@ uint64_t *vfs_record_jit_addrs(size_t *nr)
 
 static void add_fetched(const char *hex, const char *path)
 {
+	size_t i;
+
+	for (i = 0; i < vfs.nr_fetched; i++)
+		if (!strcmp(vfs.fetched[i].hex, hex))
+			return;         /* a build id answers once */
 	ALLOC_GROW(vfs.fetched, vfs.nr_fetched + 1, vfs.alloc_fetched);
 	vfs.fetched[vfs.nr_fetched].hex = xstrdup(hex);
 	vfs.fetched[vfs.nr_fetched++].path = xstrdup(path);

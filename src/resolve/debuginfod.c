@@ -91,8 +91,11 @@ static unsigned budget_seconds(void)
 		return DEBUGINFOD_DEFAULT_BUDGET;
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (errno || *end || !v || v > 86400)
+	if (errno || *end || !v || v > 86400) {
+		warning("DEBUGINFOD_MAXTIME='%s' is not a number of seconds from 1 to 86400: "
+			"%d s is the run's limit", s, DEBUGINFOD_DEFAULT_BUDGET);
 		return DEBUGINFOD_DEFAULT_BUDGET;
+	}
 	return (unsigned)v;
 }
 
@@ -146,6 +149,17 @@ static int setup_on(struct debuginfod *d, const char *urls)
 		return -1;
 	d->urls = xstrdup(urls ? urls : env);
 	d->budget_s = budget_seconds();
+	/*
+	 * The client then bounds each download by it too, also where it does not
+	 * call the progress callback (newer clients, before a server answers).
+	 */
+	if (!getenv("DEBUGINFOD_MAXTIME")) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%u", d->budget_s);
+		if (setenv("DEBUGINFOD_MAXTIME", v, 1))
+			return error("cannot set DEBUGINFOD_MAXTIME: %s", strerror(errno));
+	}
 	d->budget_ns = (uint64_t)d->budget_s * 1000000000ull;
 	return 0;
 }
@@ -302,7 +316,8 @@ static const char *failure(int rc, bool *stop)
 	case EACCES: return "access denied";
 	}
 	*stop = true;
-	return "failed";
+	/* glibc's own text for the rest (too many redirects, a bad signature, ...) */
+	return strerrordesc_np(-rc) ? strerrordesc_np(-rc) : "failed";
 }
 
 /*

@@ -14,11 +14,12 @@
  *
  * Bounded. The run as a whole spends at most DEBUGINFOD_MAXTIME seconds
  * (default DEBUGINFOD_DEFAULT_BUDGET) waiting on servers; libdebuginfod
- * also applies that limit to each download itself. DEBUGINFOD_TIMEOUT is
+ * also applies that limit to each download itself (jitsym sets
+ * DEBUGINFOD_MAXTIME to the default when unset). DEBUGINFOD_TIMEOUT is
  * the client's limit to connect and get data flowing (its own default,
  * 90 s, is longer than the whole budget, so jitsym sets it to
- * DEBUGINFOD_DEFAULT_TIMEOUT when unset). The budget is enforced through
- * the client's progress callback, called at least once a second: past it
+ * DEBUGINFOD_DEFAULT_TIMEOUT when unset). The budget over several
+ * requests is enforced through the client's progress callback: past it
  * the download is cancelled. Once the budget is spent, or a request
  * failed for another reason than "not found" (connection refused, host
  * unknown, timed out), no further request is made in the run, and one

@@ -558,40 +558,43 @@ static struct elf_image *want__debuginfod(struct want *w, const char *path,
 {
 	struct debuginfod *d = w->loc->debuginfod;
 	struct sbuf hex = SBUF_INIT;
-	struct elf_image *dbg;
+	struct elf_image *dbg = NULL;
 	const uint8_t *id;
+	const char *got;
 	size_t id_size;
 	char *file;
 
-	if (!build_id_size || elf_image__has_symtab(binary))
+	/* the binary found is of another build: whatever came would be refused */
+	if (!build_id_size || elf_image__has_symtab(binary) ||
+	    (w->id_size && !build_id__equal(w->id, w->id_size, build_id, build_id_size)))
 		return NULL;
 	build_id__addhex(&hex, build_id, build_id_size);
-	if (vfs_mode() == VFS_BUNDLE) {
+	if (vfs_mode() == VFS_BUNDLE)
 		/* no server: what the archiving run fetched, as it was then */
-		file = vfs_fetched(hex.buf) ? xstrdup(vfs_fetched(hex.buf)) : NULL;
-	} else {
-		file = d ? debuginfod__find_debuginfo(d, path, build_id, build_id_size) : NULL;
-		if (file)
+		file = (got = vfs_fetched(hex.buf)) ? xstrdup(got) : NULL;
+	else
+		file = debuginfod__find_debuginfo(d, path, build_id, build_id_size);
+	if (file) {
+		dbg = elf_image__open(file);
+		id = dbg ? elf_image__build_id(dbg, &id_size) : NULL;
+		if (!dbg) {
+			debuginfod__unusable(d, build_id, build_id_size, "not an ELF file");
+		} else if (!build_id__equal(build_id, build_id_size, id, id ? id_size : 0)) {
+			debuginfod__unusable(d, build_id, build_id_size, "another build id");
+		} else if (!elf_image__has_symtab(dbg)) {
+			debuginfod__unusable(d, build_id, build_id_size, "no .symtab");
+		} else {
+			/* jitsym archive: the bundle says which file answered */
 			vfs_record_fetched(hex.buf, file);
+			goto out;
+		}
+		elf_image__delete(dbg);
+		dbg = NULL;
 	}
-	sbuf_release(&hex);
-	if (!file)
-		return NULL;
-	dbg = elf_image__open(file);
+out:
 	free(file);
-	id = dbg ? elf_image__build_id(dbg, &id_size) : NULL;
-	if (!dbg) {
-		debuginfod__unusable(d, build_id, build_id_size, "not an ELF file");
-	} else if (!build_id__equal(build_id, build_id_size, id, id ? id_size : 0) ||
-		   (w->id_size && !build_id__equal(w->id, w->id_size, id, id_size))) {
-		debuginfod__unusable(d, build_id, build_id_size, "another build id");
-	} else if (!elf_image__has_symtab(dbg)) {
-		debuginfod__unusable(d, build_id, build_id_size, "no .symtab");
-	} else {
-		return dbg;
-	}
-	elf_image__delete(dbg);
-	return NULL;
+	sbuf_release(&hex);
+	return dbg;
 }
 
 struct elf_image *dso_locator__find_debug(struct dso_locator *c, const char *path,

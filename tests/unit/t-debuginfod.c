@@ -9,6 +9,8 @@
 #include "resolve/debuginfod.h"
 #include "test.h"
 
+#include <stdlib.h>
+
 static int nr_lines;
 static char last[512];
 
@@ -65,16 +67,39 @@ static void test_debuginfod__options(void)
 	T("off, no DEBUGINFOD_URLS: nothing to do", !debuginfod__new(false, NULL, &d) && !d);
 	T("--debuginfod without URLs: an error", debuginfod__new(true, NULL, &d) == -1 && !d);
 	T("  one line", nr_lines == 1 && strstr(last, "needs servers"));
+	nr_lines = 0;
 	T("--debuginfod= (blank): an error", debuginfod__new(true, " ", &d) == -1 && !d);
+	T("  one line", nr_lines == 1 && strstr(last, "names no server"));
 	test_debuginfod__hint();
 	T("--debuginfod alone takes DEBUGINFOD_URLS", !debuginfod__new(true, NULL, &d) && d &&
 	  debuginfod__on(d) && !strcmp(debuginfod__urls(d), "http://127.0.0.1:9"));
 	debuginfod__delete(d);
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	unsetenv("DEBUGINFOD_MAXTIME");
 	T("--debuginfod=URLS wins", !debuginfod__new(true, "http://127.0.0.1:10", &d) && d &&
 	  !strcmp(debuginfod__urls(d), "http://127.0.0.1:10") &&
 	  !strcmp(getenv("DEBUGINFOD_URLS"), "http://127.0.0.1:10"));
-	T("  DEBUGINFOD_TIMEOUT set when unset", getenv("DEBUGINFOD_TIMEOUT") != NULL);
+	T("  DEBUGINFOD_TIMEOUT set to the default when unset",
+	  getenv("DEBUGINFOD_TIMEOUT") &&
+	  !strcmp(getenv("DEBUGINFOD_TIMEOUT"), DEBUGINFOD_DEFAULT_TIMEOUT));
+	T("  DEBUGINFOD_MAXTIME set to the run's budget when unset",
+	  getenv("DEBUGINFOD_MAXTIME") && atoi(getenv("DEBUGINFOD_MAXTIME")) ==
+	  DEBUGINFOD_DEFAULT_BUDGET);
 	debuginfod__delete(d);
+	setenv("DEBUGINFOD_TIMEOUT", "7", 1);
+	setenv("DEBUGINFOD_MAXTIME", "9", 1);
+	T("the user's DEBUGINFOD_TIMEOUT and DEBUGINFOD_MAXTIME kept",
+	  !debuginfod__new(true, "http://127.0.0.1:10", &d) && d &&
+	  !strcmp(getenv("DEBUGINFOD_TIMEOUT"), "7") && !strcmp(getenv("DEBUGINFOD_MAXTIME"), "9"));
+	debuginfod__delete(d);
+	nr_lines = 0;
+	setenv("DEBUGINFOD_MAXTIME", "30s", 1);
+	T("a DEBUGINFOD_MAXTIME that is no number: one warning naming it",
+	  !debuginfod__new(true, "http://127.0.0.1:10", &d) && d && nr_lines == 1 &&
+	  strstr(last, "DEBUGINFOD_MAXTIME='30s'"));
+	debuginfod__delete(d);
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	unsetenv("DEBUGINFOD_MAXTIME");
 	unsetenv("DEBUGINFOD_URLS");
 }
 #else
