@@ -6,6 +6,7 @@
 #include "common/common.h"
 #include "command/archive-cut.h"
 #include "common/bsearch.h"
+#include "common/outfile.h"
 #include "common/radix.h"
 
 #include <byteswap.h>
@@ -60,23 +61,8 @@ static void unmap_file(struct mapped *m)
 		munmap((void *)m->p, m->size);
 }
 
-static int write_all(int out, const void *buf, size_t n)
-{
-	const uint8_t *p = buf;
-
-	while (n) {
-		ssize_t w = write(out, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return error("cannot write a bundle member: %s",
-				     strerror(w < 0 ? errno : ENOSPC));
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
+/* What the copies are written to, for messages. */
+#define COPY_NAME "a temporary copy"
 
 /*
  * n zero bytes into out, a file: a hole (seeked over), so a 100 MB
@@ -180,7 +166,7 @@ int archive_cut_jitdump(const uint64_t *addrs, size_t nr_addrs, int fd, const ch
 	if (map_file(fd, name, &j.m))
 		return -1;
 	if (!jd_open(&j)) {
-		ret = j.m.size ? write_all(out, j.m.p, j.m.size) : 0;
+		ret = j.m.size ? fd_write_all(out, COPY_NAME, j.m.p, j.m.size) : 0;
 		goto out;
 	}
 	/* the loads a move moves (by code index): their code runs at another address */
@@ -215,14 +201,14 @@ int archive_cut_jitdump(const uint64_t *addrs, size_t nr_addrs, int fd, const ch
 		code = (uint64_t)(j.m.p + off + n - (nul + 1));
 		if (code != size || !size)
 			continue;
-		ret = write_all(out, j.m.p + done, (size_t)(nul + 1 - j.m.p) - done);
+		ret = fd_write_all(out, COPY_NAME, j.m.p + done, (size_t)(nul + 1 - j.m.p) - done);
 		if (!ret)
 			ret = write_zeros(out, code);
 		done = off + n;
 	}
 	/* the rest, a damaged tail too */
 	if (!ret && done < j.m.size)
-		ret = write_all(out, j.m.p + done, j.m.size - done);
+		ret = fd_write_all(out, COPY_NAME, j.m.p + done, j.m.size - done);
 	if (!ret)
 		ret = end_zeros(out);
 out:
@@ -321,7 +307,7 @@ static int write_zeroed(const struct mapped *m, const struct ranges *zero,
 			/* zeros up to the next kept range in this one, then skip past it */
 			z = k < keep->nr && keep->v[k].key < e ? keep->v[k].key : e;
 			if (z > s) {
-				ret = write_all(out, m->p + pos, (size_t)(s - pos));
+				ret = fd_write_all(out, COPY_NAME, m->p + pos, (size_t)(s - pos));
 				if (!ret)
 					ret = write_zeros(out, z - s);
 				pos = z;
@@ -330,7 +316,7 @@ static int write_zeroed(const struct mapped *m, const struct ranges *zero,
 		}
 	}
 	if (!ret && pos < m->size)
-		ret = write_all(out, m->p + pos, m->size - pos);
+		ret = fd_write_all(out, COPY_NAME, m->p + pos, m->size - pos);
 	return ret ? ret : end_zeros(out);
 }
 

@@ -8,10 +8,12 @@
 #include "common/vfs.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* Limits on what a bundle may hold: a corrupt or hostile one cannot exhaust fds or memory. */
@@ -144,6 +146,7 @@ static int take_member(struct tarzst_reader *r, const struct tarzst_entry *e, co
 		       void **vdso, size_t *vdso_size)
 {
 	static const char root[] = BUNDLE_ROOT "/";
+	struct statvfs vfs;
 	char *host;
 	int fd;
 
@@ -187,6 +190,19 @@ static int take_member(struct tarzst_reader *r, const struct tarzst_entry *e, co
 		free(host);
 		return error("'%s': cannot make a temporary file for '%s': %s", path, e->name,
 			     strerror(errno));
+	}
+	/*
+	 * The size is the bundle's word, and a few bytes of zstd can say
+	 * terabytes: more than the temporary files' file system has free is
+	 * refused before a byte is written (a zeroed binary's holes counted
+	 * as if written: a margin, not a bound).
+	 */
+	if (!fstatvfs(fd, &vfs) && e->size / vfs.f_frsize > vfs.f_bavail) {
+		close(fd);
+		free(host);
+		return error("'%s': member '%s' at offset %" PRIu64 " is %" PRIu64 " bytes, more than "
+			     "the %" PRIu64 " free where temporary files go ($TMPDIR)", path, e->name,
+			     e->offset, e->size, (uint64_t)vfs.f_bavail * vfs.f_frsize);
 	}
 	if (tarzst_reader__copy_to_fd(r, fd, e->name, true)) {
 		close(fd);

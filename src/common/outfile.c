@@ -348,3 +348,21 @@ int outfile__close(struct outfile *o, bool keep)
 	outfile_free(o);
 	return err ? -1 : 0;
 }
+
+int fd_write_all(int fd, const char *name, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n) {
+		ssize_t got = write(fd, b, n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return error("cannot write '%s': %s", name,
+				     got < 0 ? strerror(errno) : "nothing written");
+		b += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}

@@ -40,6 +40,7 @@
 #define JITSYM_OUTFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct outfile;
@@ -65,5 +66,12 @@ FILE *outfile__stream(struct outfile *o);
  * before: the stream's error flag), 0 otherwise. Accepts NULL (-1).
  */
 int outfile__close(struct outfile *o, bool keep);
+
+/*
+ * Write all n bytes of p to fd (a file or pipe of one's own, not an
+ * outfile), retrying short writes and EINTR; -1 after one error() naming
+ * the file by name.
+ */
+int fd_write_all(int fd, const char *name, const void *p, size_t n);
 
 #endif

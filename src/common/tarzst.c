@@ -1,5 +1,6 @@
 #include "common/common.h"
 #include "common/tarzst.h"
+#include "common/outfile.h"
 #include "common/sbuf.h"
 
 #include <unistd.h>
@@ -98,20 +99,10 @@ struct tarzst_writer {
 /* Write all of p; on failure say so (once) and mark w failed. */
 static int write_out(struct tarzst_writer *w, const uint8_t *p, size_t n)
 {
-	while (n) {
-		ssize_t got = write(w->fd, p, n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			w->failed = true;
-			return error("cannot write '%s': %s", w->name,
-				     got < 0 ? strerror(errno) : "nothing written");
-		}
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
+	if (!fd_write_all(w->fd, w->name, p, n))
+		return 0;
+	w->failed = true;
+	return -1;
 }
 
 /* Compress n bytes (or, with mode ZSTD_e_end, end the frame), writing what comes out. */
@@ -134,10 +125,15 @@ static int compress(struct tarzst_writer *w, const void *p, size_t n, ZSTD_EndDi
 	}
 }
 
+static uint64_t padding(uint64_t size)
+{
+	return (BLOCK - size % BLOCK) % BLOCK;
+}
+
 static int pad_to_block(struct tarzst_writer *w, uint64_t size)
 {
 	static const uint8_t zeros[BLOCK];
-	size_t pad = (BLOCK - size % BLOCK) % BLOCK;
+	size_t pad = (size_t)padding(size);
 
 	return pad ? compress(w, zeros, pad, ZSTD_e_continue) : 0;
 }
@@ -732,11 +728,6 @@ bad:
 		     " (record at byte %zu of %zu)", r->name, off, i, n);
 }
 
-static uint64_t padding(uint64_t size)
-{
-	return (BLOCK - size % BLOCK) % BLOCK;
-}
-
 /* An extension header's data (pax or GNU long name): at most TARZST_MAX_HEADER bytes, into r->buf. */
 static int read_ext(struct tarzst_reader *r, uint64_t size, const char *what, uint64_t off)
 {
@@ -1021,23 +1012,6 @@ static int data_begin(struct tarzst_reader *r, const char *what)
 	return 0;
 }
 
-/* Write n bytes; -1 after error(). */
-static int write_all(int fd, const char *name, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t got = write(fd, p, n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return error("cannot write '%s': %s", name,
-				     got < 0 ? strerror(errno) : "nothing written");
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
-}
-
 /* n bytes of p to fd, runs of zero blocks seeked over instead of written. */
 static int write_sparse(int fd, const char *name, const uint8_t *p, size_t n)
 {
@@ -1055,7 +1029,7 @@ static int write_sparse(int fd, const char *name, const uint8_t *p, size_t n)
 		if (zero) {
 			if (lseek(fd, (off_t)(j - i), SEEK_CUR) < 0)
 				return error("cannot seek in '%s': %s", name, strerror(errno));
-		} else if (write_all(fd, name, p + i, j - i)) {
+		} else if (fd_write_all(fd, name, p + i, j - i)) {
 			return -1;
 		}
 		i = j;
@@ -1082,7 +1056,7 @@ int tarzst_reader__copy_to_fd(struct tarzst_reader *r, int out_fd, const char *o
 			return fail(r);
 		r->data_left -= step;
 		if (sparse ? write_sparse(out_fd, out_name, r->buf, step) :
-		    write_all(out_fd, out_name, r->buf, step))
+		    fd_write_all(out_fd, out_name, r->buf, step))
 			return -1;
 	}
 	if (sparse && ftruncate(out_fd, start + (off_t)r->cur.size))

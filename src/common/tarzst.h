@@ -8,7 +8,7 @@
  * whose size is 8 GiB or more or whose mtime is before 1970 or after
  * 2242 gets a pax extended header ('x') before it, carrying path,
  * linkpath, size or mtime. The writer's output depends on its inputs
- * only: uid and gid 0, empty user and group names, the mode and mtime
+ * and the libzstd version only: uid and gid 0, empty user and group names, the mode and mtime
  * given, no pax times or atime, one zstd thread; the frame carries
  * zstd's checksum.
  *
@@ -18,9 +18,9 @@
  * either sum of its bytes as unsigned or as signed), and damage is an
  * error() naming the file and the offset in the uncompressed tar stream.
  * Names are refused when they are absolute or have a "..", "." (but for
- * a leading "./") or empty component. Memory is bounded: those caps, a
- * 128 KiB buffer, and zstd's default window limit (128 MiB at most, for
- * a frame that asks for it). Member counts and the total of the data
+ * a leading "./") or empty component. Memory is bounded: those caps, two
+ * buffers of about 128 KiB, and zstd's window limit (128 MiB at most,
+ * for a frame that asks for it). Member counts and the total of the data
  * read are the caller's to limit.
  *
  * Errors: every function that fails says why with error() (msg.h) first,
@@ -108,7 +108,7 @@ struct tarzst_reader *tarzst_reader__new(int fd, const char *name);
 /*
  * The next member: 1 with *e filled, 0 at the end of the archive (its two
  * zero blocks, then the rest of the zstd frame they are in, to its
- * checksum; what follows that frame is not read), -1 after error() naming
+ * checksum; what follows that frame is not decoded), -1 after error() naming
  * the file and the offset (a bad header checksum, a truncated stream, a
  * zstd error, a bad pax record, a refused name). Other kinds of member
  * (hard links, devices, FIFOs, pax global headers, GNU extensions) are

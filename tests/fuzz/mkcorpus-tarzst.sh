@@ -1,7 +1,7 @@
 #!/bin/sh
 # The seeds of fuzz-tarzst (layout in tests/fuzz/fuzz-tarzst.c), written
-# into DIR; mkcorpus.sh calls it. Made by GNU tar (with --zstd) and zstd,
-# reproducibly (names sorted, owner 0, one mtime, 512-byte records): the
+# into DIR; mkcorpus.sh calls it. Made by GNU tar and zstd, reproducibly
+# (names sorted, owner 0, one mtime, 512-byte records, umask 022): the
 # same small tree in tar's ustar, posix (pax) and gnu formats, as raw tar
 # streams (flag byte 3: the fuzz target compresses them and fixes header
 # checksums) and one as a container (flag byte 0); and a tree of the
@@ -13,6 +13,7 @@
 set -eu
 [ $# -eq 1 ] || { echo "usage: tests/fuzz/mkcorpus-tarzst.sh DIR" >&2; exit 2; }
 dir=$1
+umask 022
 mkdir -p "$dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
